@@ -1,0 +1,116 @@
+"""The environment of one invocation: streams, terminal flags, colour, and where saves live.
+
+Made fresh for every command (as httpie does), never at import time, so tests can swap streams and
+colour settings, and so a rich Console is only built when something is printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def _isatty(stream: IO[str] | None) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (ValueError, AttributeError):
+        return False
+
+
+@dataclass
+class Env:
+    """What a command may touch outside the library."""
+
+    stdin: IO[str]
+    stdout: IO[str]
+    stderr: IO[str]
+    stdin_isatty: bool
+    stdout_isatty: bool
+    no_color: bool
+    data_dir: Path | None = None
+    logs_dir: Path | None = None
+    session: str | None = None
+    environ: dict[str, str] = field(default_factory=dict)
+    _out: Console | None = None
+    _err: Console | None = None
+
+    @classmethod
+    def from_process(
+        cls,
+        *,
+        data_dir: Path | None = None,
+        logs_dir: Path | None = None,
+        session: str | None = None,
+    ) -> Env:
+        environ = dict(os.environ)
+        return cls(
+            stdin=sys.stdin,
+            stdout=sys.stdout,
+            stderr=sys.stderr,
+            stdin_isatty=_isatty(sys.stdin),
+            stdout_isatty=_isatty(sys.stdout),
+            no_color="NO_COLOR" in environ and environ["NO_COLOR"] != "",
+            data_dir=data_dir,
+            logs_dir=logs_dir,
+            session=session,
+            environ=environ,
+        )
+
+    @property
+    def interactive(self) -> bool:
+        """True when a person can answer a prompt: both ends are terminals."""
+        return self.stdin_isatty and self.stdout_isatty
+
+    def _console(self, stream: IO[str]) -> Console:
+        from rich.console import Console
+
+        return Console(
+            file=stream,
+            no_color=self.no_color,
+            highlight=False,
+            soft_wrap=not _isatty(stream),
+            emoji=False,
+        )
+
+    @property
+    def out(self) -> Console:
+        if self._out is None:
+            self._out = self._console(self.stdout)
+        return self._out
+
+    @property
+    def err(self) -> Console:
+        if self._err is None:
+            self._err = self._console(self.stderr)
+        return self._err
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        self.out.print(*objects, **kwargs)
+
+    def echo(self, text: str = "") -> None:
+        """Plain text to stdout, no markup."""
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def print_json(self, data: Any) -> None:
+        """One JSON document on stdout, unstyled, so scripts can parse it."""
+        self.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        self.stdout.flush()
+
+    def error(self, message: str, hint: str | None = None) -> None:
+        """One line on stderr: ``companion: <what was wrong>``, plus an optional hint line."""
+        self.stderr.write(f"companion: {message}\n")
+        if hint:
+            self.stderr.write(f"  {hint}\n")
+        self.stderr.flush()
+
+    def warn(self, message: str) -> None:
+        self.stderr.write(f"companion: {message}\n")
+        self.stderr.flush()

@@ -1,0 +1,233 @@
+"""``companion roll`` and ``companion odds``: the dice core on the command line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+    from companion.dice.expr import Expr
+    from companion.dice.tables import Table
+
+ROLL_HELP = """Roll dice, virtually or with the faces you rolled yourself (--got).
+
+[bold]Expressions[/bold]: DR [TABLE], DC, EC, SR [A,B,C], talisman, NdX±M with an optional
+comparison (2d6, 1d6+3>=7, d20, 1d10>=5, d%), and Dark Tower pools (dt, 3dt, 4dt).
+
+When a session is active the roll is recorded in it and in its dungeon log.
+"""
+
+ROLL_EPILOG = """\
+[bold]Examples[/bold]
+
+  companion roll DC --mod 1
+  companion roll DC --got 5
+  companion roll 2d6 --got 3,5
+  companion roll SR STR,DEX,INT
+  companion roll 1d6+3>=7 --seed 7
+  companion roll 3dt --got 1,heart,star
+  companion roll DR events --game inverted-tower
+"""
+
+ODDS_EPILOG = """\
+[bold]Examples[/bold]
+
+  companion odds DC --mod 2          2/3
+  companion odds 2d6>=9
+  companion odds talisman
+  companion odds 4dt
+"""
+
+
+def _expr(words: list[str]) -> Expr:
+    from companion.dice.expr import parse
+
+    return parse(" ".join(words))
+
+
+def _table(env: Env, expr: Expr, game: str | None) -> Table | None:
+    """The table a ``DR NAME`` is read against, from --game or the active session's game."""
+    if expr.kind != "DR" or not expr.table:
+        return None
+    from companion.errors import InputError, NotFoundError
+    from companion.games import load
+
+    if game is None:
+        from companion.session.api import active_game
+
+        game = active_game(env)
+    if game is None:
+        raise InputError(f"{expr} needs a game to find its table: give --game NAME or start a session")
+    spec = load(game)
+    table = spec.tables.get(expr.table)
+    if table is None:
+        known = ", ".join(sorted(spec.tables)) or "none"
+        raise NotFoundError(f"{spec.title} has no table {expr.table!r}; its tables: {known}")
+    return table
+
+
+def roll(
+    ctx: typer.Context,
+    expr: Annotated[list[str], typer.Argument(help="What to roll, e.g. DC, 2d6+1, SR STR,DEX,INT.", show_default=False, metavar="EXPR")],
+    mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
+    got: Annotated[
+        str | None,
+        typer.Option("--got", "-g", help="The faces you rolled, e.g. 5 or 3,5 (physical dice).", show_default=False),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed the virtual dice so the roll replays exactly.", show_default=False),
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    show_odds: Annotated[bool, typer.Option("--odds", help="Show the exact odds of the check.")] = False,
+    why: Annotated[
+        str | None, typer.Option("--why", help="What the roll is for (kept in the log).", show_default=False)
+    ] = None,
+    scratch: Annotated[bool, typer.Option("--scratch", help="Do not record in the active session.")] = False,
+    game: Annotated[
+        str | None, typer.Option("--game", help="The game whose tables DR reads.", show_default=False)
+    ] = None,
+) -> None:
+    env: Env = ctx.obj
+    from companion.dice.roll import check_modifier
+
+    e = _expr(expr)
+    check_modifier(e, mod)
+    table = _table(env, e, game)
+    session_roll = None
+    if not scratch:
+        from companion.session.api import record_roll
+
+        session_roll = record_roll(env, e, mod, got=got, seed=seed, why=why)
+    extra: dict[str, object] = {}
+    if session_roll is not None:
+        result, session_name = session_roll
+        extra["session"] = session_name
+    elif got is not None:
+        from companion.dice.source import read_physical
+
+        result = read_physical(e, got, mod)
+    else:
+        from companion.dice.source import VirtualDice, new_seed
+
+        if seed is None:
+            seed = new_seed()
+        result = VirtualDice(seed).roll(e, mod)
+        extra["seed"] = seed
+    _show(env, result, table, json_out, show_odds, extra)
+
+
+def _show(env: Env, result: object, table: Table | None, json_out: bool, show_odds: bool, extra: dict) -> None:
+    from companion.dice import render
+    from companion.dice.odds import odds
+
+    roll_ = result  # a companion.dice.roll.Roll
+    row = table.row_text(roll_.total) if table is not None else None  # type: ignore[attr-defined]
+    if json_out:
+        o = odds(roll_.expr, roll_.modifier - roll_.expr.const)  # type: ignore[attr-defined]
+        data = render.to_json(
+            roll_,  # type: ignore[arg-type]
+            odds=f"{o.success.numerator}/{o.success.denominator}" if o.success is not None else None,
+            table=table.name if table else None,
+            row=row,
+            **extra,
+        )
+        env.print_json(data)
+        return
+    text = render.rich_text(roll_, row=row, show_odds=show_odds)  # type: ignore[arg-type]
+    if "seed" in extra:
+        text.append(f" (seed {extra['seed']})", style="dim")
+    if "session" in extra:
+        text.append(f"  recorded in {extra['session']}", style="dim")
+    env.print(text)
+
+
+def odds_cmd(
+    ctx: typer.Context,
+    expr: Annotated[list[str], typer.Argument(help="The roll, e.g. DC, 2d6>=9, talisman, 4dt.", show_default=False, metavar="EXPR")],
+    mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Exact odds of a roll, as a fraction and a percentage, with its distribution."""
+    env: Env = ctx.obj
+    from companion.dice.odds import dt_pool, odds, percent
+    from companion.dice.render import fraction
+
+    e = _expr(expr)
+    o = odds(e, mod)
+    dt = e.has_dt and len(e.terms) == 1 and e.terms[0].sign > 0
+    pool = dt_pool(e.terms[0].count) if dt else None
+    if json_out:
+        data: dict[str, object] = {
+            "expr": str(e),
+            "modifier": o.expr.const + mod,
+            "target": o.target,
+            "success": _frac(o.success),
+            "percent": round(float(o.success) * 100, 3) if o.success is not None else None,
+            "totals": {str(t): _frac(p) for t, p in o.totals.items()},
+            "options": {str(k): _frac(p) for k, p in o.options.items()} or None,
+        }
+        if pool is not None:
+            data["hearts"] = {str(k): _frac(v) for k, v in _marginal(pool, 1).items()}
+            data["stars"] = {str(k): _frac(v) for k, v in _marginal(pool, 2).items()}
+        env.print_json(data)
+        return
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    head = Text(str(e), style="bold")
+    if mod:
+        head.append(f" {mod:+d}".replace("-", "−"), style="cyan")
+    if o.success is not None:
+        head.append(f": passes on {o.target} → ", style="")
+        head.append(fraction(o.success), style="bold green")
+    env.print(head)
+    if e.kind in ("DC", "EC", "talisman") and o.success is not None:
+        for label, p, style in (("pass", o.success, "green"), ("fail", 1 - o.success, "red")):
+            bar = Text("█" * round(float(p) * 30), style=style)
+            env.print(Text(f"  {label}  {percent(p):>6}  ").append(bar))
+        return
+    if o.options:
+        names = e.options or ("1", "2", "3")
+        for k, p in o.options.items():
+            env.print(f"  option {k} ({names[k - 1]}): {fraction(p)}")
+        return
+    grid = RichTable(box=None, show_header=True, pad_edge=False)
+    grid.add_column("total" if pool is None else "sum", justify="right")
+    grid.add_column("chance", justify="right")
+    grid.add_column("")
+    dist = o.totals if pool is None else {k: v for k, v in _marginal(pool, 0).items()}
+    if pool is not None and mod:
+        dist = {k + mod + e.const: v for k, v in dist.items()}
+    if len(dist) > 40:
+        env.print(f"  {len(dist)} totals from {min(dist)} to {max(dist)}; use --json for all of them")
+        return
+    peak = max(dist.values())
+    for total, p in dist.items():
+        bar = "█" * max(1, round(float(p / peak) * 30)) if p else ""
+        grid.add_row(str(total), percent(p), Text(bar, style="magenta"))
+    env.print(grid)
+    if pool is not None:
+        for label, idx in (("♥ hearts", 1), ("★ stars", 2)):
+            m = _marginal(pool, idx)
+            env.print(f"  {label}: " + ", ".join(f"{k}: {percent(v)}" for k, v in m.items()))
+
+
+def _frac(p: object) -> str | None:
+    if p is None:
+        return None
+    return f"{p.numerator}/{p.denominator}"  # type: ignore[attr-defined]
+
+
+def _marginal(pool: dict, index: int) -> dict:
+    out: dict = {}
+    for key, p in pool.items():
+        out[key[index]] = out.get(key[index], 0) + p
+    return dict(sorted(out.items()))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("roll", help=ROLL_HELP, epilog=ROLL_EPILOG)(roll)
+    app.command("odds", epilog=ODDS_EPILOG)(odds_cmd)

@@ -1,0 +1,147 @@
+"""How a roll is shown: plain text, rich text, markdown and JSON. Nothing here rolls or decides.
+
+Everything is built from one list of (text, style) segments, so the terminal, the log and the tests
+read the same words.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from companion.dice.odds import odds, percent, target_text
+from companion.dice.roll import Roll
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+Segment = tuple[str, str]
+
+
+def fraction(p: Fraction) -> str:
+    """``2/3 (66.7%)``: a chance as the fraction and the percentage."""
+    return f"{p.numerator}/{p.denominator} ({percent(p)})"
+
+
+def modifier_text(roll: Roll) -> str:
+    """The modifier added on top of the expression: ``+1 STR −1 floor`` when labelled, else ``+1``."""
+    if roll.parts:
+        return " ".join(f"{v:+d} {label}" for label, v in roll.parts if v).replace("-", "−")
+    extra = roll.modifier - roll.expr.const
+    return "" if extra == 0 else f"{extra:+d}".replace("-", "−")
+
+
+def dice_text(roll: Roll) -> str:
+    """Each die in brackets, ``[3] [5]``, or ``(total only)`` when the player typed only the total."""
+    if roll.faces is None:
+        return "(total only)"
+    shown = []
+    i = 0
+    for term in roll.expr.terms:
+        for face in roll.faces[i : i + term.count]:
+            shown.append(f"[{term.die.symbol(face)}]")
+        i += term.count
+    return " ".join(shown)
+
+
+def outcome_text(roll: Roll, row: str | None = None) -> str:
+    """The result in words: ``pass``, ``fail``, ``option 2: DEX``, ``Bonfire``, ``7``."""
+    expr = roll.expr
+    if expr.kind == "SR":
+        name = roll.option_name
+        return f"option {roll.option}" + (f": {name}" if expr.options else "")
+    if expr.kind == "DR":
+        return f"{roll.total}" + (f": {row}" if row else "")
+    if expr.kind == "talisman":
+        return "the Talisman is found!" if roll.success else "not found"
+    if roll.hearts is not None:
+        text = f"{roll.total}, ♥{roll.hearts} ★{roll.stars}"
+        if roll.success is not None:
+            text += " → " + ("pass" if roll.success else "fail")
+        return text
+    if roll.success is None:
+        return str(roll.total)
+    return "pass" if roll.success else "fail"
+
+
+def natural_text(roll: Roll) -> str | None:
+    if roll.natural is None:
+        return None
+    if roll.expr.kind in ("DC", "EC") and roll.natural in (1, 6):
+        return "natural 6: always passes" if roll.natural == 6 else "natural 1: always fails"
+    return f"natural {roll.natural}"
+
+
+def segments(roll: Roll, *, row: str | None = None, show_odds: bool = False) -> list[Segment]:
+    """The pieces of a one-line rendering of ``roll``, each with a rich style name."""
+    expr = roll.expr
+    segs: list[Segment] = [(str(expr), "bold")]
+    mod = modifier_text(roll)
+    if mod:
+        segs.append((" " + mod, "cyan"))
+    segs.append(("  " + dice_text(roll), "bold magenta"))
+    several = roll.faces is None or len(roll.faces) > 1
+    if expr.kind in ("DC", "sum", "talisman") and not expr.has_dt and (roll.modifier or several):
+        segs.append((f" = {roll.total}", "bold"))
+    if expr.kind != "sum" or roll.success is not None or roll.hearts is not None:
+        style = "bold green" if roll.success else ("bold red" if roll.success is False else "bold")
+        segs.append(("  → " + outcome_text(roll, row), style))
+    target = target_text(expr, roll.modifier - expr.const)
+    if target and expr.kind != "talisman":
+        segs.append((f" (needs {target})", "dim"))
+    nat = natural_text(roll)
+    if nat:
+        segs.append((f"  {nat}", "bold yellow"))
+    if show_odds:
+        o = odds(expr, roll.modifier - expr.const)
+        if o.success is not None:
+            segs.append((f"  odds {fraction(o.success)}", "dim"))
+    segs.append((f"  · {roll.source}", "italic dim"))
+    return segs
+
+
+def plain(roll: Roll, **kwargs: Any) -> str:
+    """The one-line rendering as plain text."""
+    return "".join(text for text, _ in segments(roll, **kwargs))
+
+
+def rich_text(roll: Roll, **kwargs: Any) -> Text:
+    """The one-line rendering as rich Text (imported lazily: rich costs start-up time)."""
+    from rich.text import Text
+
+    text = Text()
+    for part, style in segments(roll, **kwargs):
+        text.append(part, style=style)
+    return text
+
+
+def to_json(roll: Roll, **extra: Any) -> dict[str, Any]:
+    """The stable JSON object of a roll (documented in docs/dice.md)."""
+    expr = roll.expr
+    faces = list(roll.faces) if roll.faces is not None else None
+    symbols = None
+    if expr.has_dt and roll.faces is not None:
+        symbols = []
+        i = 0
+        for term in expr.terms:
+            for face in roll.faces[i : i + term.count]:
+                symbols.append(term.die.symbol(face))
+            i += term.count
+    data: dict[str, Any] = {
+        "expr": str(expr),
+        "kind": expr.kind,
+        "dice": faces,
+        "symbols": symbols,
+        "modifier": roll.modifier,
+        "total": roll.total,
+        "success": roll.success,
+        "option": roll.option,
+        "option_name": roll.option_name if expr.options else None,
+        "natural": roll.natural,
+        "hearts": roll.hearts,
+        "stars": roll.stars,
+        "source": roll.source,
+        "target": target_text(expr, roll.modifier - expr.const),
+    }
+    data.update(extra)
+    return data

@@ -1,0 +1,140 @@
+"""Evaluate faces into a roll record. No randomness and no I/O here: the faces come from a source.
+
+A :class:`Roll` is what every part of companion keeps and shows: the expression, each die's face,
+the modifier, the total, whether it passed, the Split Roll option, a natural 6 or 1, the Dark Tower
+hearts and stars, and where the faces came from (``virtual``, ``physical`` or ``amended``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.dice.expr import DC_TARGET, Expr
+from companion.errors import InputError
+
+SOURCES = ("virtual", "physical", "amended")
+
+#: Rolls whose meaning a modifier cannot change; a modifier on them is refused, not ignored.
+NO_MODIFIER = {
+    "EC": "EC passes on a natural 6 only",
+    "SR": "a Split Roll reads the bare die",
+    "DR": "a Dice Roll reads the bare die against its table",
+    "talisman": "the Talisman is found on a bare 12",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One resolved roll. ``faces`` is None only when a player typed the total of several dice."""
+
+    expr: Expr
+    faces: tuple[int, ...] | None
+    modifier: int
+    total: int
+    success: bool | None
+    option: int | None
+    natural: int | None
+    hearts: int | None
+    stars: int | None
+    source: str
+    #: The modifier's labelled parts for display, e.g. (("STR", 1), ("floor", -1)).
+    parts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def option_name(self) -> str | None:
+        if self.option is None:
+            return None
+        if self.expr.options:
+            return self.expr.options[self.option - 1]
+        return str(self.option)
+
+
+def check_modifier(expr: Expr, modifier: int) -> None:
+    """Refuse a modifier on a roll it cannot affect, with one line saying why."""
+    if modifier and expr.kind in NO_MODIFIER:
+        raise InputError(f"{expr} takes no modifier: {NO_MODIFIER[expr.kind]}")
+
+
+def total_of(expr: Expr, faces: tuple[int, ...]) -> int:
+    """The numeric sum of the faces with their signs, before any modifier."""
+    total = 0
+    i = 0
+    for term in expr.terms:
+        die = term.die
+        for face in faces[i : i + term.count]:
+            total += term.sign * die.value(face)
+        i += term.count
+    return total
+
+
+def evaluate(
+    expr: Expr,
+    faces: tuple[int, ...],
+    modifier: int = 0,
+    *,
+    source: str = "virtual",
+    parts: tuple[tuple[str, int], ...] = (),
+) -> Roll:
+    """Read ``faces`` (already checked against the dice) under ``expr`` plus an extra ``modifier``."""
+    mod = expr.const + modifier
+    total = total_of(expr, faces) + mod
+    kind = expr.kind
+    single = len(faces) == 1
+    face0 = faces[0]
+    natural = None
+    if single and not expr.terms[0].die.custom:
+        sides = expr.terms[0].die.sides
+        if face0 == sides or face0 == 1:
+            natural = face0
+    success: bool | None = None
+    option = None
+    if kind == "DC":
+        success = face0 == 6 or (face0 != 1 and face0 + mod >= DC_TARGET)
+    elif kind == "EC":
+        success = face0 == 6
+    elif kind == "SR":
+        option = (face0 + 1) // 2
+    elif expr.op is not None:
+        success = compare(total, expr.op, expr.target)  # type: ignore[arg-type]
+    hearts = stars = None
+    if expr.has_dt:
+        hearts = stars = 0
+        i = 0
+        for term in expr.terms:
+            for face in faces[i : i + term.count]:
+                if term.die.custom:
+                    if face in (4, 5):
+                        hearts += 1
+                    elif face == 6:
+                        stars += 1
+            i += term.count
+    return Roll(expr, faces, mod, total, success, option, natural, hearts, stars, source, parts)
+
+
+def evaluate_total(
+    expr: Expr,
+    dice_total: int,
+    modifier: int = 0,
+    *,
+    source: str = "physical",
+    parts: tuple[tuple[str, int], ...] = (),
+) -> Roll:
+    """A roll where the player gave only the dice total (e.g. 7 on 2d6), already checked."""
+    mod = expr.const + modifier
+    total = dice_total + mod
+    success = None
+    if expr.op is not None:
+        success = compare(total, expr.op, expr.target)  # type: ignore[arg-type]
+    return Roll(expr, None, mod, total, success, None, None, None, None, source, parts)
+
+
+def compare(total: int, op: str, target: int) -> bool:
+    if op == ">=":
+        return total >= target
+    if op == "<=":
+        return total <= target
+    if op == ">":
+        return total > target
+    if op == "<":
+        return total < target
+    return total == target

@@ -1,0 +1,143 @@
+"""Where faces come from: the one seeded random source, or what the player typed.
+
+Virtual dice draw one ``random()`` per die from a single ``random.Random(seed)``, so a seed replays
+exactly and every die costs the generator the same, whatever its size. Physical dice are read from
+text and checked against each die before anything is recorded.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from companion.dice.expr import Expr
+from companion.dice.faces import read_face
+from companion.dice.roll import Roll, check_modifier, evaluate, evaluate_total
+from companion.errors import InputError
+
+
+def new_seed() -> int:
+    """A fresh seed for a session or a roll that was given none (kept, so it can be replayed)."""
+    return secrets.randbelow(10**9)
+
+
+class VirtualDice:
+    """The injected random source. ``draws`` counts dice drawn, for replay and for tests."""
+
+    __slots__ = ("_random", "draws", "rng", "seed")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._random = self.rng.random
+        self.draws = 0
+
+    def faces(self, expr: Expr) -> tuple[int, ...]:
+        r = self._random
+        dice = expr.dice
+        self.draws += len(dice)
+        return tuple(int(r() * d.sides) + 1 for d in dice)
+
+    def d(self, sides: int) -> int:
+        """One face of a plain die (the simulator's fast path; same stream as :meth:`faces`)."""
+        self.draws += 1
+        return int(self._random() * sides) + 1
+
+    def roll(
+        self, expr: Expr, modifier: int = 0, parts: tuple[tuple[str, int], ...] = ()
+    ) -> Roll:
+        check_modifier(expr, modifier)
+        return evaluate(expr, self.faces(expr), modifier, source="virtual", parts=parts)
+
+    def skip(self, count: int) -> None:
+        """Advance past ``count`` dice already drawn (rebuilding the stream from a save)."""
+        r = self._random
+        for _ in range(count):
+            r()
+        self.draws += count
+
+    def getstate(self) -> object:
+        return self.rng.getstate()
+
+    def setstate(self, state: object, draws: int) -> None:
+        self.rng.setstate(state)  # type: ignore[arg-type]
+        self.draws = draws
+
+
+def _split(text: str) -> list[str]:
+    return [p for p in text.replace(",", " ").replace(";", " ").split() if p]
+
+
+def read_physical(
+    expr: Expr,
+    text: str,
+    modifier: int = 0,
+    *,
+    allow_total: bool = False,
+    parts: tuple[tuple[str, int], ...] = (),
+    source: str = "physical",
+) -> Roll:
+    """Read the faces a player typed for ``expr`` and evaluate them, or raise one clear InputError.
+
+    Faces are separated by commas or spaces (``3,5`` or ``3 5``). ``=7`` gives only the total of a
+    plain sum; with ``allow_total`` a single number for several plain dice is read as their total.
+    """
+    check_modifier(expr, modifier)
+    dice = expr.dice
+    n = len(dice)
+    names = _dice_names(expr)
+    if not text or not text.strip():
+        raise InputError(f"no value given for {names}; {_expectation(expr)}")
+    stripped = text.strip()
+    values = _split(stripped)
+    plain_sum = expr.kind in ("sum", "talisman") and not expr.has_dt and n > 1
+    if plain_sum and (stripped.startswith("=") or (allow_total and len(values) == 1)):
+        return evaluate_total(
+            expr, _read_total(expr, stripped.lstrip("=").strip()), modifier, source=source, parts=parts
+        )
+    if len(values) != n:
+        raise InputError(f"{names} needs {n} value{'s' if n != 1 else ''}, got {len(values)}; {_expectation(expr)}")
+    faces = []
+    for die, value in zip(dice, values, strict=True):
+        face = read_face(die, value)
+        if face is None:
+            raise InputError(f"{value!r} is not a face of a {die.name}; a {die.name} accepts {die.accepts()}")
+        faces.append(face)
+    return evaluate(expr, tuple(faces), modifier, source=source, parts=parts)
+
+
+def _dice_names(expr: Expr) -> str:
+    return " + ".join(f"{t.count}{t.die.name}" for t in expr.terms) if expr.kind == "sum" else f"{expr} ({_count_dice(expr)})"
+
+
+def _count_dice(expr: Expr) -> str:
+    return " + ".join(f"{t.count}{t.die.name}" for t in expr.terms)
+
+
+def _expectation(expr: Expr) -> str:
+    dice = expr.dice
+    if len(dice) == 1:
+        return f"type the face: {dice[0].accepts()}"
+    kinds = {d for d in dice}
+    each = dice[0].accepts() if len(kinds) == 1 else "each die's face in order"
+    extra = ""
+    if expr.kind in ("sum", "talisman") and not expr.has_dt:
+        extra = ", or =TOTAL for the total only"
+    return f"type {len(dice)} faces separated by commas or spaces ({each}){extra}"
+
+
+def _read_total(expr: Expr, text: str) -> int:
+    lo = hi = 0
+    for term in expr.terms:
+        a, b = term.count, term.count * term.die.sides
+        if term.sign < 0:
+            a, b = -b, -a
+        lo += a
+        hi += b
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"{text!r} is not a total for {_count_dice(expr)}; type a whole number from {lo} to {hi}") from None
+    if not lo <= value <= hi:
+        raise InputError(f"{value} cannot be rolled on {_count_dice(expr)}; a total is from {lo} to {hi}")
+    return value

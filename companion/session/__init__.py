@@ -1,0 +1,1 @@
+"""Sessions: a game's events, the state folded from them, and the trackers players keep."""
