@@ -86,9 +86,12 @@ def root(
 
 
 def _register() -> None:
-    from companion.cli import roll_cmds
+    from companion.cli import play_cmds, roll_cmds, session_cmds, tracker_cmds
 
     roll_cmds.register(app)
+    session_cmds.register(app)
+    tracker_cmds.register(app)
+    play_cmds.register(app)
 
 
 _register()

@@ -31,7 +31,36 @@ def _is_click_exception(exc: BaseException) -> bool:
 
 
 class CompanionGroup(TyperGroup):
-    """A TyperGroup that turns every expected failure into one line and the documented exit code."""
+    """A TyperGroup that turns every expected failure into one line and the documented exit code.
+
+    It also mounts each game's own command group (``companion tower ...``) lazily: the game's CLI
+    module is imported only when that group is run or help lists it.
+    """
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = list(super().list_commands(ctx))
+        if ctx.parent is None:
+            from companion.games import COMMAND_GROUPS
+
+            names.extend(n for n in COMMAND_GROUPS if n not in names)
+        return names
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        command = super().get_command(ctx, name)
+        if command is None and ctx.parent is None:
+            from companion.games import COMMAND_GROUPS
+
+            target = COMMAND_GROUPS.get(name)
+            if target is not None:
+                import importlib
+
+                import typer
+
+                module, _, attr = target.partition(":")
+                sub = getattr(importlib.import_module(module), attr)
+                command = typer.main.get_command(sub)
+                command.name = name
+        return command
 
     def invoke(self, ctx: Any) -> Any:
         try:

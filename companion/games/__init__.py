@@ -19,6 +19,10 @@ GAMES: dict[str, str] = {
     "inverted-tower": "companion.games.inverted_tower",
 }
 
+#: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
+#: command name → "module:typer app attribute".
+COMMAND_GROUPS: dict[str, str] = {}
+
 #: Other names players may type for a game.
 ALIASES: dict[str, str] = {
     "it": "inverted-tower",

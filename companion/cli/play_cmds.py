@@ -1,0 +1,126 @@
+"""``companion play`` (guided play at a terminal) and ``companion next`` (one step, scriptable)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from companion.cli.common import JsonOpt
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+
+
+def play(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None, typer.Argument(help="The session (default: the current one).", show_default=False)
+    ] = None,
+) -> None:
+    """Play the current session's game, guided: every roll shows its odds; Enter rolls, or type your dice."""
+    env: Env = ctx.obj
+    from companion.errors import CompanionError
+    from companion.session.api import opened
+
+    if not env.interactive:
+        raise CompanionError(
+            "companion play needs a terminal", hint="answer one step at a time with: companion next [ANSWER]"
+        )
+    with opened(env, engine=True, name=name, wait=0.5) as session:
+        from companion.shell.play import play as run
+
+        run(env, session)
+
+
+def next_cmd(
+    ctx: typer.Context,
+    answer: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="The answer: the faces you rolled (or 'roll' for virtual dice), a choice's value or number, "
+            "a number or a text.",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show what the game asks now; with ANSWER, answer it and show what it asks next."""
+    env: Env = ctx.obj
+    from companion.dice.source import read_physical
+    from companion.engine.describe import parse_choice, parse_number, parse_text, request_json
+    from companion.engine.requests import Choice, Number, RollRequest
+    from companion.session.api import opened
+    from companion.session.fold import answer_event
+
+    with opened(env, engine=True) as session:
+        fold = session.fold
+        fold.start()
+        before = len(session.state.log.entries)
+        if answer and fold.done:
+            from companion.errors import CompanionError
+
+            raise CompanionError(f"the game is over ({session.state.finished or 'ended'}); there is nothing to answer")
+        if answer:
+            request = fold.pending
+            assert request is not None
+            text = " ".join(answer)
+            if isinstance(request, RollRequest):
+                if text.strip().lower() in ("roll", "r", "virtual"):
+                    value = session.dice().roll(request.expr, request.mod, request.parts)
+                else:
+                    value = read_physical(request.expr, text, request.mod, allow_total=True, parts=request.parts)
+            elif isinstance(request, Choice):
+                value = parse_choice(request, text)
+            elif isinstance(request, Number):
+                value = parse_number(request, text)
+            else:
+                value = parse_text(request, text)  # type: ignore[arg-type]
+            session.record(answer_event(request, value))
+        fold = session.fold
+        new = session.state.log.entries[before:] if answer else []
+        advice = session.spec.advise(session.state, fold.pending) if (session.spec.advise and fold.pending) else []
+        if json_out:
+            from companion.log.markdown import entry_text
+
+            env.print_json(
+                {
+                    "session": session.name,
+                    "events": session.count,
+                    "done": fold.done,
+                    "finished": session.state.finished,
+                    "log": [entry_text(e) for e in new],
+                    "request": None if fold.pending is None else request_json(fold.pending, advice),
+                }
+            )
+            return
+        from companion.shell.panels import entry_renderable
+
+        for entry in new:
+            env.print(entry_renderable(entry))
+        if fold.done:
+            env.print(f"The game is over: {session.state.finished or 'ended'}.")
+            return
+        data = request_json(fold.pending, advice)  # type: ignore[arg-type]
+        if data["type"] == "roll":
+            from companion.shell.prompts import odds_line
+
+            req = fold.pending
+            env.print(f"[bold]{data['why']}[/bold]: {odds_line(req.expr, req.mod, req.parts)}")  # type: ignore[union-attr]
+            env.print("[dim]answer with: companion next roll   (or the faces you rolled)[/dim]")
+        elif data["type"] == "choice":
+            env.print(f"[bold]{data['prompt']}[/bold]")
+            for i, o in enumerate(data["options"], 1):
+                env.print(f"  {i}. {o['label']} [dim]({o['value']}{', ' + o['hint'] if o['hint'] else ''})[/dim]")
+        else:
+            env.print(
+                f"[bold]{data['prompt']}[/bold]"
+                + (f" [dim]{data.get('where') or ''}[/dim]" if data.get("where") else "")
+            )
+        for line in data.get("info", []):
+            env.print(f"[dim]{line}[/dim]")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)
+    app.command("next")(next_cmd)

@@ -1,0 +1,374 @@
+"""Session commands: new, sessions, use, status, undo, redo, amend, note, mode, log, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli.common import JsonOpt, dump_state
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+
+
+def new(
+    ctx: typer.Context,
+    game: Annotated[
+        str,
+        typer.Argument(
+            help="The game: inverted-tower, talisman, haunted-tower, dragons-den, dark-tower or freeform.",
+            show_default=False,
+        ),
+    ],
+    name: Annotated[
+        str | None, typer.Option("--name", "-n", help="A name for the session (default: GAME-N).", show_default=False)
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help="Seed the virtual dice (default: a fresh one, kept in the save).", show_default=False
+        ),
+    ] = None,
+    physical: Annotated[
+        bool, typer.Option("--physical", help="Default to physical dice: you type what you rolled.")
+    ] = False,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", "-V", help="A named rule variant (repeat for several).", show_default=False),
+    ] = None,
+    hero: Annotated[
+        str | None, typer.Option("--hero", help="The hero's name, for the log.", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Start a session for a game and make it the current one."""
+    env: Env = ctx.obj
+    from companion.dice.source import new_seed
+    from companion.games import canonical
+    from companion.session.api import store
+    from companion.session.service import Session
+    from companion.store.paths import logs_dir
+
+    game = canonical(game)
+    st = store(env)
+    if name is None:
+        n = 1
+        while st.exists(f"{game}-{n}"):
+            n += 1
+        name = f"{game}-{n}"
+    session = Session.create(
+        st,
+        name,
+        game,
+        seed=new_seed() if seed is None else seed,
+        physical=physical,
+        variants=list(variant or []),
+        logs_dir=logs_dir(env.logs_dir),
+        hero=hero,
+    )
+    st.set_current(session.files.slug)
+    if json_out:
+        env.print_json(
+            {
+                "session": session.name,
+                "slug": session.files.slug,
+                "game": game,
+                "seed": session.meta.seed,
+                "dice": session.meta.dice,
+                "variants": session.meta.variants,
+                "log": session.meta.log_path,
+            }
+        )
+        return
+    env.print(
+        f"[bold]{session.spec.title}[/bold]: session [bold]{session.files.slug}[/bold] started "
+        f"(seed {session.meta.seed}, {session.meta.dice} dice)."
+    )
+    env.print(f"Log: {session.meta.log_path}")
+    if session.spec.play is not None:
+        env.print("Next: [bold]companion play[/bold]")
+
+
+def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List the sessions in the store; the current one is marked."""
+    env: Env = ctx.obj
+    from companion.session.api import active_name, store
+    from companion.store.paths import safe_name
+
+    st = store(env)
+    current = active_name(env)
+    current = safe_name(current) if current else None
+    rows: list[dict[str, Any]] = []
+    for slug in st.slugs():
+        files = st.files(slug)
+        try:
+            meta = files.read_meta()["meta"]
+            head = files.read_head() or {}
+        except Exception as exc:  # a damaged session is listed, not fatal to the list
+            rows.append({"session": slug, "error": str(exc)})
+            continue
+        summary = head.get("summary", {})
+        rows.append(
+            {
+                "session": slug,
+                "name": meta["name"],
+                "game": meta["game"],
+                "events": summary.get("events", 0),
+                "updated": summary.get("updated"),
+                "finished": summary.get("finished"),
+                "dice": summary.get("dice", meta["dice"]),
+                "current": slug == current,
+            }
+        )
+    if json_out:
+        env.print_json(rows)
+        return
+    if not rows:
+        env.print("No sessions yet. Start one with [bold]companion new GAME[/bold].")
+        return
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for col in ("", "session", "game", "events", "dice", "updated", "state"):
+        table.add_column(col)
+    for r in rows:
+        if "error" in r:
+            table.add_row("", r["session"], "[red]unreadable[/red]", "", "", "", r["error"])
+            continue
+        table.add_row(
+            "*" if r["current"] else "",
+            r["session"],
+            r["game"],
+            str(r["events"]),
+            r["dice"],
+            r["updated"] or "",
+            r["finished"] or "in play",
+        )
+    env.print(table)
+
+
+def use(
+    ctx: typer.Context, name: Annotated[str, typer.Argument(help="The session to make current.", show_default=False)]
+) -> None:
+    """Make a session the current one."""
+    env: Env = ctx.obj
+    from companion.session.api import store
+
+    st = store(env)
+    files = st.open(name)
+    st.set_current(files.slug)
+    env.print(f"Current session: [bold]{files.slug}[/bold]")
+
+
+def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """Show the current session: game, dice, trackers and the game's own status."""
+    env: Env = ctx.obj
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        if json_out:
+            data = dump_state(session)
+            data["meta"] = session.summary() | {
+                "seed": session.meta.seed,
+                "variants": session.meta.variants,
+                "log": session.meta.log_path,
+                "name": session.meta.name,
+            }
+            env.print_json(data)
+            return
+        from companion.shell.panels import status_panel
+
+        env.print(status_panel(session))
+
+
+def _describe(event: dict[str, Any]) -> str:
+    t = event.get("t")
+    if t == "roll":
+        return f"roll {event.get('expr')}"
+    if t == "answer":
+        return f"answer to {event.get('key')}"
+    if t == "note":
+        return "note"
+    return f"{t} {event.get('name') or event.get('op') or ''}".strip()
+
+
+def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """Take back the last action (it can be redone until a new action is recorded)."""
+    env: Env = ctx.obj
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        event = session.undo()
+        if json_out:
+            env.print_json({"undone": event, "events": session.count})
+            return
+        env.print(f"Undone: {_describe(event)} (#{event['id']}). [dim]companion redo[/dim] brings it back.")
+
+
+def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """Record again the last action taken back by undo."""
+    env: Env = ctx.obj
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        event = session.redo()
+        if json_out:
+            env.print_json({"redone": event, "events": session.count})
+            return
+        env.print(f"Redone: {_describe(event)} (#{session.count}).")
+
+
+def amend(
+    ctx: typer.Context,
+    reason: Annotated[
+        str, typer.Option("--reason", "-r", help="Why the roll is corrected (kept in the log).", show_default=False)
+    ],
+    got: Annotated[
+        str | None, typer.Option("--got", "-g", help="The faces the dice really showed.", show_default=False)
+    ] = None,
+    roll_id: Annotated[
+        int | None,
+        typer.Option(
+            "--roll", help="The event number of the roll (default: the last physical roll).", show_default=False
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Correct a mis-entered physical roll; the log keeps both values and the reason."""
+    env: Env = ctx.obj
+    from companion.errors import CompanionError, InputError
+    from companion.session.amend import amend_event
+    from companion.session.api import opened
+
+    if not reason.strip():
+        raise InputError("--reason must say why the roll is corrected")
+    with opened(env) as session:
+        event, expr, mod = amend_event(session, roll_id)
+        if got is None:
+            if not env.interactive:
+                raise InputError("give the corrected faces with --got (e.g. --got 5)")
+            from companion.dice.source import read_physical
+            from companion.shell.prompts import ask_faces
+
+            roll = ask_faces(expr, mod, f"corrected faces for roll #{event['target']}", reader=read_physical)
+        else:
+            from companion.dice.source import read_physical
+
+            roll = read_physical(expr, got, mod)
+        from companion.session.fold import roll_payload
+
+        payload = roll_payload(roll)
+        payload.pop("src", None)
+        event["roll"] = payload
+        event["reason"] = reason.strip()
+        try:
+            eid = session.record(event)
+        except CompanionError as exc:
+            raise CompanionError(
+                f"cannot amend roll #{event['target']}: {exc.message}",
+                hint="undo back to that roll first, then roll again",
+            ) from None
+        if json_out:
+            env.print_json({"amended": event["target"], "event": eid, "roll": payload, "reason": event["reason"]})
+            return
+        env.print(f"Roll #{event['target']} amended ({event['reason']}).")
+
+
+def note(
+    ctx: typer.Context,
+    text: Annotated[list[str], typer.Argument(help="The note.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Add a note to the log."""
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.session.api import opened
+
+    body = " ".join(text).strip()
+    if not body:
+        raise InputError("a note needs some text")
+    with opened(env) as session:
+        eid = session.record({"t": "note", "text": body})
+    if json_out:
+        env.print_json({"event": eid, "note": body})
+        return
+    env.print(f"Noted (#{eid}).")
+
+
+def mode(
+    ctx: typer.Context,
+    dice: Annotated[str, typer.Argument(help="virtual or physical.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Switch the session's default dice between virtual and physical."""
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.session.api import opened
+
+    dice = dice.strip().lower()
+    if dice not in ("virtual", "physical"):
+        raise InputError(f"{dice!r} is not a dice mode; use virtual or physical")
+    with opened(env) as session:
+        if session.state.dice != dice:
+            session.record({"t": "mode", "dice": dice})
+    if json_out:
+        env.print_json({"dice": dice})
+        return
+    env.print(f"Dice: {dice}.")
+
+
+def log(
+    ctx: typer.Context, raw: Annotated[bool, typer.Option("--raw", help="Print the markdown itself.")] = False
+) -> None:
+    """Show the dungeon log in the terminal."""
+    env: Env = ctx.obj
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        text = session.log_text()
+    if raw or not env.stdout_isatty:
+        env.stdout.write(text)
+        return
+    from rich.markdown import Markdown
+
+    body = text.split("---\n", 2)[-1] if text.startswith("---\n") else text
+    env.print(Markdown(body))
+
+
+def export(
+    ctx: typer.Context,
+    path: Annotated[
+        Path | None, typer.Argument(help="Where to write (default: the session's log file).", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Write the markdown log, regenerated from the events."""
+    env: Env = ctx.obj
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        session.rebuild()
+        target = session.write_log(path)
+    if json_out:
+        env.print_json({"log": str(target)})
+        return
+    env.print(f"Log written to {target}")
+
+
+def register(app: typer.Typer) -> None:
+    for fn, name in (
+        (new, "new"),
+        (sessions, "sessions"),
+        (use, "use"),
+        (status, "status"),
+        (undo, "undo"),
+        (redo, "redo"),
+        (amend, "amend"),
+        (note, "note"),
+        (mode, "mode"),
+        (log, "log"),
+        (export, "export"),
+    ):
+        app.command(name)(fn)

@@ -1,0 +1,339 @@
+"""Table-top trackers as one-shot commands: tally, hp, xp, gold, item, room, floor, talisman.
+
+Every verb records an event in the active session (so undo, the log and replays see it) and prints
+the tracker the way the book writes it, or JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli.common import SIGNED, JsonOpt, parse_change
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+    from companion.session.service import Session
+
+tally_app = typer.Typer(
+    help="Hit tallies: characters count their hits left down (9 8 7 6 5), monsters get tally marks.",
+    no_args_is_help=False,
+    invoke_without_command=True,
+)
+
+
+def _record(env: Env, event: dict[str, Any]) -> Session:
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        session.record(event)
+        return session
+
+
+def _show_tally(env: Env, session: Session, name: str | None, json_out: bool) -> None:
+    from companion.session import codec
+
+    tallies = session.state.trackers.tallies
+    chosen = [tallies[name]] if name is not None and name in tallies else list(tallies.values())
+    if json_out:
+        env.print_json([codec.dump(t) | {"book": t.book(), "left": t.left, "slain": t.slain} for t in chosen])
+        return
+    if not chosen:
+        env.print("No tallies yet. Add one with [bold]companion tally add NAME HITS[/bold].")
+    for t in chosen:
+        env.print(t.book())
+
+
+@tally_app.callback()
+def tally_show(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """Show every tally (or use a subcommand to change one)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from companion.session.api import opened
+
+    env: Env = ctx.obj
+    with opened(env) as session:
+        _show_tally(env, session, None, json_out)
+
+
+@tally_app.command("add")
+def tally_add(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Who: a character or a monster.", show_default=False)],
+    hits: Annotated[int, typer.Argument(help="How many hits it withstands.", min=1, max=999, show_default=False)],
+    role: Annotated[str, typer.Option("--role", help="A character's class, e.g. PALADIN.")] = "",
+    monster: Annotated[bool, typer.Option("--monster", help="Tally it as a monster (marks, not a countdown).")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Start a tally: ``tally add Adelhardt 9 --role PALADIN`` or ``tally add "Ogre Mage" 4 --monster``."""
+    env: Env = ctx.obj
+    session = _record(env, {"t": "tally", "op": "add", "name": name, "max": hits, "role": role, "monster": monster})
+    _show_tally(env, session, name, json_out)
+
+
+def _tally_change(op: str):
+    def command(
+        ctx: typer.Context,
+        name: Annotated[str, typer.Argument(help="Whose tally.", show_default=False)],
+        n: Annotated[int, typer.Argument(help="How many hits.", min=1, max=99)] = 1,
+        json_out: JsonOpt = False,
+    ) -> None:
+        env: Env = ctx.obj
+        session = _record(env, {"t": "tally", "op": op, "name": name, "n": n})
+        _show_tally(env, session, name, json_out)
+
+    command.__doc__ = {"hit": "Mark hits on a tally.", "heal": "Remove hits from a tally (a cure)."}[op]
+    return command
+
+
+tally_app.command("hit")(_tally_change("hit"))
+tally_app.command("heal")(_tally_change("heal"))
+
+
+@tally_app.command("remove")
+def tally_remove(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Whose tally.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Remove a tally."""
+    env: Env = ctx.obj
+    session = _record(env, {"t": "tally", "op": "remove", "name": name})
+    _show_tally(env, session, None, json_out)
+
+
+def _counter_command(name: str, label: str, doc: str):
+    def command(
+        ctx: typer.Context,
+        change: Annotated[
+            str | None, typer.Argument(help="+N, -N or =N; nothing to just show it.", show_default=False)
+        ] = None,
+        maximum: Annotated[
+            int | None, typer.Option("--max", help="Set the maximum.", min=0, show_default=False)
+        ] = None,
+        why: Annotated[
+            str | None, typer.Option("--why", help="What changed it (kept in the log).", show_default=False)
+        ] = None,
+        json_out: JsonOpt = False,
+    ) -> None:
+        env: Env = ctx.obj
+        from companion.session.api import opened
+
+        with opened(env) as session:
+            if maximum is not None or change is not None:
+                event: dict[str, Any] = {"t": "counter", "name": name}
+                if maximum is not None:
+                    event["max"] = maximum
+                if change is not None:
+                    event["op"], event["value"] = parse_change(change, label)
+                if why:
+                    event["why"] = why
+                session.record(event)
+            c = session.state.trackers.counter(name)
+            if json_out:
+                env.print_json({"name": name, "value": c.value, "max": c.max})
+                return
+            env.print(f"{label}: {c.value}" + (f"/{c.max}" if c.max is not None else ""))
+
+    command.__doc__ = doc
+    return command
+
+
+def xp(
+    ctx: typer.Context,
+    change: Annotated[
+        str | None, typer.Argument(help="+N to gain XP (or -N); nothing to just show it.", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """XP, with the game's level thresholds (the Inverted Tower levels up every 10 + level XP)."""
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        if change is not None:
+            op, n = parse_change(change, "XP")
+            if op == "set":
+                raise InputError("XP changes by +N or -N; levels follow from what is gained")
+            session.record({"t": "xp", "n": n})
+        t = session.state.trackers
+        rule = session.spec.xp_to_next
+        need = rule(t.level) if rule else None
+        if json_out:
+            env.print_json({"xp": t.counter("xp").value, "level": t.level, "next_level_at": need})
+            return
+        env.print(
+            f"XP: {t.counter('xp').value}" + (f"/{need} to level {t.level + 1}" if need else "") + f" (level {t.level})"
+        )
+
+
+def item(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The item, e.g. dagger or potion.", show_default=False)],
+    change: Annotated[str, typer.Argument(help="+N or -N (default +1).")] = "+1",
+    json_out: JsonOpt = False,
+) -> None:
+    """Gain or spend items (daggers, potions, keys)."""
+    env: Env = ctx.obj
+    from companion.errors import InputError
+
+    op, n = parse_change(change, name)
+    if op == "set":
+        raise InputError(f"items change by +N or -N (e.g. companion item {name} -1)")
+    session = _record(env, {"t": "item", "name": name.lower(), "delta": n})
+    items = session.state.trackers.items
+    if json_out:
+        env.print_json(items)
+        return
+    env.print(", ".join(f"{k}: {v}" for k, v in items.items()) or "No items.")
+
+
+def room(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The room number on this floor.", min=1, max=999, show_default=False)],
+    content: Annotated[
+        list[str] | None, typer.Argument(help="What is in it, as the log line shows it.", show_default=False)
+    ] = None,
+    state: Annotated[
+        str | None,
+        typer.Option(
+            "--state",
+            help="unexplored, cleared, looted, trap, event, fled, stairs, boss or your own word.",
+            show_default=False,
+        ),
+    ] = None,
+    floor: Annotated[
+        int | None, typer.Option("--floor", help="The floor (default: the current floor).", min=1, show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Record a room: ``room 4 Mob 1 (killed) --state cleared``."""
+    env: Env = ctx.obj
+    event: dict[str, Any] = {"t": "room", "number": number}
+    if content:
+        event["content"] = " ".join(content)
+    if state:
+        event["state"] = state.strip().lower()
+    if floor is not None:
+        event["floor"] = floor
+    session = _record(env, event)
+    t = session.state.trackers
+    r = t.room(floor or t.floor, number)
+    assert r is not None
+    if json_out:
+        env.print_json({"floor": r.floor, "number": r.number, "content": r.content, "state": r.state})
+        return
+    from rich.markup import escape
+
+    env.print(f"Floor {r.floor}, {escape(r.line())} [dim]\\[{escape(r.state)}][/dim]")
+
+
+def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List the rooms recorded so far, floor by floor."""
+    env: Env = ctx.obj
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        t = session.state.trackers
+        if json_out:
+            env.print_json(
+                [{"floor": r.floor, "number": r.number, "content": r.content, "state": r.state} for r in t.rooms]
+            )
+            return
+        floor = None
+        for r in sorted(t.rooms, key=lambda r: (r.floor, r.number)):
+            if r.floor != floor:
+                floor = r.floor
+                env.print(f"[bold]Floor {floor}[/bold]")
+            from rich.markup import escape
+
+            env.print(f"  {escape(r.line())} [dim]\\[{escape(r.state)}][/dim]")
+        if not t.rooms:
+            env.print("No rooms yet.")
+
+
+def floor_cmd(
+    ctx: typer.Context,
+    n: Annotated[int, typer.Argument(help="The floor you are on now.", min=1, max=999, show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Move to a floor (a new heading in the log)."""
+    env: Env = ctx.obj
+    _record(env, {"t": "floor", "n": n})
+    if json_out:
+        env.print_json({"floor": n})
+        return
+    env.print(f"Floor {n}.")
+
+
+def talisman(
+    ctx: typer.Context,
+    left: Annotated[
+        int | None, typer.Option("--left", help="Monsters still alive after this kill.", min=0, show_default=False)
+    ] = None,
+    got: Annotated[
+        str | None, typer.Option("--got", "-g", help="The two faces you rolled, e.g. 6,6.", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """After a kill: roll 2d6 for the Talisman (found on 12; the last monster left holds it)."""
+    env: Env = ctx.obj
+    from companion.dice.expr import TALISMAN
+    from companion.dice.source import read_physical
+    from companion.errors import InputError
+    from companion.session.api import ask_physical, opened
+    from companion.session.fold import roll_payload
+
+    with opened(env) as session:
+        ts = session.state.trackers.talisman
+        if ts.found:
+            raise InputError("the Talisman is already found: leave the dungeon!")
+        event: dict[str, Any] = {"t": "talisman"}
+        if left is not None:
+            event["left"] = left
+        if not (ts.held_by_last or left == 0):
+            if got is not None:
+                r = read_physical(TALISMAN, got, allow_total=True)
+            elif session.state.dice == "physical":
+                r = ask_physical(env, TALISMAN, 0, "Talisman search")
+            else:
+                r = session.dice().roll(TALISMAN)
+            event.update(roll_payload(r))
+        session.record(event)
+        ts = session.state.trackers.talisman
+        if json_out:
+            env.print_json(
+                {
+                    "kills": ts.kills,
+                    "rolls": ts.rolls,
+                    "found": ts.found,
+                    "held_by_last": ts.held_by_last,
+                    "found_on_kill": ts.found_on_kill,
+                }
+            )
+            return
+        last = ts.rolls[-1] if ("faces" in event or "total" in event) else None
+        if ts.found:
+            env.print(f"[bold green]The Talisman is found[/bold green] after {ts.kills} kill(s)! Leave the dungeon.")
+        elif ts.held_by_last:
+            env.print(f"Rolled {last}: not found. One monster is left: [bold]it holds the Talisman[/bold].")
+        else:
+            env.print(f"Rolled {last}: not found ({ts.kills} kill(s) so far).")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(tally_app, name="tally")
+    app.command("hp", context_settings=SIGNED)(
+        _counter_command("hp", "HP", "HP, with a maximum: ``hp -1``, ``hp +2``, ``hp =5 --max 5``.")
+    )
+    app.command("gold", context_settings=SIGNED)(
+        _counter_command("gold", "Gold", "Gold pieces: ``gold +1``, ``gold -5``.")
+    )
+    app.command("xp", context_settings=SIGNED)(xp)
+    app.command("item", context_settings=SIGNED)(item)
+    app.command("room")(room)
+    app.command("rooms")(rooms)
+    app.command("floor")(floor_cmd)
+    app.command("talisman")(talisman)

@@ -1,0 +1,67 @@
+"""Requests as data for the one-shot ``companion next`` and ``--json`` (no terminal needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.dice.odds import odds, target_text
+from companion.engine.requests import Choice, Number, Request, RollRequest, Text
+from companion.errors import InputError
+
+
+def request_json(request: Request, advice: list[str] | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {"key": request.key}
+    if isinstance(request, RollRequest):
+        o = odds(request.expr, request.mod)
+        data |= {
+            "type": "roll",
+            "why": request.why,
+            "expr": str(request.expr),
+            "mod": request.mod,
+            "parts": [list(p) for p in request.parts],
+            "target": target_text(request.expr, request.mod),
+            "odds": None if o.success is None else f"{o.success.numerator}/{o.success.denominator}",
+        }
+    elif isinstance(request, Choice):
+        data |= {
+            "type": "choice",
+            "prompt": request.prompt,
+            "options": [{"value": o.value, "label": o.label, "hint": o.hint} for o in request.options],
+        }
+    elif isinstance(request, Number):
+        data |= {"type": "number", "prompt": request.prompt, "lo": request.lo, "hi": request.hi, "where": request.where}
+    else:
+        data |= {"type": "text", "prompt": request.prompt}
+    info = list(getattr(request, "info", ())) + list(advice or [])
+    if info:
+        data["info"] = info
+    return data
+
+
+def parse_choice(request: Choice, text: str) -> str:
+    """A choice by its value, its number in the list (1-based), or the start of its label."""
+    t = text.strip()
+    values = request.values()
+    if t in values:
+        return t
+    if t.isdigit() and 1 <= int(t) <= len(values):
+        return values[int(t) - 1]
+    low = t.lower()
+    matches = [o.value for o in request.options if o.label.lower().startswith(low) or o.value.lower().startswith(low)]
+    if low and len(matches) == 1:
+        return matches[0]
+    listed = "; ".join(f"{i}. {o.value}" for i, o in enumerate(request.options, 1))
+    raise InputError(f"{text!r} is not one of the choices: {listed}")
+
+
+def parse_number(request: Number, text: str) -> int:
+    t = text.strip()
+    if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
+        return int(t)
+    raise InputError(f"{text!r} is not a whole number from {request.lo} to {request.hi}")
+
+
+def parse_text(request: Text, text: str) -> str:
+    if not text.strip():
+        raise InputError("an answer is needed (empty text is not accepted)")
+    return text.strip()

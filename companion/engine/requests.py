@@ -1,0 +1,86 @@
+"""What an engine can ask for, and the answers it gets back.
+
+- :class:`RollRequest` is answered with a :class:`companion.dice.roll.Roll`;
+- :class:`Choice` with the ``value`` of one of its options (a str);
+- :class:`Number` with an int within its bounds;
+- :class:`Text` with a non-empty str.
+
+Requests are small frozen objects with slots: the simulator makes hundreds of thousands a second.
+Every request has a ``key`` naming what is asked (``room.dc``, ``trap.kind``); a replay checks that
+each saved answer meets a request with the same key, so a save never silently drifts from the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from companion.dice.expr import Expr
+
+
+@dataclass(frozen=True, slots=True)
+class RollRequest:
+    """Roll ``expr`` with ``mod`` (whose labelled parts are ``parts``) because of ``why``."""
+
+    key: str
+    expr: Expr
+    why: str
+    mod: int = 0
+    parts: tuple[tuple[str, int], ...] = ()
+    #: Extra lines to show before the roll (e.g. fight odds); the shell shows the roll's own odds.
+    info: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    value: str
+    label: str
+    #: A short explanation shown beside the label (odds, costs).
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    key: str
+    prompt: str
+    options: tuple[Option, ...]
+    info: tuple[str, ...] = ()
+
+    def values(self) -> tuple[str, ...]:
+        return tuple(o.value for o in self.options)
+
+    def option(self, value: str) -> Option:
+        for o in self.options:
+            if o.value == value:
+                return o
+        raise KeyError(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    key: str
+    prompt: str
+    lo: int
+    hi: int
+    #: Where the player finds this number (e.g. "the Paladin's row in the book's table, page 12").
+    where: str = ""
+    default: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    key: str
+    prompt: str
+    default: str = ""
+
+
+Request: TypeAlias = RollRequest | Choice | Number | Text
+#: A guided game: yields requests, receives answers, returns when the game is over.
+Engine: TypeAlias = Generator[Request, Any, None]
+
+
+def choice(key: str, prompt: str, *options: tuple[str, str] | Option, info: tuple[str, ...] = ()) -> Choice:
+    """Build a Choice from (value, label) pairs or Options."""
+    opts = tuple(o if isinstance(o, Option) else Option(o[0], o[1]) for o in options)
+    return Choice(key, prompt, opts, info)

@@ -1,0 +1,55 @@
+"""What a game package provides to the session layer, the shells and the simulator.
+
+Everything is optional except the name and title: a table-assistant game may have only tables and
+one-shot commands; a guided game adds ``play``, an engine generator over the session state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from companion.dice.tables import Table
+
+if TYPE_CHECKING:
+    from companion.engine.requests import Engine, Request
+    from companion.session.state import State
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named reading of the rules, or an open question of the author's, that changes play."""
+
+    name: str
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    title: str
+    #: Tables a ``DR NAME`` reads, by name.
+    tables: dict[str, Table] = field(default_factory=dict)
+    variants: dict[str, Variant] = field(default_factory=dict)
+    #: The dataclass of the game's own state in ``State.game`` (None for freeform).
+    state_type: type | None = None
+    #: Fill a new session's state (trackers, game state) from its meta.
+    setup: Callable[[State], None] | None = None
+    #: The guided engine; yields requests and reads and changes the state.
+    play: Callable[[State], Engine] | None = None
+    #: Reducers for the game's own one-shot events, by event type ``t``.
+    reducers: dict[str, Callable[[State, dict[str, Any]], None]] = field(default_factory=dict)
+    #: Rows for the status panel: (label, value) pairs, in order.
+    status: Callable[[State], list[tuple[str, str]]] | None = None
+    #: Extra lines (odds) to show before a request; the game's advice to the player.
+    advise: Callable[[State, Request], list[str]] | None = None
+    #: XP needed to go from ``level`` to the next one (None: XP is a plain counter).
+    xp_to_next: Callable[[int], int] | None = None
+    #: A typer app of the game's own one-shot commands, as "module:attribute", mounted by name.
+    commands: str | None = None
+    #: One line for the log's front matter ``hero`` key.
+    hero: Callable[[State], str | None] | None = None
+    #: Headline of the markdown log.
+    log_title: str | None = None

@@ -1,0 +1,1 @@
+"""The dungeon log: a model that play appends to, and its markdown rendering."""

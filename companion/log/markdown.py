@@ -1,0 +1,149 @@
+"""Render a session's log as markdown: YAML front matter, then floors, rooms and their rolls.
+
+The output is plain CommonMark (headings, paragraphs, nested lists, code spans) so it reads the same
+in any viewer. Player-typed text is escaped; the front matter values are JSON strings, which are
+valid YAML double-quoted scalars.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from companion.log.model import Entry
+
+if TYPE_CHECKING:
+    from companion.session.state import State
+
+_ESCAPE = re.compile(r"([\\`*_\[\]<>|#~])")
+
+
+def escape(text: str) -> str:
+    """Make player text literal in markdown (one line, specials backslash-escaped)."""
+    return _ESCAPE.sub(r"\\\1", " ".join(text.split()))
+
+
+def _yaml(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def front_matter(state: State, title: str, hero: str | None) -> str:
+    meta = state.meta
+    fields = {
+        "game": meta.game,
+        "title": title,
+        "session": meta.name,
+        "seed": meta.seed,
+        "dice": state.dice,
+        "variants": list(meta.variants),
+        "started": meta.created,
+        "updated": state.updated or meta.created,
+        "hero": hero,
+        "finished": state.finished,
+    }
+    body = "\n".join(f"{k}: {_yaml(v)}" for k, v in fields.items())
+    return f"---\n{body}\n---"
+
+
+def roll_text(r: dict[str, Any]) -> str:
+    """``d: `DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — why``."""
+    dice_shown = r["dice"]
+    mods = r.get("mods", "")
+    parts = [f"`{r['expr']}`"]
+    if mods:
+        parts.append(mods)
+    dice = f"`{dice_shown}`" if dice_shown != "(total only)" else "total only"
+    if r.get("amended_from") is not None:
+        reason = r.get("reason")
+        dice += f" (amended from `{r['amended_from']}`" + (f": {escape(reason)}" if reason else "") + ")"
+    text = " ".join(parts) + f" → {dice}"
+    if mods or dice_shown.count("[") > 1 or dice_shown == "(total only)":
+        text += f" = {r['total']}"
+    if r.get("target"):
+        text += f" vs {r['target']}"
+    if r["outcome"] and r["outcome"] != str(r["total"]):
+        text += f" → **{escape(r['outcome'])}**"
+    if r.get("natural"):
+        text += f" ({r['natural']})"
+    text += f" · {r['source']}"
+    if r.get("why"):
+        text += f" — {escape(r['why'])}"
+    return "d: " + text
+
+
+def entry_text(entry: Entry) -> str:
+    kind = entry["k"]
+    if kind == "roll":
+        return roll_text(entry["r"])
+    if kind == "note":
+        return f"Note: {escape(entry.get('t', ''))}"
+    return escape(entry.get("t", ""))
+
+
+def body(entries: list[Entry]) -> str:
+    keys = {e["key"] for e in entries if e["k"] == "line"}
+    children: dict[str, list[Entry]] = {}
+    for e in entries:
+        parent = e.get("p")
+        if parent is not None and parent in keys:
+            children.setdefault(parent, []).append(e)
+    out: list[str] = []
+    for e in entries:
+        parent = e.get("p")
+        if parent is not None and parent in keys:
+            continue
+        if e["k"] == "heading":
+            if out:
+                out.append("")
+            out.append("#" * max(2, min(6, e.get("lv", 2))) + " " + escape(e.get("t", "")))
+            out.append("")
+            continue
+        out.append("- " + entry_text(e))
+        if e["k"] == "line":
+            for child in children.get(e["key"], ()):
+                out.append("  - " + entry_text(child))
+    return "\n".join(out)
+
+
+def sheet(state: State) -> str:
+    """The trackers at the end of the log, the way players keep them on paper."""
+    t = state.trackers
+    lines: list[str] = []
+    for tally in t.tallies.values():
+        lines.append(f"- {escape(tally.book())}")
+    for name, c in t.counters.items():
+        value = f"{c.value}/{c.max}" if c.max is not None else str(c.value)
+        lines.append(f"- {escape(name.upper() if len(name) <= 3 else name.capitalize())}: {value}")
+    if t.items:
+        lines.append("- Items: " + escape(", ".join(f"{n} ×{k}" for n, k in t.items.items() if k)))
+    ts = t.talisman
+    if ts.kills or ts.found or ts.held_by_last:
+        status = "found" if ts.found else ("held by the last monster" if ts.held_by_last else "not found")
+        rolls = ", ".join(str(r) for r in ts.rolls) or "none"
+        lines.append(f"- Talisman: {status} after {ts.kills} kill(s); rolls: {rolls}")
+    if not lines:
+        return ""
+    return "## Sheet\n\n" + "\n".join(lines)
+
+
+def render(state: State, title: str, hero: str | None = None) -> str:
+    """The whole markdown log of ``state``."""
+    parts = [front_matter(state, title, hero), f"# {escape(title)}: {escape(state.meta.name)}"]
+    text = body(state.log.entries)
+    if text:
+        parts.append(text)
+    s = sheet(state)
+    if s:
+        parts.append(s)
+    if state.finished:
+        parts.append(f"**The end:** {escape(state.finished)}")
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,357 @@
+"""Fold events into a state, one at a time. The only place events change a state.
+
+The same :class:`Fold` serves a live command (apply one new event to the loaded state) and a
+rebuild (apply every event from the start); that is what keeps the snapshot, the log written live
+and the log regenerated from the events in agreement.
+
+A guided game's answers go to its engine: the fold starts the engine on the first answer, sends each
+answer in, and keeps the request the engine is waiting on in ``pending``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.dice.expr import Expr, parse
+from companion.dice.render import dice_text
+from companion.dice.roll import Roll, evaluate, evaluate_total
+from companion.engine.requests import Choice, Number, Request, RollRequest, Text
+from companion.errors import CompanionError, InputError
+from companion.games.base import GameSpec
+from companion.log.rolls import roll_line
+from companion.session.state import State
+from companion.session.trackers import Room, Tally
+
+
+class ReplayError(CompanionError):
+    """A saved answer does not fit the request the rules make at that point."""
+
+
+#: Event types whose arrival changes the meaning of earlier events: the session rebuilds after them.
+REBUILD_AFTER = {"amend"}
+
+
+def roll_from(expr: Expr, payload: dict[str, Any], mod: int = 0, parts: tuple = (), source: str | None = None) -> Roll:
+    src = source or payload.get("src", "virtual")
+    if payload.get("faces") is not None:
+        return evaluate(expr, tuple(payload["faces"]), mod, source=src, parts=parts)
+    return evaluate_total(expr, int(payload["total"]), mod, source=src, parts=parts)
+
+
+def answer_event(request: Request, answer: Any) -> dict[str, Any]:
+    """The event that records ``answer`` to ``request`` (a Roll, a choice value, a number, a text)."""
+    event: dict[str, Any] = {"t": "answer", "key": request.key}
+    if isinstance(request, RollRequest):
+        event["v"] = roll_payload(answer)
+        event["expr"] = str(request.expr)
+        event["mod"] = request.mod
+    elif isinstance(request, Choice):
+        event["v"] = {"choice": answer}
+    elif isinstance(request, Number):
+        event["v"] = {"n": answer}
+    else:
+        event["v"] = {"text": answer}
+    return event
+
+
+def roll_payload(roll: Roll) -> dict[str, Any]:
+    """What an event keeps of a roll: the faces (or the total) and their source."""
+    if roll.faces is not None:
+        return {"faces": list(roll.faces), "src": roll.source}
+    return {"total": roll.total - roll.modifier, "src": roll.source}
+
+
+class Fold:
+    def __init__(self, spec: GameSpec, state: State, *, draws: int = 0, amended: dict[int, dict] | None = None) -> None:
+        self.spec = spec
+        self.state = state
+        #: Virtual dice drawn so far: the seeded stream resumes after them.
+        self.draws = draws
+        self.amended = amended or {}
+        self.engine: Any = None
+        self.pending: Request | None = None
+        self.done = False
+        self._reducers: dict[str, Callable[[Fold, dict[str, Any]], None]] = {
+            "roll": Fold._roll,
+            "answer": Fold._answer,
+            "note": Fold._note,
+            "mode": Fold._mode,
+            "amend": Fold._amend,
+            "tally": Fold._tally,
+            "counter": Fold._counter,
+            "xp": Fold._xp,
+            "item": Fold._item,
+            "room": Fold._room,
+            "floor": Fold._floor,
+            "talisman": Fold._talisman,
+            "hero": Fold._hero,
+            "gamedata": Fold._gamedata,
+            "end": Fold._end,
+        }
+
+    # ---- dispatch --------------------------------------------------------------------------
+    def apply(self, event: dict[str, Any]) -> None:
+        kind = event.get("t")
+        reducer = self._reducers.get(kind)  # type: ignore[arg-type]
+        if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
+            self.spec.reducers[kind](self.state, event)  # type: ignore[index]
+        elif reducer is not None:
+            reducer(self, event)
+        else:
+            raise ReplayError(f"event {event.get('id')} has an unknown type {kind!r}")
+        if "at" in event:
+            self.state.updated = event["at"]
+
+    def _count_virtual(self, payload: dict[str, Any]) -> None:
+        if payload.get("src") == "virtual" and payload.get("faces") is not None:
+            self.draws += len(payload["faces"])
+
+    def _amended_payload(
+        self, event: dict[str, Any], payload: dict[str, Any]
+    ) -> tuple[dict[str, Any], str | None, str | None]:
+        """The payload to use for a roll event, and (original dice, reason) if it was amended."""
+        amend = self.amended.get(event.get("id", -1))
+        if amend is None:
+            return payload, None, None
+        return {**amend["roll"], "src": "amended"}, None, amend.get("reason")
+
+    # ---- guided play -----------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the game's engine (once) and take its first request."""
+        if self.engine is not None or self.done:
+            return
+        if self.spec.play is None:
+            raise CompanionError(f"{self.spec.title} has no guided play; use its one-shot commands")
+        self.engine = self.spec.play(self.state)
+        self._advance(None, first=True)
+
+    def _advance(self, answer: Any, first: bool = False) -> None:
+        try:
+            self.pending = next(self.engine) if first else self.engine.send(answer)
+        except StopIteration:
+            self.pending = None
+            self.done = True
+
+    def decode(self, request: Request, payload: dict[str, Any]) -> Any:
+        """Turn a saved (or freshly given) answer into what the engine receives, checking it fits."""
+        if isinstance(request, RollRequest):
+            return roll_from(request.expr, payload, request.mod, request.parts)
+        if isinstance(request, Choice):
+            value = payload.get("choice")
+            if value not in request.values():
+                raise InputError(f"{value!r} is not one of the choices: {', '.join(request.values())}")
+            return value
+        if isinstance(request, Number):
+            n = payload.get("n")
+            if not isinstance(n, int) or not request.lo <= n <= request.hi:
+                raise InputError(f"{n!r} is not a whole number from {request.lo} to {request.hi}")
+            return n
+        if isinstance(request, Text):
+            text = payload.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise InputError("an answer is needed (empty text is not accepted)")
+            return text.strip()
+        raise ReplayError(f"unknown request {request!r}")
+
+    def _answer(self, event: dict[str, Any]) -> None:
+        self.start()
+        request = self.pending
+        if request is None:
+            raise ReplayError(f"event {event.get('id')} answers a game that is already over")
+        if event.get("key") != request.key:
+            raise ReplayError(
+                f"the save does not match the rules: event {event.get('id')} answers {event.get('key')!r} "
+                f"but the game asks {request.key!r}"
+            )
+        payload = event["v"]
+        original = None
+        if isinstance(request, RollRequest):
+            if "expr" in event and event["expr"] != str(request.expr):
+                raise ReplayError(
+                    f"the save does not match the rules: event {event.get('id')} rolled {event['expr']} "
+                    f"but the game asks for {request.expr}"
+                )
+            self._count_virtual(payload)
+            used, _, reason = self._amended_payload(event, payload)
+            if used is not payload:
+                original = dice_text(roll_from(request.expr, payload, request.mod, request.parts))
+            answer = self.decode(request, used)
+            row = self._row(request.expr, answer)
+            self.state.log.roll(
+                roll_line(answer, request.why, row=row, amended_from=original, reason=reason), event=event.get("id")
+            )
+            self.state.rolls += 1
+        else:
+            answer = self.decode(request, payload)
+        self._advance(answer)
+
+    def _row(self, expr: Expr, roll: Roll) -> str | None:
+        if expr.kind == "DR" and expr.table and expr.table in self.spec.tables:
+            return self.spec.tables[expr.table].row_text(roll.total)
+        return None
+
+    # ---- one-shot events -------------------------------------------------------------------
+    def _roll(self, event: dict[str, Any]) -> None:
+        expr = parse(event["expr"])
+        payload = {k: event[k] for k in ("faces", "total", "src") if k in event}
+        self._count_virtual(payload)
+        used, _, reason = self._amended_payload(event, payload)
+        parts = tuple((str(a), int(b)) for a, b in event.get("parts", []))
+        roll = roll_from(expr, used, event.get("mod", 0), parts)
+        original = None
+        if used is not payload:
+            original = dice_text(roll_from(expr, payload, event.get("mod", 0), parts))
+        self.state.log.roll(
+            roll_line(roll, event.get("why", ""), row=self._row(expr, roll), amended_from=original, reason=reason),
+            event=event.get("id"),
+        )
+        self.state.rolls += 1
+
+    def _note(self, event: dict[str, Any]) -> None:
+        self.state.log.note(event["text"], event=event.get("id"))
+
+    def _mode(self, event: dict[str, Any]) -> None:
+        self.state.dice = event["dice"]
+        self.state.log.text(f"Dice switched to {event['dice']}.", under=False, event=event.get("id"))
+
+    def _amend(self, event: dict[str, Any]) -> None:
+        # The amended faces were used when the target roll was folded (see ``amended``); the
+        # amendment itself only leaves a trace in the log.
+        self.state.log.text(
+            f"Roll #{event['target']} amended: {event.get('reason', '')}".strip(), under=False, event=event.get("id")
+        )
+
+    def _tally(self, event: dict[str, Any]) -> None:
+        tallies = self.state.trackers.tallies
+        op, name = event["op"], event["name"]
+        log = self.state.log
+        if op == "add":
+            tallies[name] = Tally(name, int(event["max"]), 0, event.get("role", ""), bool(event.get("monster")))
+            log.text(tallies[name].book(), event=event.get("id"))
+            return
+        tally = tallies.get(name)
+        if tally is None:
+            raise InputError(f"no tally named {name!r}")
+        if op == "hit":
+            tally.hits = min(tally.max_hits, tally.hits + int(event.get("n", 1)))
+        elif op == "heal":
+            tally.hits = max(0, tally.hits - int(event.get("n", 1)))
+        elif op == "remove":
+            del tallies[name]
+            log.text(f"{name} removed from the tallies.", event=event.get("id"))
+            return
+        log.text(tally.book(), event=event.get("id"))
+
+    def _counter(self, event: dict[str, Any]) -> None:
+        """A counter change: optionally a new maximum, then ``add`` or ``set`` a value."""
+        c = self.state.trackers.counter(event["name"])
+        if "max" in event:
+            c.max = event["max"]
+        op = event.get("op")
+        if op == "set":
+            c.value = max(0, int(event["value"]))
+        elif op == "add":
+            c.add(int(event["value"]))
+        if c.max is not None:
+            c.value = min(c.value, c.max)
+        label = event["name"].upper() if len(event["name"]) <= 3 else event["name"].capitalize()
+        shown = f"{c.value}/{c.max}" if c.max is not None else str(c.value)
+        self.state.log.text(
+            f"{label}: {shown}" + (f" ({event['why']})" if event.get("why") else ""), event=event.get("id")
+        )
+
+    def _xp(self, event: dict[str, Any]) -> None:
+        t = self.state.trackers
+        xp = t.counter("xp")
+        xp.add(int(event["n"]))
+        text = f"XP {int(event['n']):+d} → {xp.value}"
+        rule = self.spec.xp_to_next
+        if rule is not None:
+            while xp.value >= rule(t.level):
+                xp.value -= rule(t.level)
+                t.level += 1
+                text += f"; level up to {t.level}"
+        self.state.log.text(text, event=event.get("id"))
+
+    def _item(self, event: dict[str, Any]) -> None:
+        items = self.state.trackers.items
+        name = event["name"]
+        n = items.get(name, 0) + int(event["delta"])
+        if n < 0:
+            raise InputError(f"there is no {name} to remove (you have {items.get(name, 0)})")
+        items[name] = n
+        self.state.log.text(f"{name}: {n}", event=event.get("id"))
+
+    def _room(self, event: dict[str, Any]) -> None:
+        t = self.state.trackers
+        floor = int(event.get("floor", t.floor))
+        number = int(event["number"])
+        room = t.room(floor, number)
+        if room is None:
+            room = Room(floor, number)
+            t.rooms.append(room)
+        if event.get("content") is not None:
+            room.content = event["content"]
+        if event.get("state") is not None:
+            room.state = event["state"]
+        self.state.log.line(room.key, room.line(), event=event.get("id"))
+
+    def _floor(self, event: dict[str, Any]) -> None:
+        self.state.trackers.floor = int(event["n"])
+        self.state.log.heading(f"Floor {event['n']}")
+
+    def _talisman(self, event: dict[str, Any]) -> None:
+        from companion.dice.expr import TALISMAN
+
+        ts = self.state.trackers.talisman
+        if ts.found:
+            raise InputError("the Talisman is already found: leave the dungeon!")
+        ts.kills += 1
+        left = event.get("left")
+        log = self.state.log
+        if ts.held_by_last or left == 0:
+            ts.found, ts.found_on_kill = True, ts.kills
+            log.text(
+                f"Kill {ts.kills}: the last monster held the Talisman. Found! Leave the dungeon.", event=event.get("id")
+            )
+            return
+        payload = {k: event[k] for k in ("faces", "total", "src") if k in event}
+        self._count_virtual(payload)
+        used, _, reason = self._amended_payload(event, payload)
+        roll = roll_from(TALISMAN, used)
+        original = dice_text(roll_from(TALISMAN, payload)) if used is not payload else None
+        ts.rolls.append(roll.total)
+        log.roll(
+            roll_line(roll, f"Talisman search after kill {ts.kills}", amended_from=original, reason=reason),
+            event=event.get("id"),
+        )
+        self.state.rolls += 1
+        if roll.success:
+            ts.found, ts.found_on_kill = True, ts.kills
+            log.text("The Talisman is found! Leave the dungeon.", event=event.get("id"))
+        elif left == 1:
+            ts.held_by_last = True
+            log.text("One monster is left: it holds the Talisman.", event=event.get("id"))
+
+    def _hero(self, event: dict[str, Any]) -> None:
+        self.state.hero = event["name"]
+
+    def _gamedata(self, event: dict[str, Any]) -> None:
+        self.state.data.update(event["values"])
+        self.state.log.text(
+            "Game data entered: " + ", ".join(f"{k} = {v}" for k, v in event["values"].items()), under=False
+        )
+
+    def _end(self, event: dict[str, Any]) -> None:
+        self.state.finished = event["result"]
+        self.state.log.text(f"The end: {event['result']}.", under=False, event=event.get("id"))
+
+
+def amendments(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Which roll events were amended, by target id (the last amendment of a roll wins)."""
+    out: dict[int, dict[str, Any]] = {}
+    for event in events:
+        if event.get("t") == "amend":
+            out[int(event["target"])] = event
+    return out

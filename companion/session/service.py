@@ -1,0 +1,210 @@
+"""A session: its files, its meta, its state, and the one way to record an action.
+
+:meth:`Session.record` is the only writer: it folds the event into the state (so bad input fails
+before anything is written), appends the event durably, snapshots the state, and rewrites the
+markdown log. Undo and redo move the last event to and from a redo list, then rebuild the state
+from the events. All of it happens while the session's lock is held.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.dice.source import VirtualDice
+from companion.errors import CompanionError, InputError
+from companion.games import canonical, load
+from companion.games.base import GameSpec
+from companion.log.markdown import render
+from companion.session import codec
+from companion.session.clock import now
+from companion.session.fold import REBUILD_AFTER, Fold, amendments
+from companion.session.state import Meta, State
+from companion.store.atomic import write_atomic
+from companion.store.sessions import SessionFiles, Store
+
+HEAD_VERSION = 1
+
+
+def new_state(spec: GameSpec, meta: Meta) -> State:
+    state = State(meta=meta, dice=meta.dice, hero=meta.hero, updated=meta.created)
+    if spec.setup is not None:
+        spec.setup(state)
+    return state
+
+
+class Session:
+    def __init__(
+        self, files: SessionFiles, spec: GameSpec, meta: Meta, fold: Fold, count: int, redo: list[dict[str, Any]]
+    ) -> None:
+        self.files = files
+        self.spec = spec
+        self.meta = meta
+        self.fold = fold
+        self.count = count
+        self.redo_stack = redo
+
+    @property
+    def state(self) -> State:
+        return self.fold.state
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    # ---- making and opening ------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        store: Store,
+        name: str,
+        game: str,
+        *,
+        seed: int,
+        physical: bool,
+        variants: list[str],
+        logs_dir: Path,
+        hero: str | None = None,
+    ) -> Session:
+        game = canonical(game)
+        spec = load(game)
+        unknown = [v for v in variants if v not in spec.variants]
+        if unknown:
+            known = ", ".join(spec.variants) or "none"
+            raise InputError(f"{spec.title} has no variant {unknown[0]!r}; its variants: {known}")
+        files = store.create(name)
+        meta = Meta(
+            name=name,
+            slug=files.slug,
+            game=game,
+            seed=seed,
+            dice="physical" if physical else "virtual",
+            variants=list(variants),
+            created=now(),
+            log_path=str((logs_dir / f"{files.slug}.md").resolve()),
+            hero=hero,
+        )
+        with files.locked():
+            session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), 0, [])
+            files.write_meta(session._meta_doc())
+            session.save()
+        return session
+
+    @classmethod
+    def open(cls, files: SessionFiles, *, engine: bool = False) -> Session:
+        """Load a session (the caller holds its lock). ``engine`` rebuilds the guided engine too."""
+        meta = codec.load(Meta, files.read_meta()["meta"])
+        head = files.read_head()
+        spec = load(meta.game)
+        count = files.count_events()
+        redo = list(head.get("redo", [])) if head else []
+        if not engine and head is not None and head.get("events") == count and head.get("version") == HEAD_VERSION:
+            state = codec.load(State, head["state"])
+            if spec.state_type is not None and state.game is not None:
+                state.game = codec.load(spec.state_type, state.game)
+            fold = Fold(spec, state, draws=head.get("draws", 0))
+            return cls(files, spec, meta, fold, count, redo)
+        session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), count, redo)
+        session.rebuild()
+        if head is None or head.get("events") != count:
+            # A crash between writing an event and its snapshot: bring the snapshot and log up to date.
+            session.save()
+        return session
+
+    # ---- folding -----------------------------------------------------------------------------
+    def rebuild(self, events: list[dict[str, Any]] | None = None) -> None:
+        """Fold every event from the start: the state, the engine, and the dice stream position."""
+        if events is None:
+            events = self.files.read_events()
+        fold = Fold(self.spec, new_state(self.spec, self.meta), amended=amendments(events))
+        for event in events:
+            fold.apply(event)
+        self.fold = fold
+        self.count = len(events)
+
+    def dice(self) -> VirtualDice:
+        """The session's virtual dice, resumed where the events left the seeded stream."""
+        dice = VirtualDice(self.meta.seed)
+        dice.skip(self.fold.draws)
+        return dice
+
+    # ---- recording ---------------------------------------------------------------------------
+    def record(self, event: dict[str, Any]) -> int:
+        """Fold, append and save one action; returns its event id. Bad input changes nothing."""
+        event = dict(event)
+        event.setdefault("at", now())
+        event_id = self.count + 1
+        event["id"] = event_id
+        if event["t"] in REBUILD_AFTER:
+            events = [*self.files.read_events(), event]
+            self.rebuild(events)  # raises before anything is written if the event does not fit
+        else:
+            self.fold.apply(event)
+        self.files.append(event, event_id)
+        self.count = event_id
+        self.redo_stack = []
+        self.save()
+        return event_id
+
+    def undo(self) -> dict[str, Any]:
+        if self.count == 0:
+            raise CompanionError("nothing to undo: the session has no actions yet")
+        events = self.files.read_events()
+        last = events[-1]
+        self.files.remove_last(last["id"])
+        self.rebuild(events[:-1])
+        self.redo_stack.append(last)
+        self.save()
+        return last
+
+    def redo(self) -> dict[str, Any]:
+        if not self.redo_stack:
+            raise CompanionError("nothing to redo")
+        event = self.redo_stack.pop()
+        stack = self.redo_stack
+        event.pop("id", None)
+        self.record(event)
+        self.redo_stack = stack
+        self.save()
+        return event
+
+    # ---- saving ------------------------------------------------------------------------------
+    def _meta_doc(self) -> dict[str, Any]:
+        return {"meta": codec.dump(self.meta), "companion": __version__}
+
+    def _head_doc(self) -> dict[str, Any]:
+        return {
+            "version": HEAD_VERSION,
+            "events": self.count,
+            "draws": self.fold.draws,
+            "redo": self.redo_stack,
+            "state": codec.dump(self.state),
+            "summary": self.summary(),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "game": self.meta.game,
+            "events": self.count,
+            "updated": self.state.updated,
+            "finished": self.state.finished,
+            "dice": self.state.dice,
+        }
+
+    def save(self) -> None:
+        self.files.write_head(self._head_doc())
+        self.write_log()
+
+    def log_text(self) -> str:
+        hero = self.spec.hero(self.state) if self.spec.hero else self.state.hero
+        return render(self.state, self.spec.log_title or self.spec.title, hero)
+
+    def write_log(self, path: Path | None = None) -> Path:
+        target = Path(path) if path is not None else Path(self.meta.log_path)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CompanionError(f"cannot write the log to {target.parent}: {exc.strerror or exc}") from None
+        write_atomic(target, self.log_text())
+        return target

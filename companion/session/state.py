@@ -1,0 +1,45 @@
+"""The whole state of a session, folded from its events.
+
+It is plain data (dataclasses) so it can be snapshotted with :mod:`companion.session.codec` and
+rebuilt from the events at any time; the two must always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.log.model import Log
+from companion.session.trackers import Trackers
+
+
+@dataclass
+class Meta:
+    """What a session was created with. Never changes after ``companion new``."""
+
+    name: str
+    slug: str
+    game: str
+    seed: int
+    dice: str  # the starting dice mode: "virtual" or "physical"
+    variants: list[str] = field(default_factory=list)
+    created: str = ""
+    log_path: str = ""
+    hero: str | None = None
+
+
+@dataclass
+class State:
+    meta: Meta
+    dice: str = "virtual"
+    updated: str = ""
+    hero: str | None = None
+    trackers: Trackers = field(default_factory=Trackers)
+    log: Log = field(default_factory=Log)
+    #: The game's own state (a dataclass of the game package), or None for freeform play.
+    game: Any = None
+    #: "won", "lost" or another end the game names; None while play goes on.
+    finished: str | None = None
+    rolls: int = 0
+    #: Game data the player entered once (numbers their own book prints), kept with the session.
+    data: dict[str, Any] = field(default_factory=dict)

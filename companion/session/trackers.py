@@ -1,0 +1,114 @@
+"""Table-top trackers any game can use: hit tallies, counters, items, rooms and the Talisman search.
+
+These are plain data with the arithmetic players do on paper. Rendering them the way the books
+write them (``Adelhardt – PALADIN: 9 8 7 6 5``, ``IIII``) lives here too, because that form is part
+of the rule text, not a matter of styling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Room states a player can record; free text is accepted too, these are the suggestions.
+ROOM_STATES = ("unexplored", "cleared", "looted", "trap", "event", "fled", "stairs", "boss")
+
+
+@dataclass
+class Tally:
+    """Hits against a character or a monster.
+
+    A character withstands ``max_hits``; the book writes the hits left counting down. A monster
+    that withstands N hits is slain when the Nth hit is scored; the book tallies its hits as marks.
+    """
+
+    name: str
+    max_hits: int
+    hits: int = 0
+    role: str = ""
+    monster: bool = False
+
+    @property
+    def left(self) -> int:
+        return max(0, self.max_hits - self.hits)
+
+    @property
+    def slain(self) -> bool:
+        return self.hits >= self.max_hits
+
+    def book(self) -> str:
+        """The book's form: the name, the class, then the hits left counting down."""
+        if self.monster:
+            marks = "I" * min(self.hits, self.max_hits) or "–"
+            state = " (slain)" if self.slain else ""
+            return f"{self.name}: {marks} ({self.hits} of {self.max_hits} hits){state}"
+        counts = " ".join(str(n) for n in range(self.max_hits, self.max_hits - min(self.hits, self.max_hits) - 1, -1))
+        head = f"{self.name} – {self.role.upper()}" if self.role else self.name
+        return f"{head}: {counts}" + (" (slain)" if self.slain else "")
+
+
+@dataclass
+class Counter:
+    """A number with an optional maximum (HP), never below zero."""
+
+    value: int = 0
+    max: int | None = None
+
+    def add(self, delta: int) -> int:
+        """Add ``delta`` within 0..max; returns what actually changed."""
+        before = self.value
+        value = before + delta
+        if self.max is not None:
+            value = min(value, self.max)
+        self.value = max(0, value)
+        return self.value - before
+
+
+@dataclass
+class Room:
+    floor: int
+    number: int
+    content: str = ""
+    state: str = "unexplored"
+
+    @property
+    def key(self) -> str:
+        return f"room-{self.floor}-{self.number}"
+
+    def line(self) -> str:
+        body = self.content or self.state
+        return f"Room {self.number}: {body}"
+
+
+@dataclass
+class TalismanSearch:
+    """The 1979 game's search: after each kill roll 2d6, a 12 finds it; the last monster holds it."""
+
+    kills: int = 0
+    rolls: list[int] = field(default_factory=list)
+    found: bool = False
+    found_on_kill: int | None = None
+    #: True once only one monster is left alive and the Talisman was not found: it holds it.
+    held_by_last: bool = False
+
+
+@dataclass
+class Trackers:
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    counters: dict[str, Counter] = field(default_factory=dict)
+    items: dict[str, int] = field(default_factory=dict)
+    rooms: list[Room] = field(default_factory=list)
+    floor: int = 1
+    level: int = 1
+    talisman: TalismanSearch = field(default_factory=TalismanSearch)
+
+    def counter(self, name: str) -> Counter:
+        c = self.counters.get(name)
+        if c is None:
+            c = self.counters[name] = Counter()
+        return c
+
+    def room(self, floor: int, number: int) -> Room | None:
+        for room in self.rooms:
+            if room.floor == floor and room.number == number:
+                return room
+        return None

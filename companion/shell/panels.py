@@ -1,0 +1,86 @@
+"""Rich renderings of a session: the status panel and new log entries."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from companion.log.markdown import roll_text
+from companion.log.model import Entry
+
+if TYPE_CHECKING:
+    from companion.session.service import Session
+
+
+def bar(value: int, maximum: int, width: int = 10) -> Text:
+    """An HP bar: ``█████░░░░░ 5/10``, green, then yellow, then red as it empties."""
+    maximum = max(1, maximum)
+    filled = round(width * max(0, min(value, maximum)) / maximum)
+    ratio = value / maximum
+    style = "green" if ratio > 0.5 else ("yellow" if ratio > 0.25 else "red")
+    return Text("█" * filled, style=style).append("░" * (width - filled), style="dim").append(f" {value}/{maximum}")
+
+
+def status_panel(session: Session) -> Panel:
+    state = session.state
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    rows: list[tuple[str, object]] = []
+    if session.spec.status is not None:
+        rows.extend(session.spec.status(state))
+    else:
+        t = state.trackers
+        hp = t.counters.get("hp")
+        if hp is not None:
+            rows.append(("HP", bar(hp.value, hp.max) if hp.max else str(hp.value)))
+        for name, c in t.counters.items():
+            if name != "hp":
+                rows.append(
+                    (
+                        name.upper() if len(name) <= 3 else name.capitalize(),
+                        f"{c.value}" + (f"/{c.max}" if c.max is not None else ""),
+                    )
+                )
+        if t.items:
+            rows.append(("Items", ", ".join(f"{k} ×{v}" for k, v in t.items.items() if v)))
+        if t.rooms:
+            rows.append(("Floor", f"{t.floor} ({sum(1 for r in t.rooms if r.floor == t.floor)} rooms)"))
+        for tally in t.tallies.values():
+            rows.append(("Tally", tally.book()))
+        ts = t.talisman
+        if ts.kills or ts.found:
+            rows.append(
+                (
+                    "Talisman",
+                    "found"
+                    if ts.found
+                    else ("held by the last monster" if ts.held_by_last else f"not found after {ts.kills} kill(s)"),
+                )
+            )
+    for label, value in rows:
+        grid.add_row(label, value if isinstance(value, Text) else Text(str(value)))
+    title = f"{session.spec.title} · {session.meta.name}"
+    footer = f"{state.dice} dice · seed {session.meta.seed} · {session.count} actions"
+    if state.finished:
+        footer += f" · {state.finished}"
+    body = Group(grid, Text(footer, style="dim")) if rows else Text(footer + "\nNothing tracked yet.", style="dim")
+    return Panel(body, title=title, title_align="left", expand=False)
+
+
+def entry_renderable(entry: Entry) -> Text:
+    kind = entry["k"]
+    text = entry.get("t", "")
+    if kind == "heading":
+        return Text(f"\n{text}", style="bold underline")
+    if kind == "roll":
+        return Text("  🎲 " + roll_text(entry["r"]).removeprefix("d: ").replace("`", "").replace("**", ""))
+    if kind == "note":
+        return Text(f"  ✎ {text}", style="italic")
+    if kind == "line":
+        return Text(text, style="bold cyan")
+    return Text(("  " if entry.get("p") else "") + text)

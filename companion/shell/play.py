@@ -1,0 +1,100 @@
+"""Guided play at a terminal: show the status and the odds, ask, record, repeat.
+
+The loop holds the session's lock while it runs, records every answer through the session (so a
+kill at any moment loses nothing that was answered), and lets Ctrl-C / Ctrl-D through to the root
+group, which exits 130 / 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text as RichText
+
+from companion.dice.source import read_physical
+from companion.engine.requests import Choice, Number, RollRequest, Text
+from companion.session.fold import answer_event
+from companion.shell import prompts
+from companion.shell.panels import entry_renderable, status_panel
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+    from companion.session.service import Session
+
+#: How many log entries to show again when play resumes.
+RESUME_TAIL = 8
+
+
+def play(env: Env, session: Session) -> None:
+    fold = session.fold
+    fold.start()
+    entries = session.state.log.entries
+    if session.count:
+        env.print(RichText(f"Resuming {session.meta.name} after {session.count} actions.", style="dim"))
+        for entry in entries[-RESUME_TAIL:]:
+            env.print(entry_renderable(entry))
+    else:
+        for entry in entries:
+            env.print(entry_renderable(entry))
+    shown = len(session.state.log.entries)
+    last_panel = None
+    while True:
+        fold = session.fold
+        entries = session.state.log.entries
+        for entry in entries[shown:]:
+            env.print(entry_renderable(entry))
+        shown = len(entries)
+        if fold.done:
+            env.print(status_panel(session))
+            env.print(
+                RichText(
+                    f"The game is over: {session.state.finished or 'ended'}. Log: {session.meta.log_path}", style="bold"
+                )
+            )
+            return
+        panel = status_panel(session)
+        signature = repr(session.spec.status(session.state)) if session.spec.status else str(session.count)
+        if signature != last_panel:
+            env.print(panel)
+            last_panel = signature
+        request = fold.pending
+        assert request is not None
+        for line in list(getattr(request, "info", ())) + (
+            session.spec.advise(session.state, request) if session.spec.advise else []
+        ):
+            env.print(RichText(line, style="dim"))
+        physical = session.state.dice == "physical"
+        if isinstance(request, RollRequest):
+            env.print(RichText("  " + prompts.odds_line(request.expr, request.mod, request.parts), style="cyan"))
+            answer = prompts.ask_roll(request, physical, reader=read_physical)
+            if answer == "virtual":
+                answer = session.dice().roll(request.expr, request.mod, request.parts)
+        elif isinstance(request, Choice):
+            answer = prompts.ask_choice(request)
+            answer = {"__undo__": "undo", "__quit__": "quit", "__switch__": "switch"}.get(answer, answer)
+            if answer not in ("undo", "quit", "switch"):
+                answer = ("choice", answer)
+        elif isinstance(request, Number):
+            answer = prompts.ask_number(request)
+        else:
+            assert isinstance(request, Text)
+            answer = prompts.ask_text(request)
+            answer = ("text", answer)
+        if answer == "quit":
+            env.print(RichText(f"Saved. Resume with: companion play   (log: {session.meta.log_path})", style="bold"))
+            return
+        if answer == "undo":
+            if session.count == 0:
+                env.print(RichText("Nothing to undo yet.", style="yellow"))
+                continue
+            event = session.undo()
+            session.fold.start()
+            shown = len(session.state.log.entries)
+            env.print(RichText(f"Undone #{event['id']}.", style="yellow"))
+            continue
+        if answer == "switch":
+            session.record({"t": "mode", "dice": "virtual" if physical else "physical"})
+            continue
+        if isinstance(answer, tuple):
+            answer = answer[1]
+        session.record(answer_event(request, answer))

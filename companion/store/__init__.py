@@ -1,0 +1,1 @@
+"""Saves on disk: atomic TinyDB files, one folder per session, a lock per session."""

@@ -1,0 +1,48 @@
+"""Where things live: the data folder, session folders, log files, and safe names for them.
+
+Cheap to import (only platformdirs, and only when the default folder is needed), because the
+one-shot commands ask "is a session active?" on every run.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from companion.errors import InputError
+
+MAX_NAME = 64
+
+
+def data_dir(override: Path | None = None) -> Path:
+    """``--data-dir`` / ``COMPANION_HOME``, else the platform's per-user data folder."""
+    if override is not None:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("companion", appauthor=False))
+
+
+def logs_dir(override: Path | None = None) -> Path:
+    """``--logs-dir`` / ``COMPANION_LOGS``, else ``logs/`` in the working folder."""
+    return Path(override).expanduser() if override is not None else Path.cwd() / "logs"
+
+
+def sessions_dir(data: Path) -> Path:
+    return data / "sessions"
+
+
+def safe_name(name: str) -> str:
+    """A file name made from a session name that cannot leave its folder.
+
+    Letters and digits are kept (accents folded where possible), every other run of characters becomes
+    one ``-``; dots, slashes and leading dashes cannot survive, so ``../../x`` becomes ``x``.
+    """
+    folded = unicodedata.normalize("NFKD", name)
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    slug = re.sub(r"[^\w]+", "-", folded, flags=re.UNICODE).strip("-_").lower()
+    slug = slug[:MAX_NAME].strip("-_")
+    if not slug:
+        raise InputError(f"{name!r} cannot be a session name; use letters, digits, spaces or dashes")
+    return slug

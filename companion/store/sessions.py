@@ -1,0 +1,230 @@
+"""The session store: one folder per session, so an action costs the same however many exist.
+
+A session folder holds:
+
+- ``session.json``: a TinyDB file with the ``meta`` table: how the session was made (written once);
+- ``head.json``: a TinyDB file with the ``head`` table: a snapshot of the state after the last
+  event, a cache that can always be rebuilt from the events;
+- ``events/NNNNNN.json``: TinyDB files of ``SEGMENT`` events each; only the last one is rewritten
+  when an event is added, so recording stays cheap in a session of 10,000 events;
+- ``.lock``: a :class:`filelock.FileLock`; every read-modify-write happens while holding it.
+
+Writes go through :class:`companion.store.atomic.AtomicJSONStorage` (temporary file, fsync,
+``os.replace``, fsync the folder). An event is written before the snapshot, so a crash between the
+two leaves a snapshot that is behind, which the session layer notices and rebuilds.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+from tinydb.table import Document
+
+from companion.errors import NotFoundError, StoreError
+from companion.store.atomic import AtomicJSONStorage, read_json, write_atomic
+from companion.store.paths import safe_name, sessions_dir
+
+SEGMENT = 256
+SESSION_FILE = "session.json"
+HEAD_FILE = "head.json"
+EVENTS_DIR = "events"
+#: How long a one-shot command waits for another companion to finish with a save.
+LOCK_WAIT = 3.0
+
+
+def _db(path: Path) -> TinyDB:
+    return TinyDB(path, storage=AtomicJSONStorage)
+
+
+class SessionFiles:
+    """The files of one session, and the lock that guards them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.dir = folder
+        self.slug = folder.name
+        self.session_file = folder / SESSION_FILE
+        self.head_file = folder / HEAD_FILE
+        self.events_dir = folder / EVENTS_DIR
+        self._locked = 0
+        self._lock: Any = None
+
+    # ---- the lock -------------------------------------------------------------------------
+    @contextmanager
+    def locked(self, timeout: float = LOCK_WAIT) -> Iterator[None]:
+        """Hold the session's lock; a second process gets one clear line, never a torn save."""
+        if self._locked:
+            self._locked += 1
+            try:
+                yield
+            finally:
+                self._locked -= 1
+            return
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(self.dir / ".lock"), timeout=timeout)
+        try:
+            lock.acquire()
+        except Timeout:
+            owner = self._owner()
+            raise StoreError(
+                f"session {self.slug!r} is in use by another companion process{owner}",
+                hint="finish or quit it there (or wait a moment) and try again",
+            ) from None
+        self._locked = 1
+        try:
+            with suppress(OSError):
+                (self.dir / ".owner").write_text(f"{os.getpid()} {' '.join(sys.argv[1:3])}\n")
+            yield
+        finally:
+            self._locked = 0
+            lock.release()
+
+    def _owner(self) -> str:
+        try:
+            pid, _, command = (self.dir / ".owner").read_text().strip().partition(" ")
+        except OSError:
+            return ""
+        return f" (pid {pid}: companion {command})" if command else f" (pid {pid})"
+
+    def _require_lock(self) -> None:
+        if not self._locked:
+            raise RuntimeError("session files used without holding the lock")
+
+    # ---- meta and head --------------------------------------------------------------------
+    def read_meta(self) -> dict[str, Any]:
+        """The meta document: how the session was made (small, written once)."""
+        data = read_json(self.session_file)
+        meta = (data or {}).get("meta", {}).get("1")
+        if not isinstance(meta, dict):
+            from companion.store.atomic import CorruptFileError
+
+            raise CorruptFileError(self.session_file, "missing its meta table", None)
+        return meta
+
+    def read_head(self) -> dict[str, Any] | None:
+        """The snapshot after the last event, or None if there is none (it is rebuilt then)."""
+        data = read_json(self.head_file)
+        head = (data or {}).get("head", {}).get("1")
+        return head if isinstance(head, dict) else None
+
+    def write_meta(self, meta: dict[str, Any]) -> None:
+        self._require_lock()
+        with _db(self.session_file) as db:
+            db.table("meta").upsert(Document(meta, doc_id=1))
+
+    def write_head(self, head: dict[str, Any]) -> None:
+        """Replace the snapshot. It is the file's only document, so the storage writes the whole
+        table at once instead of TinyDB reading and parsing the old snapshot first."""
+        self._require_lock()
+        AtomicJSONStorage(self.head_file).write({"head": {"1": head}})
+
+    # ---- events ---------------------------------------------------------------------------
+    def _segment(self, index: int) -> Path:
+        return self.events_dir / f"{index:06d}.json"
+
+    def _segments(self) -> list[int]:
+        try:
+            names = os.listdir(self.events_dir)
+        except FileNotFoundError:
+            return []
+        return sorted(int(n[:-5]) for n in names if n.endswith(".json") and n[:-5].isdigit())
+
+    def count_events(self) -> int:
+        segments = self._segments()
+        if not segments:
+            return 0
+        last = segments[-1]
+        with _db(self._segment(last)) as db:
+            return last * SEGMENT + len(db.table("events"))
+
+    def read_events(self, start: int = 0) -> list[dict[str, Any]]:
+        """Events with id > ``start`` (ids count from 1), in order, each with its ``id``."""
+        out: list[dict[str, Any]] = []
+        for index in self._segments():
+            if (index + 1) * SEGMENT <= start:
+                continue
+            with _db(self._segment(index)) as db:
+                for doc in db.table("events").all():
+                    if doc.doc_id > start:
+                        event = dict(doc)
+                        event["id"] = doc.doc_id
+                        out.append(event)
+        out.sort(key=lambda e: e["id"])
+        return out
+
+    def append(self, event: dict[str, Any], event_id: int) -> None:
+        """Write event ``event_id`` (= count + 1) durably before anything reports it done."""
+        self._require_lock()
+        self.events_dir.mkdir(exist_ok=True)
+        body = {k: v for k, v in event.items() if k != "id"}
+        with _db(self._segment((event_id - 1) // SEGMENT)) as db:
+            db.table("events").insert(Document(body, doc_id=event_id))
+
+    def remove_last(self, event_id: int) -> None:
+        self._require_lock()
+        path = self._segment((event_id - 1) // SEGMENT)
+        with _db(path) as db:
+            db.table("events").remove(doc_ids=[event_id])
+            empty = len(db.table("events")) == 0
+        if empty:
+            path.unlink()
+
+
+class Store:
+    """All sessions under one data folder, and which one is current."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.root = sessions_dir(data)
+
+    def files(self, name: str) -> SessionFiles:
+        return SessionFiles(self.root / safe_name(name))
+
+    def exists(self, name: str) -> bool:
+        return (self.root / safe_name(name) / SESSION_FILE).exists()
+
+    def open(self, name: str) -> SessionFiles:
+        files = self.files(name)
+        if not files.session_file.exists():
+            known = ", ".join(self.slugs()) or "none yet"
+            raise NotFoundError(
+                f"no session named {name!r}; sessions: {known}", hint="start one with: companion new GAME"
+            )
+        return files
+
+    def create(self, name: str) -> SessionFiles:
+        files = self.files(name)
+        if files.session_file.exists():
+            raise StoreError(
+                f"a session named {files.slug!r} already exists", hint=f"continue it with: companion use {files.slug}"
+            )
+        files.dir.mkdir(parents=True, exist_ok=True)
+        return files
+
+    def slugs(self) -> list[str]:
+        try:
+            return sorted(p.name for p in self.root.iterdir() if (p / SESSION_FILE).exists())
+        except FileNotFoundError:
+            return []
+
+    # ---- the current session -------------------------------------------------------------
+    @property
+    def current_file(self) -> Path:
+        return self.data / "current"
+
+    def current(self) -> str | None:
+        try:
+            slug = self.current_file.read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        return slug or None
+
+    def set_current(self, slug: str | None) -> None:
+        self.data.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.current_file, (slug or "") + "\n")
