@@ -372,3 +372,56 @@ def register(app: typer.Typer) -> None:
         (export, "export"),
     ):
         app.command(name)(fn)
+    app.command("gamedata")(gamedata)
+
+
+def gamedata(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="The game whose data to show or change.", show_default=False)],
+    assignments: Annotated[
+        list[str] | None,
+        typer.Argument(help="KEY=VALUE pairs to set (a number, true/false, or text).", show_default=False),
+    ] = None,
+    unset: Annotated[
+        list[str] | None, typer.Option("--unset", help="Remove a key (repeat for several).", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show or edit the numbers you entered from your own book or cards (kept for every new session)."""
+    env: Env = ctx.obj
+    import json
+
+    from companion.errors import InputError
+    from companion.games import canonical
+    from companion.session import catalogue
+    from companion.store.paths import data_dir
+
+    game = canonical(game)
+    folder = data_dir(env.data_dir)
+    values = catalogue.load(folder, game)
+    changed = False
+    for item in assignments or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"{item!r} is not KEY=VALUE (e.g. paladin.hit=4)")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        values[key.strip()] = value
+        changed = True
+    for key in unset or []:
+        if values.pop(key, None) is not None:
+            changed = True
+    if changed:
+        catalogue.save(folder, game, values)
+    if json_out:
+        env.print_json({"game": game, "values": values, "file": str(catalogue.path(folder, game))})
+        return
+    if not values:
+        env.print(f"No game data for {game} yet; companion asks for it the first time it is needed.")
+        return
+    for key in sorted(values):
+        value = values[key]
+        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
+        env.print(f"{key} = {shown}")

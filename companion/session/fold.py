@@ -339,9 +339,9 @@ class Fold:
 
     def _gamedata(self, event: dict[str, Any]) -> None:
         self.state.data.update(event["values"])
-        self.state.log.text(
-            "Game data entered: " + ", ".join(f"{k} = {v}" for k, v in event["values"].items()), under=False
-        )
+        where = "from your game data" if event.get("source") == "catalogue" else "entered"
+        shown = ", ".join(f"{k} = {v}" for k, v in event["values"].items() if not isinstance(v, (dict, list)))
+        self.state.log.text(f"Game data {where}" + (f": {shown}" if shown else "") + ".", under=False)
 
     def _end(self, event: dict[str, Any]) -> None:
         self.state.finished = event["result"]

@@ -17,7 +17,7 @@ from companion.errors import CompanionError, InputError
 from companion.games import canonical, load
 from companion.games.base import GameSpec
 from companion.log.markdown import render
-from companion.session import codec
+from companion.session import catalogue, codec
 from companion.session.clock import now
 from companion.session.fold import REBUILD_AFTER, Fold, amendments
 from companion.session.state import Meta, State
@@ -89,6 +89,10 @@ class Session:
             session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), 0, [])
             files.write_meta(session._meta_doc())
             session.save()
+            values = catalogue.load(store.data, game)
+            if values:
+                # The session keeps its own copy, so it replays the same if the catalogue changes.
+                session.record({"t": "gamedata", "values": values, "source": "catalogue"})
         return session
 
     @classmethod
@@ -145,7 +149,14 @@ class Session:
         self.count = event_id
         self.redo_stack = []
         self.save()
+        if event["t"] == "answer" and str(event.get("key", "")).startswith(catalogue.DATA_PREFIX):
+            catalogue.merge(self.data_dir, self.meta.game, self.state.data)
         return event_id
+
+    @property
+    def data_dir(self) -> Path:
+        """The data folder the session's store lives in (sessions/<slug> below it)."""
+        return self.files.dir.parent.parent
 
     def undo(self) -> dict[str, Any]:
         if self.count == 0:

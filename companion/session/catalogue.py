@@ -1,0 +1,61 @@
+"""The player's own game data, entered once and reused: numbers their book prints, cards they own.
+
+The rule texts leave numbers out (the 1979 book's to-hit tables, the Haunted Tower's hero cards, the
+Dark Tower's cards). companion never invents them: the player enters them once, they are kept in
+``<data>/gamedata/<game>.json``, and every new session of that game starts with a copy of them (a
+``gamedata`` event), so an old session replays the same even if the catalogue changes later.
+
+Engines keep such values in ``state.data``; an answer whose request key starts with ``data.`` is
+merged back into the catalogue after it is recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.errors import StoreError
+from companion.store.atomic import write_atomic
+
+DATA_PREFIX = "data."
+
+
+def path(data_dir: Path, game: str) -> Path:
+    return data_dir / "gamedata" / f"{game}.json"
+
+
+def load(data_dir: Path, game: str) -> dict[str, Any]:
+    """The catalogue of ``game`` ({} if the player has entered nothing yet)."""
+    p = path(data_dir, game)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{p} cannot be read ({exc}); fix or remove it to re-enter your game data") from None
+    if not isinstance(data, dict) or data.get("format") != "companion-gamedata":
+        raise StoreError(f"{p} is not a companion game-data file; companion will not overwrite it")
+    values = data.get("values", {})
+    return values if isinstance(values, dict) else {}
+
+
+def save(data_dir: Path, game: str, values: dict[str, Any]) -> Path:
+    """Replace the catalogue of ``game`` (atomically, under a lock)."""
+    from filelock import FileLock
+
+    p = path(data_dir, game)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(p) + ".lock", timeout=5):
+        payload = {"format": "companion-gamedata", "game": game, "values": values}
+        write_atomic(p, json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+    return p
+
+
+def merge(data_dir: Path, game: str, values: dict[str, Any]) -> None:
+    """Add or replace some values in the catalogue."""
+    if not values:
+        return
+    current = load(data_dir, game)
+    current.update(values)
+    save(data_dir, game, current)
