@@ -198,9 +198,7 @@ def odds_cmd(
     grid.add_column("total" if pool is None else "sum", justify="right")
     grid.add_column("chance", justify="right")
     grid.add_column("")
-    dist = o.totals if pool is None else {k: v for k, v in _marginal(pool, 0).items()}
-    if pool is not None and mod:
-        dist = {k + mod + e.const: v for k, v in dist.items()}
+    dist = o.totals  # for a dt pool these are its sums, with the constant and --mod added
     if len(dist) > 40:
         env.print(f"  {len(dist)} totals from {min(dist)} to {max(dist)}; use --json for all of them")
         return
