@@ -96,6 +96,11 @@ def roll(
     e = _expr(expr)
     check_modifier(e, mod)
     table = _table(env, e, game)
+    physical = None
+    if got is not None:  # checked before anything can be recorded: bad faces change no save
+        from companion.dice.source import read_physical
+
+        physical = read_physical(e, got, mod)
     session_roll = None
     if not scratch:
         from companion.session.api import record_roll
@@ -105,10 +110,8 @@ def roll(
     if session_roll is not None:
         result, session_name = session_roll
         extra["session"] = session_name
-    elif got is not None:
-        from companion.dice.source import read_physical
-
-        result = read_physical(e, got, mod)
+    elif physical is not None:
+        result = physical
     else:
         from companion.dice.source import VirtualDice, new_seed
 
