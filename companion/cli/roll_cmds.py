@@ -96,6 +96,11 @@ def roll(
     e = _expr(expr)
     check_modifier(e, mod)
     table = _table(env, e, game)
+    physical = None
+    if got is not None:  # checked before anything can be recorded: bad faces change no save
+        from companion.dice.source import read_physical
+
+        physical = read_physical(e, got, mod)
     session_roll = None
     if not scratch:
         from companion.session.api import record_roll
@@ -105,10 +110,8 @@ def roll(
     if session_roll is not None:
         result, session_name = session_roll
         extra["session"] = session_name
-    elif got is not None:
-        from companion.dice.source import read_physical
-
-        result = read_physical(e, got, mod)
+    elif physical is not None:
+        result = physical
     else:
         from companion.dice.source import VirtualDice, new_seed
 
@@ -198,9 +201,7 @@ def odds_cmd(
     grid.add_column("total" if pool is None else "sum", justify="right")
     grid.add_column("chance", justify="right")
     grid.add_column("")
-    dist = o.totals if pool is None else {k: v for k, v in _marginal(pool, 0).items()}
-    if pool is not None and mod:
-        dist = {k + mod + e.const: v for k, v in dist.items()}
+    dist = o.totals  # for a dt pool these are its sums, with the constant and --mod added
     if len(dist) > 40:
         env.print(f"  {len(dist)} totals from {min(dist)} to {max(dist)}; use --json for all of them")
         return
