@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -13,7 +15,9 @@ from typer.testing import CliRunner
 from companion.cli.app import app
 from companion.dice.expr import parse
 from companion.dice.source import VirtualDice
+from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import odds
+from companion.session import catalogue
 
 runner = CliRunner()
 
@@ -39,9 +43,32 @@ def _cards() -> None:
     )
 
 
-def _started(*players: tuple[str, str, str]) -> None:
-    run("new", "dark-tower", "--seed", "11")
+def _seed_catalogue() -> None:
+    """The cards ``_cards`` enters, written straight into the catalogue (fewer commands: faster tests)."""
+    values = {
+        C.key("item", "sword"): C.to_json(C.ItemCard("Sword", "weapon", 2)),
+        C.key("item", "кольчуга"): C.to_json(C.ItemCard("Кольчуга", "armor", 1)),
+        C.key("item", "axe"): C.to_json(C.ItemCard("Axe", "weapon", 3)),
+        C.key("obstacle", "pit"): C.to_json(C.ObstacleCard("Pit", 5, 2, 1, "Bats")),
+        C.key("monster", "troll"): C.to_json(C.MonsterCard("Troll", 2, 9)),
+        C.key("hero", "rogue"): C.to_json(
+            C.HeroCard("Rogue", 8, [1, 2, 3], [C.Spell("Backstab", 2, "activated", 3, "self", 2)])
+        ),
+    }
+    catalogue.save(Path(os.environ["COMPANION_HOME"]), "dark-tower", values)
+
+
+def test_cards_entered_by_command_match_the_seeded_ones():
+    run("new", "dark-tower")
     _cards()
+    entered = catalogue.load(Path(os.environ["COMPANION_HOME"]), "dark-tower")
+    _seed_catalogue()
+    assert entered == catalogue.load(Path(os.environ["COMPANION_HOME"]), "dark-tower")
+
+
+def _started(*players: tuple[str, str, str]) -> None:
+    _seed_catalogue()
+    run("new", "dark-tower", "--seed", "11")
     for player, hero, item in players:
         run("dark", "join", player, hero)
         run("dark", "item", player, item)
