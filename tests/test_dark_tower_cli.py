@@ -275,3 +275,10 @@ def test_the_dark_command_module_imports_only_typer():
 @pytest.mark.parametrize("alias", ["тёмная-башня", "Темная Башня", "dtower"])
 def test_the_game_answers_to_its_other_names(alias):
     assert js("new", alias)["game"] == "dark-tower"
+
+
+def test_entering_a_known_card_by_its_russian_name_corrects_it():
+    run("new", "dark-tower")
+    run("dark", "card", "monster", "Желатиновый Куб", "--floor", "1", "--strength", "5", "--takes-item")
+    cards = js("dark", "cards", "monster")["monster"]
+    assert list(cards) == ["gelatinous-cube"] and cards["gelatinous-cube"]["strength"] == 5

@@ -154,6 +154,18 @@ def known(values: dict[str, Any], kind: str) -> dict[str, Card]:
     return found
 
 
+def slug_for(values: dict[str, Any], kind: str, card: Card) -> str:
+    """The key a card is kept under: a known card's, when the name (or the Russian name) matches one.
+
+    Entering "Желатиновый Куб" again corrects the Gelatinous Cube rather than adding a twin.
+    """
+    names = {slug(card.name), slug(card.ru)} - {""}
+    for card_slug, other in known(values, kind).items():
+        if names & ({card_slug, slug(other.name), slug(other.ru)} - {""}):
+            return card_slug
+    return slug(card.name)
+
+
 def catalogue(state: State, kind: str) -> dict[str, Card]:
     """Every card of ``kind`` this session knows: the rule text's examples, then the player's own."""
     return known(state.data, kind)
@@ -199,6 +211,25 @@ def item_class(text: str) -> str:
     """An item class: weapon/оружие, armor/броня, none, or any other class as typed (lower case)."""
     t = text.strip().lower().replace("ё", "е")
     return data.CLASS_WORDS.get(t, t)
+
+
+def properties(text: str) -> set[str]:
+    """Card properties from a list a player typed: ``immune, summons`` or ``иммунитет, призывает``.
+
+    A property may be typed as the start of the rule text's own words (``Игнорирует бонус от
+    брони/оружия`` reads as ``ignores``).
+    """
+    found = set()
+    for part in re.split(r"[,;]", text):
+        t = part.strip().lower().replace("ё", "е")
+        if not t:
+            continue
+        word = data.PROPERTY_WORDS.get(t) or data.PROPERTY_WORDS.get(t.split()[0])
+        if word is None:
+            known = "ignores, immune, summons, takes-item, die, single (игнорирует, иммунитет, призывает, разовый, ...)"
+            raise InputError(f"{part.strip()!r} is not a card property; use {known}")
+        found.add(word)
+    return found
 
 
 def spell_kind(text: str) -> str:
@@ -248,7 +279,7 @@ def spell_text(spell: Spell, lang: str = "en") -> str:
     if spell.activated:
         parts.append(f", {spell.cost}★")
     if spell.condition:
-        parts.append(f", if {spell.condition}")
+        parts.append(f"; when: {spell.condition}")
     return "".join(parts) + ")"
 
 

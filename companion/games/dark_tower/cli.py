@@ -203,19 +203,20 @@ def _spell(text: str) -> Any:
     from companion.errors import InputError
     from companion.games.dark_tower import cards as C
 
-    bits = [b.strip() for b in text.split(":")]
-    if len(bits) < 4 or len(bits) > 6 or not bits[0]:
+    bits = [b.strip() for b in text.split(":", 6)]
+    if len(bits) < 4 or not bits[0]:
         raise InputError(
-            f"{text!r} is not a spell; write NAME:LEVEL:KIND:BONUS[:TARGET[:COST]] "
+            f"{text!r} is not a spell; write NAME:LEVEL:KIND:BONUS[:TARGET[:COST[:CONDITION]]] "
             "(e.g. 'Battle Cry:1:permanent:2:all' or 'Heroic Valor:2:activated:4:self:1')"
         )
     try:
         level, bonus = int(bits[1]), int(bits[3])
-        cost = int(bits[5]) if len(bits) == 6 else 1
+        cost = int(bits[5]) if len(bits) >= 6 and bits[5] else 1
     except ValueError:
         raise InputError(f"{text!r}: the level, the bonus and the cost are whole numbers") from None
-    target = C.spell_target(bits[4]) if len(bits) >= 5 else "self"
-    return C.Spell(bits[0], level, C.spell_kind(bits[2]), bonus, target, cost)
+    target = C.spell_target(bits[4]) if len(bits) >= 5 and bits[4] else "self"
+    condition = bits[6] if len(bits) == 7 else ""
+    return C.Spell(bits[0], level, C.spell_kind(bits[2]), bonus, target, cost, condition)
 
 
 @app.command("card")
@@ -266,6 +267,14 @@ def card_cmd(
             "--adds", help="quest: FLOOR:MONSTERS,OBSTACLES,ITEMS it adds (e.g. 3:1,0,0).", show_default=False
         ),
     ] = None,
+    props: Annotated[
+        str,
+        typer.Option(
+            "--props",
+            help="Properties as words: ignores, immune, summons, takes-item, die, single "
+            "(or игнорирует, иммунитет, призывает, +1 кубик, разовый).",
+        ),
+    ] = "",
     text: Annotated[str, typer.Option("--text", help="Anything else the card says.")] = "",
     json_out: JsonOpt = False,
 ) -> None:
@@ -280,6 +289,18 @@ def card_cmd(
     env = _env(ctx)
     k = C.kind_of(kind)
     card: C.Card
+    words = C.properties(props)
+    allowed = {"monster": {"ignores", "immune", "summons", "takes_item"}, "item": {"die", "single"}}.get(k, set())
+    if words - allowed:
+        raise InputError(f"a {k} card has no property {sorted(words - allowed)[0]!r}")
+    immune, summons, takes_item = (
+        immune or "immune" in words,
+        summons or "summons" in words,
+        takes_item or "takes_item" in words,
+    )
+    die, single = die or "die" in words, single or "single" in words
+    if "ignores" in words and not ignores:
+        ignores = "weapon,armor"
 
     def need(value: Any, option: str) -> Any:
         if value is None:
@@ -315,14 +336,17 @@ def card_cmd(
             rows[int(fl) - 1] = _ints(counts, 3, "--adds")
         card = C.QuestCard(name, goal, rows, ru, text)
     rules.validate(card)
-    card_slug = C.slug(card.name)
-    if not card_slug:
+    if not C.slug(card.name):
         raise InputError(f"a {k} card needs a name")
     stored = C.to_json(card)
     recorded = None
+    values = catalogue.load(data_dir(env.data_dir), "dark-tower")
     if active_game(env) == "dark-tower":
         with _session(ctx) as session:
-            recorded = _record(session, {"op": "card", "kind": k, "card": stored})
+            card_slug = C.slug_for({**values, **session.state.data}, k, card)
+            recorded = _record(session, {"op": "card", "kind": k, "card": stored, "slug": card_slug})
+    else:
+        card_slug = C.slug_for(values, k, card)
     path = catalogue.path(data_dir(env.data_dir), "dark-tower")
     catalogue.merge(data_dir(env.data_dir), "dark-tower", {C.key(k, card_slug): stored})
     if json_out:
@@ -959,6 +983,12 @@ def odds_cmd(
         int | None,
         typer.Option("--health", help="fight: the roller's health, for the chance to fall.", show_default=False),
     ] = None,
+    max_health: Annotated[
+        int | None,
+        typer.Option(
+            "--max-health", help="fight: the most health the ♥ can heal to (default: --health).", show_default=False
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Exact odds: 3 dice over a check value, or 4 dice bringing a bonus above a monster's strength."""
@@ -1001,7 +1031,8 @@ def odds_cmd(
         except ValueError:
             raise InputError(f"{b!r} is not BONUS[:COST], e.g. 4:1") from None
     fo = odds.fight_odds(nums[0], nums[1], dice or data.FIGHT_DICE, boosts)
-    fall = odds.fall_chance(fo, health, health) if health else None
+    top = max(health or 0, max_health or 0)
+    fall = odds.fall_chance(fo, health, top) if health else None
     if json_out:
         env.print_json(
             {
@@ -1023,7 +1054,7 @@ def odds_cmd(
     env.print("  ♥ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.hearts.items()))
     env.print("  ★ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.energy.items()))
     if fall is not None:
-        env.print(f"  falls from {health} health (♥ heal first, up to {health}): {fraction(fall)}")
+        env.print(f"  the roller at {health}/{top} health falls (♥ heal first): {fraction(fall)}")
 
 
 def odds_pct(p: Any) -> str:

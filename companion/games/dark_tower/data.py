@@ -142,6 +142,26 @@ CLASS_WORDS: dict[str, str] = {
     "-": "",
     "нет": "",
 }
+#: Card properties as a player may type them (English, or the rule text's own Russian words).
+PROPERTY_WORDS: dict[str, str] = {
+    "ignores": "ignores",
+    "игнорирует": "ignores",
+    "immune": "immune",
+    "иммунитет": "immune",
+    "summons": "summons",
+    "призывает": "summons",
+    "takes-item": "takes_item",
+    "takes_item": "takes_item",
+    "сброс": "takes_item",
+    "die": "die",
+    "+1-die": "die",
+    "+1 die": "die",
+    "+1 кубик": "die",
+    "кубик": "die",
+    "single": "single",
+    "single-use": "single",
+    "разовый": "single",
+}
 SPELL_KIND_WORDS: dict[str, str] = {
     "permanent": "permanent",
     "p": "permanent",

@@ -135,9 +135,9 @@ def _bump(g: DarkTower, phase: str) -> None:
 # ---- cards ---------------------------------------------------------------------------------------
 
 
-def enter_card(state: State, kind: str, card: C.Card) -> str:
+def enter_card(state: State, kind: str, card: C.Card, card_slug: str | None = None) -> str:
     """Keep a card in the session's data (the CLI and the engine's ``data.`` answers put it in the catalogue)."""
-    card_slug = C.slug(card.name)
+    card_slug = card_slug or C.slug_for(state.data, kind, card)
     if not card_slug:
         raise InputError(f"a {kind} card needs a name")
     state.data[C.key(kind, card_slug)] = C.to_json(card)
@@ -1018,7 +1018,7 @@ def reduce(state: State, event: dict[str, Any]) -> None:
     if op == "card":
         card = C.from_json(event["kind"], event["card"])
         validate(card)
-        enter_card(state, event["kind"], card)
+        enter_card(state, event["kind"], card, event.get("slug"))
     elif op == "join":
         add_hero(state, event["player"], event["hero"])
     elif op == "item":
