@@ -395,3 +395,9 @@ def test_bad_input_changes_nothing():
     with pytest.raises(InputError, match="already at the table"):
         rules.add_hero(state, "ann", "rogue")
     assert len(rules.game(state).heroes) == 1
+
+
+def test_an_emptied_top_floor_with_no_monster_left_ends_the_tower():
+    state = table([("Ann", "clan-champion", [])], floor=3)
+    rules.set_deck(state, 3, (0, 0, 0))
+    assert state.finished == "won"

@@ -46,6 +46,7 @@ app = typer.Typer(
     help="Тёмная Башня (Dark Tower): enter cards as they are drawn; companion does the dice, odds, health and turns.",
     epilog=EPILOG,
     no_args_is_help=True,
+    add_completion=False,
     rich_markup_mode="rich",
 )
 

@@ -365,6 +365,9 @@ def draw_step(state: State) -> Flow:
     hero = g.current()
     head = f"{t(state, 'turn')} {g.turns} · {hero.player}: the top card of {t(state, 'floor').lower()} {g.floor}"
     extra = [("quest", "The quest is done")] if g.quest else []
+    if deck.left == 0 and g.floor == data.FLOORS:
+        rules.settle(state)  # the tower is empty: every monster is beaten
+        return
     if deck.left == 0:
         options = [("up", f"Go up to floor {g.floor + 1}")] if g.floor < data.FLOORS else []
         answer = yield choice("turn.card", f"{head}: the deck is empty.", *options, *extra)

@@ -981,6 +981,8 @@ def set_deck(state: State, floor: int, counts: tuple[int, int, int]) -> None:
     deck.monsters, deck.obstacles, deck.items = counts
     state.log.text(f"{t(state, 'floor')} {floor} {t(state, 'deck').lower()} set to {deck_text(deck, lang(state))}.")
     g.step += 1
+    if g.phase in ("draw", "end"):
+        settle(state)  # an emptied top floor with no monster left is the end of the tower
 
 
 def set_lang(state: State, value: str) -> None:
