@@ -237,3 +237,11 @@ def test_guided_play_replays_from_its_events_and_new_cards_reach_the_catalogue(t
     }
     second = Session.create(store, "h", "dark-tower", seed=4, physical=False, variants=[], logs_dir=tmp_path / "logs")
     assert "cards.item.dagger" in second.state.data
+
+
+def test_a_card_name_without_a_letter_is_asked_again():
+    state = table([("Ann", "clan-champion", [])])
+    s = Script(state)
+    req = s.run(("turn.card", "monster"), ("card.monster", "new"), ("card.monster.name", "!!!"))
+    assert req.key == "card.monster.name" and "needs a letter" in req.prompt
+    assert s.run(("card.monster.name", "Ogre")).key == "card.monster.floor"

@@ -116,6 +116,8 @@ def enter_card(state: State, kind: str) -> Flow:
     lang = rules.lang(state)
     where = "as printed on the card"
     name = (yield Text(f"card.{kind}.name", f"The {kind} card's name (English or Russian)?")).strip()
+    while not C.slug(name):  # a name needs a letter or a digit to be kept under
+        name = (yield Text(f"card.{kind}.name", "A card's name needs a letter or a digit: its name?")).strip()
     known = C.catalogue(state, kind)
     wanted = C.slug(name)
     for card_slug, card in known.items():
