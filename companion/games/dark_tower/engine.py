@@ -188,10 +188,12 @@ def enter_card(state: State, kind: str) -> Flow:
             f"{name}: class",
             (data.WEAPON, C.term("weapon", lang)),
             (data.ARMOR, C.term("armor", lang)),
-            ("", "No class"),
+            ("none", "No class"),
             ("other", "Another class (type it)"),
         )
-        if cls == "other":
+        if cls == "none":
+            cls = ""
+        elif cls == "other":
             cls = C.item_class((yield Text("card.item.other", f"{name}'s class, as printed")))
         bonus_ = yield Number("card.item.bonus", f"{name}: combat bonus", -20, 50, where=where, default=0)
         props = {"extra_die": False, "single": False}
