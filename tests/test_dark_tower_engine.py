@@ -22,7 +22,7 @@ def _solo_setup(script: Script) -> None:
         ("card.hero", "clan-champion"),
         ("setup.more", "done"),
         ("card.item", "sword"),
-        ("card.quest", "none"),
+        ("card.quest", "+none"),
         ("setup.decks", "ready"),
     )
 
@@ -30,7 +30,7 @@ def _solo_setup(script: Script) -> None:
 def test_setup_enters_a_new_hero_and_quest_and_shows_the_decks_with_the_quests_cards():
     state = new()
     s = Script(state)
-    s.run(("setup.lang", "en"), ("setup.cards", "table"), ("setup.player", "Ann"), ("card.hero", "new"))
+    s.run(("setup.lang", "en"), ("setup.cards", "table"), ("setup.player", "Ann"), ("card.hero", "+new"))
     s.run(
         ("card.hero.name", "Witch"),
         ("card.hero.health", 7),
@@ -58,7 +58,7 @@ def test_setup_enters_a_new_hero_and_quest_and_shows_the_decks_with_the_quests_c
     s.run(("setup.more", "add"), ("setup.player", "ann"))  # "ann" is Ann: refused, asked again
     assert s.request.key == "setup.more" and "already at the table" in s.request.info[0]
     s.run(("setup.more", "add"), ("setup.player", "Bo"), ("card.hero", "clan-champion"), ("setup.more", "done"))
-    s.run(("card.item", "sword"), ("card.item", "mail"), ("card.quest", "new"), ("card.quest.name", "Lich Hunt"))
+    s.run(("card.item", "sword"), ("card.item", "mail"), ("card.quest", "+new"), ("card.quest.name", "Lich Hunt"))
     for n in range(9):  # floors 1-3 × monsters, obstacles, items
         s.answer(1 if n == 6 else 0, key="card.quest.adds")  # one more monster on floor 3
     req = s.run(("data.quest", "Beat the Lich"))
@@ -80,7 +80,7 @@ def test_a_turn_of_guided_play_draws_a_new_monster_fights_it_and_passes_the_turn
     state = new()
     s = Script(state)
     _solo_setup(s)
-    req = s.run(("turn.card", "monster"), ("card.monster", "new"), ("card.monster.name", "Bat"))
+    req = s.run(("turn.card", "monster"), ("card.monster", "+new"), ("card.monster.name", "Bat"))
     assert req.key == "card.monster.floor" and req.default == 1
     req = s.run(
         ("card.monster.floor", 1),
@@ -117,7 +117,7 @@ def test_companion_draws_random_cards_through_1dn_rolls():
     req = s.answer((3,))  # items sorted by slug: axe, bomb, lucky-coin, mail, sword
     assert rules.game(state).heroes[0].items[0].card == "lucky-coin"
     assert req.key == "card.quest"  # no quest in the catalogue: enter one or play without
-    req = s.run(("card.quest", "none"), ("setup.decks", "ready"))
+    req = s.run(("card.quest", "+none"), ("setup.decks", "ready"))
     assert req.key == "turn.card" and "этаж 1" in req.prompt and "монстры 4" in req.prompt
     req = s.run(("turn.card", "draw"))
     assert req.key == "pick.card" and str(req.expr) == "1d6"  # 4 monsters, 1 obstacle, 1 item
@@ -218,7 +218,7 @@ def test_guided_play_replays_from_its_events_and_new_cards_reach_the_catalogue(t
         _record_answers(
             session,
             [
-                *("en", "table", "Ann", "clan-champion", "done", "new", "Dagger", "weapon", 1, "done", "-", "none"),
+                *("en", "table", "Ann", "clan-champion", "done", "+new", "Dagger", "weapon", 1, "done", "-", "+none"),
                 *("ready", "monster", "gelatinous-cube", (1, 2, 4, 6), "end", "monster", "gelatinous-cube"),
                 (1, 1, 1, 1),
             ],
@@ -242,6 +242,6 @@ def test_guided_play_replays_from_its_events_and_new_cards_reach_the_catalogue(t
 def test_a_card_name_without_a_letter_is_asked_again():
     state = table([("Ann", "clan-champion", [])])
     s = Script(state)
-    req = s.run(("turn.card", "monster"), ("card.monster", "new"), ("card.monster.name", "!!!"))
+    req = s.run(("turn.card", "monster"), ("card.monster", "+new"), ("card.monster.name", "!!!"))
     assert req.key == "card.monster.name" and "needs a letter" in req.prompt
     assert s.run(("card.monster.name", "Ogre")).key == "card.monster.floor"

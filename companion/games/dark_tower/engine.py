@@ -77,8 +77,8 @@ def play(state: State) -> Flow:
 # ---- cards ---------------------------------------------------------------------------------------
 
 
-def card_label(state: State, kind: str, card: C.Card) -> str:
-    return C.describe(card, rules.lang(state))
+#: Choice values that can never be a card's slug (a slug holds only letters, digits, ``_`` and ``-``).
+NEW, NO_QUEST = "+new", "+none"
 
 
 def pick_card(
@@ -98,11 +98,11 @@ def pick_card(
         items.sort(key=lambda sc: (sc[1].floor != g.floor, sc[1].name.lower()))  # type: ignore[union-attr]
     else:
         items.sort(key=lambda sc: sc[1].name.lower())
-    options = [Option(s, card_label(state, kind, c)) for s, c in items]
+    options = [Option(s, C.describe(c, rules.lang(state))) for s, c in items]
     options += [Option(v, label) for v, label in extra]
-    options.append(Option("new", f"A new {kind} card: enter it (it is kept for your next games)"))
+    options.append(Option(NEW, f"A new {kind} card: enter it (it is kept for your next games)"))
     answer = yield Choice(f"card.{kind}", prompt, tuple(options), info)
-    if answer == "new":
+    if answer == NEW:
         return (yield from enter_card(state, kind))
     return answer
 
@@ -312,9 +312,9 @@ def setup(state: State) -> Flow:
         rules.gain_item(state, i, item)
     if not g.quest_chosen:
         quest = yield from random_card(
-            state, "quest", "The random quest", extra=(("none", "No quest: win by beating every monster"),)
+            state, "quest", "The random quest", extra=((NO_QUEST, "No quest: win by beating every monster"),)
         )
-        rules.choose_quest(state, None if quest == "none" else quest)
+        rules.choose_quest(state, None if quest == NO_QUEST else quest)
     plan = rules.planned_decks(state)
     lang = rules.lang(state)
     variant = "fixed monsters (variant)" if data.FIXED_MONSTERS in state.meta.variants else "monsters per player"
