@@ -17,16 +17,22 @@ if TYPE_CHECKING:
 GAMES: dict[str, str] = {
     "freeform": "companion.games.freeform",
     "inverted-tower": "companion.games.inverted_tower",
+    "dark-tower": "companion.games.dark_tower",
 }
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
 #: command name → "module:typer app attribute".
-COMMAND_GROUPS: dict[str, str] = {}
+COMMAND_GROUPS: dict[str, str] = {
+    "dark": "companion.games.dark_tower.cli:app",
+}
 
 #: Other names players may type for a game.
 ALIASES: dict[str, str] = {
     "it": "inverted-tower",
     "tower": "inverted-tower",
+    "тёмная-башня": "dark-tower",
+    "темная-башня": "dark-tower",
+    "dtower": "dark-tower",
 }
 
 
