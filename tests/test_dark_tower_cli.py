@@ -92,7 +92,7 @@ def test_a_turn_by_one_shot_commands_with_russian_names_and_physical_faces():
     assert data["result"]["roll"]["symbols"] == ["♥", "♥", "★"]
     assert data["status"]["heroes"][0]["health"] == 8 and data["status"]["heroes"][0]["penalty"] == 1
     log = run("log", "--raw").stdout
-    assert "`3dt>5` → `[♥] [♥] [★]` = 0 vs more than 5 → **0, ♥2 ★1 → fail** · physical" in log
+    assert "`3dt>5` → `[♥] [♥] [★]` vs more than 5 → **0, ♥2 ★1 → fail** · physical" in log
     assert "Event: Bats" in log
 
 

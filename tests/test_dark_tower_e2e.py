@@ -74,7 +74,7 @@ def test_a_guided_session_in_a_real_terminal(tmp_path):
     assert "4 dice +4 vs 5: beaten when the total is more than 5" in screen
     assert "Win " in screen and "· virtual — Аня: бой Скелет (5)" in screen
     assert "Pass 13/108 (12.0%)" in screen
-    assert "3dt>5 → [♥] [★] [3] = 3 vs more than 5 → 3, ♥1 ★1 → fail · physical" in screen
+    assert "3dt>5 → [♥] [★] [3] vs more than 5 → 3, ♥1 ★1 → fail · physical" in screen
     assert "3 is not more than 5: Яма takes effect." in screen
     assert "Saved. Resume with: companion play" in screen
     status = json.loads(

@@ -66,7 +66,8 @@ def roll_text(r: dict[str, Any]) -> str:
         reason = r.get("reason")
         dice += f" (amended from `{r['amended_from']}`" + (f": {escape(reason)}" if reason else "") + ")"
     text = " ".join(parts) + f" → {dice}"
-    if mods or dice_shown.count("[") > 1 or dice_shown == "(total only)":
+    several = dice_shown.count("[") > 1 or dice_shown == "(total only)"
+    if (mods or several) and not r["outcome"].startswith(f"{r['total']},"):  # a dt pool says its sum itself
         text += f" = {r['total']}"
     if r.get("target"):
         text += f" vs {r['target']}"
