@@ -21,7 +21,9 @@ GAMES: dict[str, str] = {
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
 #: command name → "module:typer app attribute".
-COMMAND_GROUPS: dict[str, str] = {}
+COMMAND_GROUPS: dict[str, str] = {
+    "tower": "companion.games.inverted_tower.cli:app",
+}
 
 #: Other names players may type for a game.
 ALIASES: dict[str, str] = {
