@@ -52,7 +52,8 @@ def _show(env: Env, session: Session, json_out: bool, said: str = "") -> None:
     g = state.game
     t = state.trackers
     hp, xp, gold = t.counter("hp"), t.counter("xp"), t.counter("gold")
-    here = rules.tracker_room(state, g.floor, g.at).line() if g.at else None
+    room = rules.find_room(state, g.floor, g.at) if g.at else None
+    here = room.line() if room is not None else None
     if json_out:
         fight = None
         if g.fight is not None:

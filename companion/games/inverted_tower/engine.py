@@ -200,9 +200,16 @@ def merchant_choice(state: State, flags: Flags) -> Choice:
 
 
 def ask(state: State, build: Any, *args: Any) -> Engine:
-    """Ask a choice; a potion drunk there is applied and the choice asked again (with fresh state)."""
+    """Ask a choice; a potion drunk there is applied and the choice asked again (with fresh state).
+
+    A choice with a lone option (a fresh floor with no potion to drink, one room to go back to) is
+    taken without asking: there is nothing to decide, and the table keeps its pace.
+    """
     while True:
-        answer = yield build(state, *args)
+        choice = build(state, *args)
+        if len(choice.options) == 1:
+            return choice.options[0].value
+        answer = yield choice
         if answer != "potion":
             return answer
         rules.drink(state)
@@ -227,9 +234,7 @@ def play(state: State) -> Engine:
             return
         if g.points > 0:
             yield from place_points(state)
-        choice = turn_choice(state)
-        # A lone option (a fresh floor, no potion to drink) is taken without asking.
-        action = choice.options[0].value if len(choice.options) == 1 else (yield from ask(state, turn_choice))
+        action = yield from ask(state, turn_choice)
         if action == "new":
             yield from new_room(state, flags)
         elif action == "back":
@@ -302,9 +307,10 @@ def event(state: State, flags: Flags, number: int) -> Engine:
 
 
 def trap(state: State, number: int) -> Engine:
+    rules.set_room(state, number, d.TRAP, "Trap")
     roll = yield TRAP_SR
     attr = d.ATTRIBUTES[roll.option - 1]
-    rules.set_room(state, number, d.TRAP, f"Trap ({attr})")
+    rules.set_room(state, number, content=f"Trap ({attr})")
     roll = yield trap_request(attr, state.game.attributes[attr])
     if roll.success:
         rules.set_room(state, number, content=f"Trap ({attr}) (Passed)")
@@ -326,10 +332,7 @@ def bonfire(state: State) -> None:
 def merchant(state: State, flags: Flags) -> Engine:
     t = state.trackers
     while True:
-        choice = merchant_choice(state, flags)
-        if len(choice.options) == 1:  # nothing to trade: only "leave"
-            return
-        answer = yield from ask(state, merchant_choice, flags)
+        answer = yield from ask(state, merchant_choice, flags)  # nothing to trade: "leave" is taken
         if answer == "leave":
             return
         verb, _, item = answer.partition("-")

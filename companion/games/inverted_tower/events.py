@@ -68,10 +68,9 @@ def _mobs(event: Event) -> tuple[int, bool]:
 
 def xp(state: State, event: Event) -> None:
     n = int(event["n"])
-    rules.gain_xp(state, n)
-    t = state.trackers
     if state.log.enabled:
-        state.log.text(f"XP {n:+d} → {t.counters['xp'].value}/{rules.xp_to_next(t.level)} (level {t.level}).")
+        state.log.text(f"XP {n:+d}.")
+    rules.gain_xp(state, n)
 
 
 def hero(state: State, event: Event) -> None:

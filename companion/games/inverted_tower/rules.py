@@ -223,8 +223,8 @@ def fight_text(f: Fight, dead: bool = False) -> str:
 
 
 # ---- floors and rooms ----------------------------------------------------------------------------
-def tracker_room(state: State, floor: int, number: int) -> Room:
-    """The generic tracker's room (the last one is the usual case, so look there first)."""
+def find_room(state: State, floor: int, number: int) -> Room | None:
+    """The generic tracker's room, or None (the last one is the usual case, so look there first)."""
     rooms = state.trackers.rooms
     if rooms:
         last = rooms[-1]
@@ -233,8 +233,15 @@ def tracker_room(state: State, floor: int, number: int) -> Room:
     for room in reversed(rooms):
         if room.floor == floor and room.number == number:
             return room
-    room = Room(floor, number)
-    rooms.append(room)
+    return None
+
+
+def tracker_room(state: State, floor: int, number: int) -> Room:
+    """The generic tracker's room, added if the tracker lost it (e.g. a hand edit of the rooms)."""
+    room = find_room(state, floor, number)
+    if room is None:
+        room = Room(floor, number)
+        state.trackers.rooms.append(room)
     return room
 
 
@@ -324,6 +331,10 @@ def descend(state: State) -> None:
     if g.floor >= d.LAST_FLOOR:
         raise InputError(f"floor {d.LAST_FLOOR} is the last: slay the {d.FINAL_BOSS_NAME} to win")
     if state.log.enabled:
+        number = stairs_room(g)
+        if number:  # the note hangs under the stairs room's line
+            room = tracker_room(state, g.floor, number)
+            state.log.line(room.key, room.line())
         state.log.text(f"Down the stairs to floor {g.floor + 1}.")
     enter_floor(state, g.floor + 1)
 

@@ -47,6 +47,9 @@ def status(state: State) -> list[tuple[str, Any]]:
     floor = f"{t.floor} of {d.LAST_FLOOR}"
     where = f"room {g.at}" if g.at else "at the foot of the stairs"
     rows.append(("Floor", f"{floor} · {where} · {len(g.rooms)}/{d.MAX_ROOMS} rooms used"))
+    room = rules.find_room(state, g.floor, g.at) if g.at else None
+    if room is not None:
+        rows.append(("Room", room.line()))
     found = [f"{d.ROOM_TITLES[k]} (room {i})" for i, k in enumerate(g.rooms, 1) if k in d.EVENT_KINDS or k == d.LAIR]
     if found:
         rows.append(("Found", ", ".join(found)))
