@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 # ---- requests that never change ------------------------------------------------------------------
 DC = dc()
-NAME = Text("hero.name", "Your hero's name?", default="Hero")
+NAME = Text("hero.name", "Your hero's name?")
 ROOM_DC = RollRequest("room.dc", DC, "New room: an event on a pass, an encounter on a fail")
 EVENT_DR = RollRequest("room.event", dr("event"), "Event: which one?")
 EVENT_AGAIN = RollRequest("room.event", dr("event"), "Event again: this floor already has that one")
