@@ -64,12 +64,13 @@ _cache: dict[Any, Any] = {}
 _CACHE_LIMIT = 20_000
 
 
-def _cached(key: Any, build: Any) -> Any:
+def _cached(key: Any, build: Any, *args: Any) -> Any:
+    """The request cached under ``key``, built by ``build(*args)`` the first time (no closure per call)."""
     value = _cache.get(key)
     if value is None:
         if len(_cache) > _CACHE_LIMIT:
             _cache.clear()
-        value = _cache[key] = build()
+        value = _cache[key] = build(*args)
     return value
 
 
@@ -77,86 +78,92 @@ def _with_potion(options: tuple[Option, ...], potion: bool) -> tuple[Option, ...
     return (*options, POTION_OPTION) if potion else options
 
 
-def _attribute_options(state: State, key: str, prompt: str, potion: bool) -> Choice:
+def _build_attributes(key: str, prompt: str, values: tuple[int, ...], potion: bool) -> Choice:
+    options = tuple(Option(a, f"{a} {v:+d}") for a, v in zip(d.ATTRIBUTES, values, strict=True))
+    return Choice(key, prompt, _with_potion(options, potion))
+
+
+def _attribute_options(state: State, key: str, prompt: str) -> Choice:
     attrs = state.game.attributes
     values = (attrs["STR"], attrs["DEX"], attrs["INT"])
-    return _cached(
-        (key, values, potion),
-        lambda: Choice(
-            key,
-            prompt,
-            _with_potion(tuple(Option(a, f"{a} {v:+d}") for a, v in zip(d.ATTRIBUTES, values, strict=True)), potion),
-        ),
-    )
+    potion = rules.can_drink(state)
+    return _cached((key, values, potion), _build_attributes, key, prompt, values, potion)
 
 
 def fight_attribute_choice(state: State) -> Choice:
-    return _attribute_options(state, "combat.attribute", "Fight with which attribute?", rules.can_drink(state))
+    return _attribute_options(state, "combat.attribute", "Fight with which attribute?")
 
 
 def level_choice(state: State) -> Choice:
-    return _attribute_options(
-        state, "level.attribute", "Level up! Add 1 point to which attribute?", rules.can_drink(state)
-    )
+    return _attribute_options(state, "level.attribute", "Level up! Add 1 point to which attribute?")
+
+
+def _build_daggers(useful: int, potion: bool) -> Choice:
+    options = [Option("0", "Roll without a dagger" if useful else "Roll")]
+    for n in range(1, useful + 1):
+        options.append(Option(str(n), f"Spend {n} dagger{'s' if n > 1 else ''} (+{n * d.DAGGER_BONUS})"))
+    prompt = "Spend daggers on this roll?" if useful else "Roll, or drink a potion first?"
+    return Choice("combat.daggers", prompt, _with_potion(tuple(options), potion))
 
 
 def dagger_choice(useful: int, potion: bool) -> Choice:
-    def build() -> Choice:
-        options = [Option("0", "Roll without a dagger" if useful else "Roll")]
-        for n in range(1, useful + 1):
-            options.append(Option(str(n), f"Spend {n} dagger{'s' if n > 1 else ''} (+{n * d.DAGGER_BONUS})"))
-        prompt = "Spend daggers on this roll?" if useful else "Roll, or drink a potion first?"
-        return Choice("combat.daggers", prompt, _with_potion(tuple(options), potion))
+    return _cached(("daggers", useful, potion), _build_daggers, useful, potion)
 
-    return _cached(("daggers", useful, potion), build)
+
+def _build_combat(why: str, attr: str, value: int, floor: int, daggers: int) -> RollRequest:
+    parts: list[tuple[str, int]] = [(attr, value)]
+    penalty = rules.floor_penalty(floor)
+    if penalty:
+        parts.append(("floor", -penalty))
+    if daggers:
+        parts.append(("dagger", daggers * d.DAGGER_BONUS))
+    return RollRequest("combat.roll", DC, why, sum(p[1] for p in parts), tuple(parts))
 
 
 def combat_request(f: Fight, i: int, attr: str, value: int, floor: int, daggers: int) -> RollRequest:
-    strong = i > f.normal
-    name = f.strong if strong else f.normal
+    """The combat DC against foe ``i``: the attribute, minus the floor (not on floor 1), plus daggers."""
+    strong = f.strong if i > f.normal else ""
+    key = ("combat", strong, f.normal, i, attr, value, floor, daggers)
+    request = _cache.get(key)
+    if request is None:
+        request = _cached(key, _build_combat, f"Fight: {rules.foe_name(f, i)}", attr, value, floor, daggers)
+    return request
 
-    def build() -> RollRequest:
-        parts: list[tuple[str, int]] = [(attr, value)]
-        penalty = rules.floor_penalty(floor)
-        if penalty:
-            parts.append(("floor", -penalty))
-        if daggers:
-            parts.append(("dagger", daggers * d.DAGGER_BONUS))
-        return RollRequest("combat.roll", DC, f"Fight: {rules.foe_name(f, i)}", sum(p[1] for p in parts), tuple(parts))
 
-    return _cached(("combat", strong, name, i, attr, value, floor, daggers), build)
+def _build_trap(attr: str, value: int) -> RollRequest:
+    return RollRequest("trap.dc", DC, f"Trap ({attr}): get past it", value, ((attr, value),))
 
 
 def trap_request(attr: str, value: int) -> RollRequest:
-    return _cached(
-        ("trap", attr, value),
-        lambda: RollRequest("trap.dc", DC, f"Trap ({attr}): get past it", value, ((attr, value),)),
-    )
+    return _cached(("trap", attr, value), _build_trap, attr, value)
+
+
+def _build_turn(new: bool, down: bool, stairs: int, back: bool, potion: bool, floor: int) -> Choice:
+    options = []
+    if new:
+        options.append(Option("new", "Explore a new room"))
+    if down:
+        options.append(Option("down", f"Take the stairs down to floor {floor + 1}"))
+    if stairs:
+        options.append(Option("stairs", f"Go back to the stairs (Room {stairs}) and down to floor {floor + 1}"))
+    if back:
+        options.append(Option("back", "Go back to a known room"))
+    return Choice("turn", "What now?", _with_potion(tuple(options), potion))
 
 
 def turn_choice(state: State) -> Choice:
     g: Tower = state.game
     n = len(g.rooms)
-    stairs = rules.stairs_room(g)
-    here = stairs != 0 and stairs == g.at and g.floor < d.LAST_FLOOR
-    away = stairs != 0 and stairs != g.at and g.floor < d.LAST_FLOOR
-    back = n > 1 or (n == 1 and g.at != 1)
-    potion = rules.can_drink(state)
-    key = ("turn", n < d.MAX_ROOMS, here, stairs if away else 0, back, potion, g.floor)
-
-    def build() -> Choice:
-        options = []
-        if n < d.MAX_ROOMS:
-            options.append(Option("new", "Explore a new room"))
-        if here:
-            options.append(Option("down", f"Take the stairs down to floor {g.floor + 1}"))
-        if away:
-            options.append(Option("stairs", f"Go back to the stairs (Room {stairs}) and down to floor {g.floor + 1}"))
-        if back:
-            options.append(Option("back", "Go back to a known room"))
-        return Choice("turn", "What now?", _with_potion(tuple(options), potion))
-
-    return _cached(key, build)
+    stairs = rules.stairs_room(g) if g.floor < d.LAST_FLOOR else 0
+    args = (
+        n < d.MAX_ROOMS,
+        stairs != 0 and stairs == g.at,
+        stairs if stairs != g.at else 0,
+        n > 1 or (n == 1 and g.at != 1),
+        rules.can_drink(state),
+        g.floor,
+    )
+    return _cached(("turn", *args), _build_turn, *args)
 
 
 def back_choice(state: State) -> Choice:
@@ -171,32 +178,31 @@ def back_choice(state: State) -> Choice:
     return Choice("turn.room", "Go back to which room? (a DC: wandering monsters on a pass)", tuple(options))
 
 
+def _build_merchant(buy: bool, sell_dagger: bool, sell_potion: bool, potion: bool, both_ways: bool) -> Choice:
+    options = []
+    if buy:
+        options.append(Option("buy-dagger", f"Buy a dagger ({d.PRICE} gp)"))
+        options.append(Option("buy-potion", f"Buy a potion ({d.PRICE} gp)"))
+    if sell_dagger:
+        options.append(Option("sell-dagger", f"Sell a dagger ({d.PRICE} gp)"))
+    if sell_potion:
+        options.append(Option("sell-potion", f"Sell a potion ({d.PRICE} gp)"))
+    options.append(Option("leave", "Leave the merchant"))
+    verb = "buys and sells" if both_ways else "sells"
+    prompt = f"The merchant {verb} daggers and potions for {d.PRICE} gp each"
+    return Choice("merchant", prompt, _with_potion(tuple(options), potion))
+
+
 def merchant_choice(state: State, flags: Flags) -> Choice:
     t = state.trackers
-    gold = t.counters["gold"].value
-    buy = gold >= d.PRICE
-    sell_dagger = flags.merchant_buys and t.items.get(d.DAGGER, 0) > 0
-    sell_potion = flags.merchant_buys and t.items.get(d.POTION, 0) > 0
-    potion = rules.can_drink(state)
-
-    def build() -> Choice:
-        options = []
-        if buy:
-            options.append(Option("buy-dagger", f"Buy a dagger ({d.PRICE} gp)"))
-            options.append(Option("buy-potion", f"Buy a potion ({d.PRICE} gp)"))
-        if sell_dagger:
-            options.append(Option("sell-dagger", f"Sell a dagger ({d.PRICE} gp)"))
-        if sell_potion:
-            options.append(Option("sell-potion", f"Sell a potion ({d.PRICE} gp)"))
-        options.append(Option("leave", "Leave the merchant"))
-        verb = "buys and sells" if flags.merchant_buys else "sells"
-        return Choice(
-            "merchant",
-            f"The merchant {verb} daggers and potions for {d.PRICE} gp each",
-            _with_potion(tuple(options), potion),
-        )
-
-    return _cached(("merchant", buy, sell_dagger, sell_potion, potion, flags.merchant_buys), build)
+    args = (
+        t.counters["gold"].value >= d.PRICE,
+        flags.merchant_buys and t.items.get(d.DAGGER, 0) > 0,
+        flags.merchant_buys and t.items.get(d.POTION, 0) > 0,
+        rules.can_drink(state),
+        flags.merchant_buys,
+    )
+    return _cached(("merchant", *args), _build_merchant, *args)
 
 
 def ask(state: State, build: Any, *args: Any) -> Engine:
