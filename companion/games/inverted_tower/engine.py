@@ -381,9 +381,10 @@ def lair(state: State, flags: Flags, number: int, dead_end: bool) -> Engine:
     minions = d.BOSS_MINIONS_PASS if roll.success else d.BOSS_MINIONS_FAIL
     won = yield from fight(state, flags, number, minions, "necromancer" if final else "boss", title, " ")
     if won:
-        rules.boss_drop(state, final)
-        if final:
+        if final:  # the game is won: the Necromancer's drop would never be used
             rules.win(state)
+        else:
+            rules.boss_drop(state, final)
 
 
 def fight(state: State, flags: Flags, number: int, normal: int, strong: str, prefix: str, sep: str) -> Engine:

@@ -194,10 +194,10 @@ def kill(state: State, event: Event) -> None:
         rules.gain_xp(state, gained)
     if f.killed >= f.foes:
         g.fight = None
-        if f.strong in ("boss", "necromancer"):
-            rules.boss_drop(state, f.strong == "necromancer")
-            if f.strong == "necromancer":
-                rules.win(state)
+        if f.strong == "necromancer":
+            rules.win(state)
+        elif f.strong == "boss":
+            rules.boss_drop(state, False)
 
 
 def fail(state: State, event: Event) -> None:

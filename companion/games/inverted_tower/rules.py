@@ -109,12 +109,23 @@ def hurt(state: State, n: int) -> bool:
     return c.value > 0
 
 
+def record(state: State) -> str:
+    """The run in one line, for its last log entry: ``level 4, 23 kills, 2 Liches, 1 boss``."""
+    g: Tower = state.game
+    parts = [f"level {state.trackers.level}", f"{g.kills} kill{'s' if g.kills != 1 else ''}"]
+    if g.elites:
+        parts.append(f"{g.elites} {d.ELITE_NAME}{'es' if g.elites > 1 else ''}")
+    if g.bosses:
+        parts.append(f"{g.bosses} boss{'es' if g.bosses > 1 else ''}")
+    return ", ".join(parts)
+
+
 def die(state: State) -> None:
     state.finished = "lost"
     if state.log.enabled:
         g: Tower = state.game
         where = f", in room {g.at}" if g.at else ""
-        state.log.text(f"The hero dies on floor {g.floor}{where}.", under=False)
+        state.log.text(f"The hero dies on floor {g.floor}{where} ({record(state)}).", under=False)
 
 
 def xp_to_next(level: int) -> int:
@@ -351,4 +362,6 @@ def boss_drop(state: State, final: bool) -> None:
 def win(state: State) -> None:
     state.finished = "won"
     if state.log.enabled:
-        state.log.text(f"The {d.FINAL_BOSS_NAME} is slain on floor {d.LAST_FLOOR}. Victory!", under=False)
+        state.log.text(
+            f"The {d.FINAL_BOSS_NAME} is slain on floor {d.LAST_FLOOR}. Victory! ({record(state)})", under=False
+        )
