@@ -202,3 +202,12 @@ def test_guided_play_one_step_at_a_time_with_next():
     step = js("next", "6")
     assert "- Room 1: Stairs" in log_text()
     assert step["request"]["options"][0]["value"] == "new"
+
+
+def test_the_generic_floor_command_moves_the_table_top_hero_too(table):
+    run("tower", "room", "trap", "dex", "passed")
+    run("floor", "3")
+    state = js("tower", "room", "stairs")
+    assert state["floor"] == 3 and state["rooms_used"] == 1 and state["room"] == "Room 1: Stairs"
+    out = run("tower", "odds", "--mobs", "1")
+    assert "on floor 3" in out

@@ -51,6 +51,7 @@ def _ready(state: State) -> Tower:
         raise InputError(f"the game is over ({state.finished})")
     if g.busy:
         raise InputError("guided play is resolving a room: finish it in companion play (or companion next)")
+    rules.sync_floor(state)  # follow a generic ``companion floor N``
     return g
 
 
