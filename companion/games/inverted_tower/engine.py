@@ -29,7 +29,7 @@ from . import data as d
 from . import rules
 from .rules import Flags
 from .state import Fight, Tower
-from .tables import EVENT_BY_TOTAL, TREASURE_BY_TOTAL
+from .tables import EVENT, EVENT_BY_TOTAL, TREASURE, TREASURE_BY_TOTAL, table_text
 
 if TYPE_CHECKING:
     from companion.engine.requests import Engine
@@ -39,11 +39,12 @@ if TYPE_CHECKING:
 DC = dc()
 NAME = Text("hero.name", "Your hero's name?")
 ROOM_DC = RollRequest("room.dc", DC, "New room: an event on a pass, an encounter on a fail")
-EVENT_DR = RollRequest("room.event", dr("event"), "Event: which one?")
-EVENT_AGAIN = RollRequest("room.event", dr("event"), "Event again: this floor already has that one")
+EVENT_INFO = (table_text(EVENT),)
+EVENT_DR = RollRequest("room.event", dr("event"), "Event: which one?", info=EVENT_INFO)
+EVENT_AGAIN = RollRequest("room.event", dr("event"), "Event again: this floor already has that one", info=EVENT_INFO)
 COUNT_SR = RollRequest("encounter.count", sr("1", "2", "3"), f"Encounter: how many {d.NORMAL_NAME}s?")
 ELITE_EC = RollRequest("encounter.elite", EC, f"Encounter: is one of them an elite ({d.ELITE_NAME})?")
-TREASURE_DR = RollRequest("treasure", dr("treasure"), "Treasure")
+TREASURE_DR = RollRequest("treasure", dr("treasure"), "Treasure", info=(table_text(TREASURE),))
 TRAP_SR = RollRequest("trap.kind", sr(*d.ATTRIBUTES), "Trap: which kind?")
 WANDER_DC = RollRequest("wander.dc", DC, "Going back: wandering monsters on a pass")
 MINIONS_DC = RollRequest(

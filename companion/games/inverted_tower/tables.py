@@ -42,3 +42,8 @@ TREASURE_BY_TOTAL: tuple[tuple[str, int], ...] = (
 )
 
 TABLES: dict[str, Table] = {EVENT.name: EVENT, TREASURE.name: TREASURE}
+
+
+def table_text(table: Table) -> str:
+    """One line for the prompt: ``Treasure: 1-4 1 gp · 5 Dagger · 6 Potion``."""
+    return f"{table.title}: " + " · ".join(f"{row.span} {row.name}" for row in table.rows)

@@ -107,6 +107,16 @@ def advise(state: State, request: Request) -> list[str]:
     g: Tower = state.game
     key = request.key
     f = g.fight
+    if key == "room.event":
+        taken = {k for k in g.rooms if k in d.EVENT_KINDS}
+        lines = []
+        if taken:
+            names = ", ".join(d.ROOM_TITLES[k] for k in d.EVENT_KINDS if k in taken)
+            again = "rolls again" if d.REROLL_DUPLICATES in state.meta.variants else "leaves the room empty"
+            lines.append(f"This floor already has: {names} (a second one {again}).")
+        if g.floor >= d.LAST_FLOOR and d.BOSS_GUARDS_STAIRS not in state.meta.variants:
+            lines.append(f"Floor {d.LAST_FLOOR} has no stairs: a 6 finds nothing; its last room is the lair.")
+        return lines
     if f is None or key not in ("combat.attribute", "combat.daggers"):
         if key == "turn":
             p = dc_chance(0)
