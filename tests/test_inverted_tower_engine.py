@@ -396,3 +396,28 @@ def test_a_whole_run_from_the_hero_to_the_necromancer():
     assert g.t.level == 2 and g.t.counters["xp"].value == 2 + 2  # level 2 at 11 XP, then 2 minions + 2
     assert g.t.counters["hp"].max == 6 and g.g.attributes["STR"] == 2
     assert g.t.items == {"dagger": 1, "potion": 1} and g.t.counters["gold"].value == 11  # no drop: the game is over
+
+
+# ---- one-shot commands between two answers -------------------------------------------------------
+def test_the_engine_reads_the_state_fresh_after_every_answer():
+    """A one-shot command between a question and its answer never breaks the rules or the engine."""
+    g = at_floor(1, gold=5, potions=1, hp=3, daggers=2, rooms=["encounter"])
+    g.t.items["potion"] = 0  # the potion offered at this turn is drunk by hand meanwhile
+    g.play(("turn", "potion"))
+    assert g.hp == (3, 5) and g.request.key == "room.dc"
+    g.play(("room.dc", 5), ("room.event", 4))
+    assert g.request.key == "merchant"
+    g.t.counters["gold"].value = 0  # companion gold -5, meanwhile
+    g.send("merchant", "buy-dagger")
+    assert g.t.counters["gold"].value == 0 and g.t.items["dagger"] == 2
+    g = at_floor(1, daggers=2)
+    g.play(("room.dc", 1), ("encounter.count", 1), ("encounter.elite", 1), ("combat.attribute", "STR"))
+    g.t.items["dagger"] = 1  # companion item dagger -1, meanwhile
+    g.play(("combat.daggers", "2"))
+    assert g.t.items["dagger"] == 0 and g.request.mod == 2  # only the dagger left was spent
+    g = at_floor(1, daggers=2)
+    g.play(("room.dc", 1), ("encounter.count", 1), ("encounter.elite", 1), ("combat.attribute", "STR"))
+    g.t.counters["hp"].value = 0  # companion hp =0, meanwhile
+    g.play(("combat.daggers", "1"))
+    assert g.state.finished == "lost" and g.fold.done  # no roll is asked of a hero at 0 HP
+    assert g.g.kills == 0 and g.t.items["dagger"] == 2

@@ -219,7 +219,8 @@ def ask(state: State, build: Any, *args: Any) -> Engine:
         answer = yield choice
         if answer != "potion":
             return answer
-        rules.drink(state)
+        if rules.can_drink(state):  # read fresh: a one-shot command may have used the potion meanwhile
+            rules.drink(state)
 
 
 # ---- the game ------------------------------------------------------------------------------------
@@ -242,14 +243,22 @@ def play(state: State) -> Engine:
         if g.points > 0:
             yield from place_points(state)
         action = yield from ask(state, turn_choice)
+        if hp.value <= 0:  # ``companion hp =0`` meanwhile: the top of the loop ends the run
+            continue
+        # Each action is checked against the state as it is now; one made impossible by a one-shot
+        # command in the meantime (a room recorded by hand, a floor changed) is dropped and the turn asked again.
         if action == "new":
-            yield from new_room(state, flags)
+            if len(g.rooms) < d.MAX_ROOMS:
+                yield from new_room(state, flags)
         elif action == "back":
-            number = yield from ask(state, back_choice)
-            yield from go_back(state, flags, int(number), descend=False)
+            number = int((yield from ask(state, back_choice)))
+            if 1 <= number <= len(g.rooms) and number != g.at:
+                yield from go_back(state, flags, number, descend=False)
         elif action == "stairs":
-            yield from go_back(state, flags, rules.stairs_room(g), descend=True)
-        elif action == "down":
+            number = rules.stairs_room(g)
+            if number and g.floor < d.LAST_FLOOR:
+                yield from go_back(state, flags, number, descend=True)
+        elif action == "down" and rules.stairs_room(g) == g.at != 0 and g.floor < d.LAST_FLOOR:
             rules.descend(state)
 
 
@@ -257,7 +266,8 @@ def place_points(state: State) -> Engine:
     g: Tower = state.game
     while g.points > 0:
         attr = yield from ask(state, level_choice)
-        rules.place_point(state, attr)
+        if g.points > 0:  # ``companion tower level`` may have placed it meanwhile
+            rules.place_point(state, attr)
 
 
 def new_room(state: State, flags: Flags) -> Engine:
@@ -344,6 +354,9 @@ def merchant(state: State, flags: Flags) -> Engine:
             return
         verb, _, item = answer.partition("-")
         gold = t.counters["gold"]
+        can = gold.value >= d.PRICE if verb == "buy" else t.items.get(item, 0) > 0
+        if not can:
+            continue  # the gold or the item went meanwhile (a one-shot command): ask again
         if verb == "buy":
             gold.value -= d.PRICE
             t.items[item] = t.items.get(item, 0) + 1
@@ -417,9 +430,12 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
         if useful or potion:
             answer = yield dagger_choice(useful, potion)
             if answer == "potion":
-                rules.drink(state)
+                if rules.can_drink(state):
+                    rules.drink(state)
                 continue
-            spend = int(answer)
+            if hp.value <= 0:
+                continue  # the HP went meanwhile: the top of the loop ends the fight
+            spend = min(int(answer), items.get(d.DAGGER, 0))  # read fresh after the answer
             if spend:
                 items[d.DAGGER] -= spend
                 f.daggers += spend
