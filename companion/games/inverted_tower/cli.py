@@ -116,7 +116,7 @@ def hero(
     _record(ctx, event, json_out)
 
 
-@app.command("room", context_settings={"ignore_unknown_options": False})
+@app.command("room")
 def room(
     ctx: typer.Context,
     kind: Annotated[
@@ -149,7 +149,7 @@ def room(
     elif k in ("mobs", "boss"):
         if len(words) != 1 or not words[0].isdigit():
             what = "how many mobs (1-3)" if k == "mobs" else "how many minions (2 or 4)"
-            raise InputError(f"{k} needs {what}, e.g. companion tower room {k} {2}")
+            raise InputError(f"{k} needs {what}, e.g. companion tower room {k} 2")
         event["mobs" if k == "mobs" else "minions"] = int(words[0])
         if elite:
             event["elite"] = True

@@ -157,11 +157,10 @@ def back(state: State, event: Event) -> None:
     number = int(event["room"])
     if not 1 <= number <= len(g.rooms):
         raise InputError(f"floor {g.floor} has no room {number} yet (it has {len(g.rooms)})")
-    wandering = int(event.get("mobs", 0)) > 0
-    if wandering:
-        n, elite = _mobs(event)
+    mobs = _mobs(event) if int(event.get("mobs", 0)) else None  # checked before anything changes
     room_ = rules.reopen_room(state, number)
-    if wandering:
+    if mobs is not None:
+        n, elite = mobs
         f = Fight(n - elite, "elite" if elite else "", prefix=room_.content + " ⟶ Wandering: Yes. ", sep=", ")
         g.fight = f
         rules.set_room(state, number, content=rules.fight_text(f))
