@@ -61,7 +61,7 @@ def test_a_guided_turn_through_the_prompts_then_save_and_quit():
             play(env, session)
     out = env.stdout.getvalue()
     assert "Win 15/16 (93.8%)" in out
-    assert "[1] [2] [♥] [★] = 7" in out and "7 beats 4: Gelatinous Cube (4) is beaten." in out
+    assert "[1] [2] [♥] [★] → 7, ♥1 ★1" in out and "7 beats 4: Gelatinous Cube (4) is beaten." in out
     assert "Saved. Resume with: companion play" in out
     status = json.loads(runner.invoke(app, ["dark", "status", "--json"]).stdout)
     assert status["beaten"] == 1 and status["turn"] == 2 and status["phase"] == "fight"

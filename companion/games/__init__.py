@@ -23,6 +23,7 @@ GAMES: dict[str, str] = {
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
 #: command name → "module:typer app attribute".
 COMMAND_GROUPS: dict[str, str] = {
+    "tower": "companion.games.inverted_tower.cli:app",
     "dark": "companion.games.dark_tower.cli:app",
 }
 

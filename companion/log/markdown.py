@@ -124,7 +124,7 @@ def sheet(state: State) -> str:
     for name, c in t.counters.items():
         value = f"{c.value}/{c.max}" if c.max is not None else str(c.value)
         lines.append(f"- {escape(name.upper() if len(name) <= 3 else name.capitalize())}: {value}")
-    if t.items:
+    if any(t.items.values()):  # items all spent leave no empty "Items:" line
         lines.append("- Items: " + escape(", ".join(f"{n} ×{k}" for n, k in t.items.items() if k)))
     ts = t.talisman
     if ts.kills or ts.found or ts.held_by_last:
