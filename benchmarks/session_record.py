@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.dice.expr import parse  # noqa: E402
-from companion.session.api import roll_event  # noqa: E402
-from companion.session.service import Session  # noqa: E402
-from companion.store.sessions import SEGMENT, Store, _db  # noqa: E402
+from companion.dice.expr import parse
+from companion.session.api import roll_event
+from companion.session.service import Session
+from companion.store.sessions import SEGMENT, Store, _db
 
 TARGET = 2.0
 
@@ -73,8 +73,9 @@ def run(command: list[str], env: dict[str, str]) -> tuple[float, int]:
         raise SystemExit(f"{' '.join(command)} failed: {proc.stderr.decode()}")
     peak = 0
     if os.path.exists(GNU_TIME):
-        timed = subprocess.run([GNU_TIME, "-f", "%M", *command], env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+        timed = subprocess.run(
+            [GNU_TIME, "-f", "%M", *command], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
         peak = int(timed.stderr.strip().splitlines()[-1])
     return elapsed, peak
 
@@ -112,18 +113,24 @@ def main() -> None:
                 peaks[label].append(peak)
         long_session = Store(home).open("long")
         events_after = long_session.count_events()
-    print(f"one recorded roll, whole process: {args.rounds} interleaved rounds, Python {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs; 20 other sessions in the store (long session built in {setup:.1f} s)")
+    print(
+        f"one recorded roll, whole process: {args.rounds} interleaved rounds, Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs; 20 other sessions in the store (long session built in {setup:.1f} s)"
+    )
     print(f"{'command':30} {'median':>9} {'p10':>9} {'p90':>9} {'peak RSS':>10}")
     for label in commands:
         ts = sorted(times[label])
         q = statistics.quantiles(ts, n=10)
-        print(f"{label:30} {statistics.median(ts) * 1000:8.1f}ms {q[0] * 1000:8.1f}ms {q[-1] * 1000:8.1f}ms "
-              f"{max(peaks[label]) / 1024:8.1f}MiB")
+        print(
+            f"{label:30} {statistics.median(ts) * 1000:8.1f}ms {q[0] * 1000:8.1f}ms {q[-1] * 1000:8.1f}ms "
+            f"{max(peaks[label]) / 1024:8.1f}MiB"
+        )
     ratio = statistics.median(times["long (10,000 events)"]) / statistics.median(times["short (10 events)"])
     verdict = "ok" if ratio <= TARGET else "OVER TARGET"
-    print(f"long / short: {ratio:.2f}x (target {TARGET:.0f}x or less) {verdict}; the long session now has "
-          f"{events_after:,} events")
+    print(
+        f"long / short: {ratio:.2f}x (target {TARGET:.0f}x or less) {verdict}; the long session now has "
+        f"{events_after:,} events"
+    )
 
 
 if __name__ == "__main__":

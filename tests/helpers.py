@@ -22,13 +22,13 @@ def cli_json(*args: str) -> Any:
     return json.loads(result.stdout)
 
 
-def store(home: Path):  # noqa: ANN201
+def store(home: Path):
     from companion.store.sessions import Store
 
     return Store(home)
 
 
-def open_session(home: Path, name: str, *, engine: bool = False):  # noqa: ANN201
+def open_session(home: Path, name: str, *, engine: bool = False):
     """Load a session from disk as a fresh process would (holding its lock only while loading)."""
     from companion.session.service import Session
 

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_script():  # noqa: ANN201
+def load_script():
     spec = importlib.util.spec_from_file_location("make_example_logs", ROOT / "scripts" / "make_example_logs.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

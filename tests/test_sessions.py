@@ -157,7 +157,12 @@ def test_virtual_rolls_cannot_be_amended() -> None:
 
 def test_export_regenerates_the_same_log(tmp_path: Path) -> None:
     new()
-    for args in (("roll", "2d6"), ("note", "A door *creaks*"), ("tally", "add", "Rat", "2", "--monster"), ("floor", "2")):
+    for args in (
+        ("roll", "2d6"),
+        ("note", "A door *creaks*"),
+        ("tally", "add", "Rat", "2", "--monster"),
+        ("floor", "2"),
+    ):
         assert cli(*args).exit_code == 0
     out = tmp_path / "export.md"
     assert cli("export", str(out)).exit_code == 0
@@ -219,7 +224,7 @@ ACTIONS = st.lists(
 )
 
 
-def _apply(session, action) -> None:  # noqa: ANN001
+def _apply(session, action) -> None:
     from companion.dice.expr import TALISMAN, parse
     from companion.dice.source import read_physical
     from companion.session.api import roll_event
@@ -251,13 +256,13 @@ def _apply(session, action) -> None:  # noqa: ANN001
         session.record(event)
 
 
-def _snapshot(session) -> tuple[str, str]:  # noqa: ANN001
+def _snapshot(session) -> tuple[str, str]:
     return json.dumps(codec.dump(session.state), sort_keys=True), session.log_text()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(actions=ACTIONS, data=st.data())
-def test_undo_n_then_redo_n_gives_the_same_state_and_log(tmp_path_factory, actions, data) -> None:  # noqa: ANN001
+def test_undo_n_then_redo_n_gives_the_same_state_and_log(tmp_path_factory, actions, data) -> None:
     from companion.session.service import Session
     from companion.store.sessions import Store
 

@@ -98,8 +98,8 @@ def test_damaged_session_gives_one_clear_line_and_stays_untouched() -> None:
     assert meta.read_text() == "{ not json"
 
 
-def test_damaged_snapshot_is_rebuilt_from_the_events() -> None:
-    """The head is a cache: if only it is damaged the events still hold everything."""
+def test_missing_snapshot_is_rebuilt_from_the_events() -> None:
+    """The head is a cache: if only it is lost the events still hold everything."""
     assert cli("new", "freeform", "--name", "cache", "--seed", "1").exit_code == 0
     assert cli("note", "kept").exit_code == 0
     home = Path(os.environ["COMPANION_HOME"])
@@ -107,6 +107,20 @@ def test_damaged_snapshot_is_rebuilt_from_the_events() -> None:
     session = open_session(home, "cache")
     assert session.count == 1
     assert session.state.log.entries[0]["t"] == "kept"
+
+
+def test_damaged_snapshot_is_rebuilt_with_a_warning_and_a_copy() -> None:
+    assert cli("new", "freeform", "--name", "torn", "--seed", "1").exit_code == 0
+    assert cli("note", "kept").exit_code == 0
+    home = Path(os.environ["COMPANION_HOME"])
+    head = home / "sessions" / "torn" / "head.json"
+    head.write_text(head.read_text() + "} torn tail")
+    result = cli("note", "after")
+    assert result.exit_code == 0
+    assert f"warning: {head} was damaged; rebuilding it from the events" in result.stderr
+    assert (head.parent / "head.json.damaged").read_text().endswith("} torn tail")
+    session = open_session(home, "torn")
+    assert [e["t"] for e in session.state.log.entries] == ["kept", "after"]
 
 
 @pytest.mark.parametrize(

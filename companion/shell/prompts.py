@@ -110,7 +110,24 @@ def ask_choice(request: Choice, *, extras: bool = True) -> str:
     if extras:
         choices.append(questionary.Separator())
         choices.extend(questionary.Choice(title=label, value=value) for value, label in EXTRA_CHOICES)
-    return questionary.select(request.prompt, choices=choices, style=STYLE).unsafe_ask()
+    question = questionary.select(request.prompt, choices=choices, style=STYLE)
+    _end_of_input_on_ctrl_d(question)
+    return question.unsafe_ask()
+
+
+def _end_of_input_on_ctrl_d(question: Any) -> None:
+    """Make Ctrl-D end input at a menu too (questionary binds it only in text prompts), so that
+    Ctrl-D means the same everywhere: stop, everything answered so far is saved, exit code 1."""
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+    bindings = KeyBindings()
+
+    @bindings.add("c-d", eager=True)
+    def _(event: Any) -> None:
+        event.app.exit(exception=EOFError())
+
+    app = question.application
+    app.key_bindings = merge_key_bindings([app.key_bindings, bindings]) if app.key_bindings else bindings
 
 
 def ask_number(request: Number) -> int | str:

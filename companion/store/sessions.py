@@ -108,8 +108,23 @@ class SessionFiles:
         return meta
 
     def read_head(self) -> dict[str, Any] | None:
-        """The snapshot after the last event, or None if there is none (it is rebuilt then)."""
-        data = read_json(self.head_file)
+        """The snapshot after the last event, or None if there is none or it is damaged.
+
+        The snapshot is only a cache of the events, so a damaged one is not an error: the session is
+        folded again from its events and the snapshot rewritten. The damaged file is copied aside
+        first (``head.json.damaged``), and a warning says so.
+        """
+        from companion.store.atomic import CorruptFileError
+
+        try:
+            data = read_json(self.head_file)
+        except CorruptFileError as exc:
+            sys.stderr.write(
+                f"companion: warning: {exc.path} was damaged; rebuilding it from the events"
+                + (f" (the damaged file is kept at {exc.backup})" if exc.backup else "")
+                + "\n"
+            )
+            return None
         head = (data or {}).get("head", {}).get("1")
         return head if isinstance(head, dict) else None
 
