@@ -129,7 +129,14 @@ def test_who_goes_first_rolls_again_on_a_tie():
 def test_a_whole_fight_in_the_menu():
     fold = ready()
     state = fold.state
-    script(fold, ("menu", "fight"), ("fight.hero", "Aria"), ("fight.monster", "ghoul"), ("fight.back", "blue"))
+    script(
+        fold,
+        ("menu", "fight"),
+        ("fight.hero", "Aria"),
+        ("fight.group", "numbered"),
+        ("fight.monster", "ghoul"),
+        ("fight.back", "blue"),
+    )
     assert state.game.fight is not None
     init = fold.pending
     assert init.key == "fight.initiative.hero" and "attacks first: 1/2" in init.info[0]
@@ -159,7 +166,14 @@ def test_a_whole_fight_in_the_menu():
 
 def test_stepping_out_of_a_fight_and_back():
     fold = ready()
-    script(fold, ("menu", "fight"), ("fight.hero", "Cael"), ("fight.monster", "zombie"), ("fight.back", "blue"))
+    script(
+        fold,
+        ("menu", "fight"),
+        ("fight.hero", "Cael"),
+        ("fight.group", "rest"),
+        ("fight.monster", "zombie"),
+        ("fight.back", "blue"),
+    )
     assert fold.pending.key == "fight.turn"  # the zombie always loses the initiative
     script(fold, ("fight.turn", "menu"))
     menu = fold.pending
@@ -175,7 +189,14 @@ def test_robber_fly_pick_and_run_away_in_the_menu():
     fold = ready()
     state = fold.state
     haunted(fold, "item", hero="Aria", item="Ring", chit={"kind": "other", "ac": 1})
-    script(fold, ("menu", "fight"), ("fight.hero", "Aria"), ("fight.monster", "robber-fly"), ("fight.back", "blue"))
+    script(
+        fold,
+        ("menu", "fight"),
+        ("fight.hero", "Aria"),
+        ("fight.group", "rest"),
+        ("fight.monster", "robber-fly"),
+        ("fight.back", "blue"),
+    )
     script(fold, ("fight.initiative.hero", 1), ("fight.initiative.monster", 6), ("fight.monster", 6))
     pick = fold.pending
     assert pick.key == "fight.pick" and pick.values() == ("Ring",)
@@ -277,7 +298,14 @@ def test_a_one_shot_event_refreshes_the_waiting_menu():
 
 def test_a_one_shot_step_while_a_roll_waits_drops_the_stale_roll():
     fold = ready()
-    script(fold, ("menu", "fight"), ("fight.hero", "Aria"), ("fight.monster", "ghoul"), ("fight.back", "blue"))
+    script(
+        fold,
+        ("menu", "fight"),
+        ("fight.hero", "Aria"),
+        ("fight.group", "numbered"),
+        ("fight.monster", "ghoul"),
+        ("fight.back", "blue"),
+    )
     script(fold, ("fight.initiative.hero", 6), ("fight.initiative.monster", 1), ("fight.turn", "attack:"))
     assert fold.pending.key == "fight.attack"
     fold.apply({"t": "haunted", "op": "run", "steps": [{"do": "run"}], "rolls": [{"faces": [10], "src": "physical"}]})
@@ -287,7 +315,13 @@ def test_a_one_shot_step_while_a_roll_waits_drops_the_stale_roll():
 def test_both_paths_give_the_same_state_and_log():
     """The same fight with the same dice, through the menu and through one-shot events."""
     guided = ready()
-    script(guided, ("menu", "fight"), ("fight.hero", "Aria"), ("fight.monster", "carrion-crawler"))
+    script(
+        guided,
+        ("menu", "fight"),
+        ("fight.hero", "Aria"),
+        ("fight.group", "numbered"),
+        ("fight.monster", "carrion-crawler"),
+    )
     script(guided, ("fight.back", "purple"), ("fight.initiative.hero", 1), ("fight.initiative.monster", 4))
     script(guided, ("fight.monster", 5), ("fight.table", 8), ("fight.turn", "attack:"), ("fight.attack", 4))
     script(guided, ("fight.initiative.hero", 6), ("fight.initiative.monster", 2), ("fight.turn", "run"))

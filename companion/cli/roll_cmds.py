@@ -70,7 +70,10 @@ def _table(env: Env, expr: Expr, game: str | None) -> Table | None:
 
 def roll(
     ctx: typer.Context,
-    expr: Annotated[list[str], typer.Argument(help="What to roll, e.g. DC, 2d6+1, SR STR,DEX,INT.", show_default=False, metavar="EXPR")],
+    expr: Annotated[
+        list[str],
+        typer.Argument(help="What to roll, e.g. DC, 2d6+1, SR STR,DEX,INT.", show_default=False, metavar="EXPR"),
+    ],
     mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
     got: Annotated[
         str | None,
@@ -146,7 +149,9 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
 
 def odds_cmd(
     ctx: typer.Context,
-    expr: Annotated[list[str], typer.Argument(help="The roll, e.g. DC, 2d6>=9, talisman, 4dt.", show_default=False, metavar="EXPR")],
+    expr: Annotated[
+        list[str], typer.Argument(help="The roll, e.g. DC, 2d6>=9, talisman, 4dt.", show_default=False, metavar="EXPR")
+    ],
     mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:

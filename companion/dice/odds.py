@@ -129,7 +129,9 @@ def odds(expr: Expr, modifier: int = 0) -> Odds:
         return Odds(expr, modifier, Fraction(1, 6), {f: Fraction(1, 6) for f in range(1, 7)}, {}, target)
     if expr.kind == "SR":
         third = Fraction(1, 3)
-        return Odds(expr, modifier, None, {f: Fraction(1, 6) for f in range(1, 7)}, {1: third, 2: third, 3: third}, target)
+        return Odds(
+            expr, modifier, None, {f: Fraction(1, 6) for f in range(1, 7)}, {1: third, 2: third, 3: third}, target
+        )
     counts, n = sum_counts(expr)
     totals = {t + mod: Fraction(c, n) for t, c in sorted(counts.items())}
     success = None

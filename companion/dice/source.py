@@ -43,9 +43,7 @@ class VirtualDice:
         self.draws += 1
         return int(self._random() * sides) + 1
 
-    def roll(
-        self, expr: Expr, modifier: int = 0, parts: tuple[tuple[str, int], ...] = ()
-    ) -> Roll:
+    def roll(self, expr: Expr, modifier: int = 0, parts: tuple[tuple[str, int], ...] = ()) -> Roll:
         check_modifier(expr, modifier)
         return evaluate(expr, self.faces(expr), modifier, source="virtual", parts=parts)
 
@@ -107,7 +105,11 @@ def read_physical(
 
 
 def _dice_names(expr: Expr) -> str:
-    return " + ".join(f"{t.count}{t.die.name}" for t in expr.terms) if expr.kind == "sum" else f"{expr} ({_count_dice(expr)})"
+    return (
+        " + ".join(f"{t.count}{t.die.name}" for t in expr.terms)
+        if expr.kind == "sum"
+        else f"{expr} ({_count_dice(expr)})"
+    )
 
 
 def _count_dice(expr: Expr) -> str:
@@ -137,7 +139,9 @@ def _read_total(expr: Expr, text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise InputError(f"{text!r} is not a total for {_count_dice(expr)}; type a whole number from {lo} to {hi}") from None
+        raise InputError(
+            f"{text!r} is not a total for {_count_dice(expr)}; type a whole number from {lo} to {hi}"
+        ) from None
     if not lo <= value <= hi:
         raise InputError(f"{value} cannot be rolled on {_count_dice(expr)}; a total is from {lo} to {hi}")
     return value

@@ -440,10 +440,23 @@ def meet_monster(state: State) -> Step:
     name = yield from pick_hero(state, "fight.hero", "Which hero meets a monster?")
     if not name:
         return
+    # The listing numbers its first eleven monsters and bullets the rest: one list each, so a
+    # list fits a 24-line terminal.
+    numbered = [m for m in MONSTERS.values() if m.listed]
+    rest = [m for m in MONSTERS.values() if not m.listed and not (m.key == SPECTER and g.specter_dead)]
+    group = yield from ask(
+        choice(
+            "fight.group",
+            f"What does {name} reveal?",
+            ("numbered", f"{numbered[0].name} … {numbered[-1].name}"),
+            ("rest", f"{rest[0].name} … {rest[-1].name}" + ("" if g.specter_dead else " (and the specter)")),
+            (BACK, "← Back"),
+        )
+    )
+    if group == BACK:
+        return
     opts = []
-    for m in MONSTERS.values():
-        if m.key == SPECTER and g.specter_dead:
-            continue
+    for m in numbered if group == "numbered" else rest:
         hint = f"HP {m.hp} Att {m.att} AC {m.ac}" + (", undead" if R.is_undead(m, state.meta.variants) else "")
         opts.append(Option(m.key, m.name, hint))
     opts.append(Option(BACK, "← Back"))
