@@ -149,7 +149,7 @@ def test_a_whole_fight_in_the_menu():
     turn = fold.pending
     assert turn.key == "fight.turn"
     assert turn.values() == ("attack:", "run", "menu")
-    assert turn.option("attack:").hint.startswith("hits on 3+: 2/3")
+    assert turn.option("attack:").hint == "hits on a 3+ on the die: 2/3 (66.7%), 1 damage"
     assert turn.option("run").hint == "1d10 ≥ 3: 4/5 (80.0%)"
     assert turn.info[0].startswith("Fight on to the end: win ")
     assert "it attacks again at once" in turn.info[-1]

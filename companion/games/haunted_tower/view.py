@@ -32,8 +32,13 @@ def attack_hint(state: State, weapon: Item | None) -> str:
     p = O.hit_chance(R.total(parts), monster.ac)
     need = monster.ac - R.total(parts)
     amount, why = R.damage_of(hero, monster, weapon, variants)
-    on = "never" if p == 0 else ("always" if p == 1 else f"on {max(1, need)}+")
-    text = f"hits {on}: {fraction(p)}"
+    if p == 0:
+        text = f"cannot reach AC {monster.ac}"
+    elif p == 1:
+        text = "always hits"
+    else:
+        text = f"hits on a {need}+ on the die"
+    text += f": {fraction(p)}"
     return text + (f", {amount} damage" if amount else f", no damage: {why}")
 
 
