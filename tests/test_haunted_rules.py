@@ -92,6 +92,10 @@ def test_placement_roll_does_not_start_a_round():
     R.start_rolloff(state, "placement")
     assert R.order_roll(state, [1, 10, 2]) == "Bram"
     assert state.game.round == 0 and state.game.phase == "setup"
+    R.start_rolloff(state, "round")
+    R.order_roll(state, [1, 10, 2])
+    # the blue chits are told once, with the number of players at the first roll
+    assert texts(state).count("3 players: each draws 17 blue chits.") == 1
 
 
 def test_three_to_six_heroes():
@@ -330,7 +334,7 @@ def test_robber_fly_steals_items_then_goes_away():
     assert f.phase == "pick" and hero(state).hp == 6  # no damage
     assert R.need(state).items == ("Ring",)
     R.pick(state, "Ring")
-    assert hero(state).items == [] and "10 squares away" in texts(state)
+    assert hero(state).items == [] and "Cael's player moves it 10 squares away" in texts(state)
     R.hero_attack(state, "", 1)  # miss
     R.initiative(state, 1, 6)
     R.monster_attack(state, 6)  # hits a hero with no items left

@@ -730,7 +730,8 @@ def odds_cmd(
     ] = None,
     monster: Annotated[list[str] | None, typer.Argument(help="A monster.", show_default=False)] = None,
     with_: Annotated[
-        str | None, typer.Option("--with", "-w", help="Attack with this item.", show_default=False)
+        str | None,
+        typer.Option("--with", "-w", help="Attack with this item (default: the best one here).", show_default=False),
     ] = None,
     run_at: Annotated[
         int, typer.Option("--run-at", min=0, help="Run away at this HP or less (0: fight to the end).")
@@ -758,7 +759,7 @@ def odds_cmd(
                 raise InputError("no fight is in progress: give HERO MONSTER (e.g. companion haunted odds Aria ghoul)")
             h, m = R.find_hero(g, hero), find(" ".join(monster))
             monster_hp, slowed = m.hp, False
-        weapon = R.find_item(h, with_) if with_ else None
+        weapon = R.find_item(h, with_) if with_ else view.best_weapon(state, h, m)
         if weapon is not None and weapon.use != "attack":
             raise InputError(f"{weapon.name} is not used to attack")
         variants = state.meta.variants

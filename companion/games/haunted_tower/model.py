@@ -254,6 +254,8 @@ class HauntedTower:
     rolloff: list[str] = field(default_factory=list)
     #: ``placement`` (who places the first chit) or ``round`` (who moves first).
     rolloff_for: str = ""
+    #: How many players drew blue chits (told once, at the first roll for who goes first).
+    dealt: int = 0
     #: Monsters killed so far, by key (stand-ups off the board).
     kills: dict[str, int] = field(default_factory=dict)
     specter_seen: bool = False

@@ -90,6 +90,17 @@ def living(g: HauntedTower) -> list[Hero]:
     return [h for h in g.heroes if not h.out]
 
 
+def right_of(g: HauntedTower, hero: Hero) -> Hero | None:
+    """The hero on this hero's right: the one before it in the clockwise seat order.
+
+    "Any monster attacks against a hero are handled by the player to his or her right."
+    """
+    seats = [h for h in g.heroes if not h.out or h is hero]
+    if len(seats) < 2:
+        return None
+    return seats[(seats.index(hero) - 1) % len(seats)]
+
+
 def fighting(state: State) -> tuple[Fight, Hero, Monster]:
     """The fight in progress, its hero and its monster; InputError when there is none."""
     g = game(state)
@@ -366,9 +377,6 @@ def add_hero(state: State, card: Card) -> Hero:
         + (f" ({card.bonus.text()})" if card.bonus.any() else ""),
         under=False,
     )
-    n = len(g.heroes)
-    if n in D.BLUE_CHITS:
-        state.log.text(f"With {n} players each draws {D.BLUE_CHITS[n]} blue chits.", under=False)
     return hero
 
 
@@ -406,6 +414,9 @@ def start_rolloff(state: State, purpose: str) -> None:
         raise InputError("finish the fight first")
     g.rolloff = [h.name for h in living(g)]
     g.rolloff_for = purpose
+    if not g.dealt:
+        g.dealt = len(g.rolloff)
+        state.log.text(f"{g.dealt} players: each draws {D.BLUE_CHITS[g.dealt]} blue chits.", under=False)
 
 
 def order_roll(state: State, faces: list[int]) -> str | None:
@@ -691,7 +702,7 @@ def _drain(state: State, f: Fight, hero: Hero, monster: Monster) -> None:
         return
     f.drained = True
     hero.minus.append(f"energy drain: {monster.name}")
-    state.log.text(f"Energy drain: {hero.name} takes a green −1 chit (attack {attack_number(hero)}).")
+    state.log.text(f"Energy drain: {hero.name} takes a green −1 chit (Att {attack_number(hero)}).")
 
 
 def _wound(state: State, hero: Hero, amount: int) -> bool:
@@ -773,7 +784,9 @@ def pick(state: State, name: str) -> Item:
     if f.pick == "rust":
         state.log.text(f"The {monster.name} eats {item.name}: removed from the game.")
     else:
-        state.log.text(f"The {monster.name} takes {item.name}: the player on the right moves it 10 squares away.")
+        right = right_of(game(state), hero)
+        who = f"{right.name}'s player" if right else "the player on the right"
+        state.log.text(f"The {monster.name} takes {item.name}: {who} moves it 10 squares away.")
     f.pick = ""
     _after(state, f, monster, "monster")
     return item

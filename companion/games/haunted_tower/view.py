@@ -125,17 +125,22 @@ def initiative_hint(state: State) -> str:
 def monster_hint(state: State) -> str:
     """What a hit of the monster in the fight would do."""
     _, hero, monster = R.fighting(state)
+    right = R.right_of(R.game(state), hero)
+    who = f"{right.name}'s player (on {hero.name}'s right) rolls for the {monster.name}. " if right else ""
     kind = monster.on_hit
     if kind == "table":
-        return f"A hit rolls 1d10: {monster.table_text()}."
-    return {
-        "normal": "A hit does 1 HP.",
-        "double": "A hit does double damage: 2 HP.",
-        "drain": "A hit drains: 1 HP and a −1 chit (one per encounter).",
-        "double-drain": "A hit is a double energy drain: 2 HP and a −1 chit (one per encounter).",
-        "steal": f"A hit takes one of {hero.name}'s magic items; with none left, the fly goes away.",
-        "rust": f"A hit eats one of {hero.name}'s metal items; no damage.",
-    }[kind]
+        return f"{who}A hit rolls 1d10: {monster.table_text()}."
+    return (
+        who
+        + {
+            "normal": "A hit does 1 HP.",
+            "double": "A hit does double damage: 2 HP.",
+            "drain": "A hit drains: 1 HP and a −1 chit (one per encounter).",
+            "double-drain": "A hit is a double energy drain: 2 HP and a −1 chit (one per encounter).",
+            "steal": f"A hit takes one of {hero.name}'s magic items; with none left, the fly goes away.",
+            "rust": f"A hit eats one of {hero.name}'s metal items; no damage.",
+        }[kind]
+    )
 
 
 # ---- health of every figure --------------------------------------------------------------------
