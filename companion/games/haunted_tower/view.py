@@ -298,7 +298,8 @@ def score_table(state: State) -> Table:
         table.add_column(line.hero, justify="right")
     for key, label, points in D.SCORE:
         table.add_row(label, str(points), *[_cell(line.counts[key], line.points[key]) for line in lines])
-    won = set(R.winners(lines))
+    best = max((line.total for line in lines if line.scored), default=0)
+    won = set(R.winners(lines)) if best or state.finished else set()
     table.add_row(
         "[bold]Total[/bold]",
         "",
