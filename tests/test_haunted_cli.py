@@ -181,7 +181,7 @@ def test_hp_climb_trade_and_score(table):
     out = ok("haunted", "hp", "Aria", "-6")
     assert "placed outside the tower" in out
     refused("haunted", "hp", "Aria", "=3")
-    assert "cannot leave Tower 1 yet: 0 blue chits" in ok("haunted", "climb", "Aria", "--check")
+    assert "cannot leave Tower 1 yet: chits worth 0 blue of the 3 needed" in ok("haunted", "climb", "Aria", "--check")
     refused("haunted", "climb", "Aria")
     assert "climbs to Tower 2" in ok("haunted", "climb", "Aria", "--cleared")
     for back in ([], ["--purple"]):

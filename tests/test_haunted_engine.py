@@ -272,7 +272,7 @@ def test_climb_trade_score_and_end_in_the_menu():
 def test_climbing_with_too_few_chits_asks_about_an_empty_tower():
     fold = ready()
     script(fold, ("menu", "climb"))
-    assert fold.pending.option("Aria").hint == "0 blue chits of the 3 needed."
+    assert fold.pending.option("Aria").hint == "chits worth 0 blue of the 3 needed."
     script(fold, ("climb.hero", "Aria"), ("climb.cleared", "stay"))
     assert R.find_hero(fold.state.game, "Aria").tower == 1
     script(fold, ("menu", "climb"), ("climb.hero", "Aria"), ("climb.cleared", "cleared"))

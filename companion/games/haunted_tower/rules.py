@@ -926,14 +926,12 @@ class ClimbCheck:
         return self.have >= self.needs or self.cleared
 
     def text(self) -> str:
+        worth = f"chits worth {self.have} blue of the {self.needs} needed"
         if self.ok and self.have < self.needs:
-            return (
-                f"{self.hero} may climb to Tower {self.to}: Tower {self.to - 1} has no chits left "
-                f"({self.have} of {self.needs} blue chits)."
-            )
+            return f"{self.hero} may climb to Tower {self.to}: Tower {self.to - 1} has no chits left ({worth})."
         if self.ok:
-            return f"{self.hero} may climb to Tower {self.to}: {self.have} blue chits (needs {self.needs})."
-        return f"{self.hero} cannot leave Tower {self.to - 1} yet: {self.have} blue chits of the {self.needs} needed."
+            return f"{self.hero} may climb to Tower {self.to}: {worth}."
+        return f"{self.hero} cannot leave Tower {self.to - 1} yet: {worth}."
 
 
 def climb_check(hero: Hero, cleared: bool = False) -> ClimbCheck:
