@@ -142,20 +142,21 @@ def test_a_whole_fight_in_the_menu():
     assert init.key == "fight.initiative.hero" and "attacks first: 1/2" in init.info[0]
     script(fold, ("fight.initiative.hero", 2), ("fight.initiative.monster", 5))
     attack = fold.pending
-    assert attack.key == "fight.monster" and str(attack.expr) == "1d6>=5" and attack.mod == 3
+    assert attack.key == "fight.monster-attack" and str(attack.expr) == "1d6>=5" and attack.mod == 3
     assert "1d10" in attack.info[0]
-    script(fold, ("fight.monster", 4), ("fight.table", 9))  # 7 >= 5: a hit; 9: no move next turn
+    script(fold, ("fight.monster-attack", 4), ("fight.table", 9))  # 7 >= 5: a hit; 9: no move next turn
     assert R.find_hero(state.game, "Aria").hp == 5 and R.find_hero(state.game, "Aria").held_round == 1
     turn = fold.pending
     assert turn.key == "fight.turn"
     assert turn.values() == ("attack:", "run", "menu")
     assert turn.option("attack:").hint == "hits on a 3+ on the die: 2/3 (66.7%), 1 damage"
     assert turn.option("run").hint == "1d10 ≥ 3: 4/5 (80.0%)"
-    assert turn.info[0].startswith("Fight on to the end: win ")
-    assert "it attacks again at once" in turn.info[-1]
-    script(fold, ("fight.turn", "attack:"), ("fight.attack", 6))
+    advice = GAME.advise(state, turn)
+    assert advice[0].startswith("Fight on to the end: win ")
+    assert "it attacks again at once" in advice[-1]
+    script(fold, ("fight.turn", "attack:"), ("fight.hero-attack", 6))
     script(fold, ("fight.initiative.hero", 6), ("fight.initiative.monster", 1))
-    script(fold, ("fight.turn", "attack:"), ("fight.attack", 6))
+    script(fold, ("fight.turn", "attack:"), ("fight.hero-attack", 6))
     assert state.game.fight is None
     aria = R.find_hero(state.game, "Aria")
     assert aria.standups == ["ghoul"] and aria.chits[0].back == "blue"
@@ -197,7 +198,7 @@ def test_robber_fly_pick_and_run_away_in_the_menu():
         ("fight.monster", "robber-fly"),
         ("fight.back", "blue"),
     )
-    script(fold, ("fight.initiative.hero", 1), ("fight.initiative.monster", 6), ("fight.monster", 6))
+    script(fold, ("fight.initiative.hero", 1), ("fight.initiative.monster", 6), ("fight.monster-attack", 6))
     pick = fold.pending
     assert pick.key == "fight.pick" and pick.values() == ("Ring",)
     script(fold, ("fight.pick", "Ring"), ("fight.turn", "run"), ("fight.run", 2))
@@ -307,7 +308,7 @@ def test_a_one_shot_step_while_a_roll_waits_drops_the_stale_roll():
         ("fight.back", "blue"),
     )
     script(fold, ("fight.initiative.hero", 6), ("fight.initiative.monster", 1), ("fight.turn", "attack:"))
-    assert fold.pending.key == "fight.attack"
+    assert fold.pending.key == "fight.hero-attack"
     fold.apply({"t": "haunted", "op": "run", "steps": [{"do": "run"}], "rolls": [{"faces": [10], "src": "physical"}]})
     assert fold.state.game.fight is None and fold.pending.key == "menu"
 
@@ -323,9 +324,9 @@ def test_both_paths_give_the_same_state_and_log():
         ("fight.monster", "carrion-crawler"),
     )
     script(guided, ("fight.back", "purple"), ("fight.initiative.hero", 1), ("fight.initiative.monster", 4))
-    script(guided, ("fight.monster", 5), ("fight.table", 8), ("fight.turn", "attack:"), ("fight.attack", 4))
+    script(guided, ("fight.monster-attack", 5), ("fight.table", 8), ("fight.turn", "attack:"), ("fight.hero-attack", 4))
     script(guided, ("fight.initiative.hero", 6), ("fight.initiative.monster", 2), ("fight.turn", "run"))
-    script(guided, ("fight.run", 1), ("fight.monster", 6), ("fight.table", 2))
+    script(guided, ("fight.run", 1), ("fight.monster-attack", 6), ("fight.table", 2))
 
     oneshot = ready()
     events = [

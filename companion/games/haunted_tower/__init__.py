@@ -21,7 +21,7 @@ from companion.games.haunted_tower.data import DEAD_SCORE, RUN_FAIL_TURN, SPECTE
 from companion.games.haunted_tower.model import HauntedTower
 
 if TYPE_CHECKING:
-    from companion.engine.requests import Engine
+    from companion.engine.requests import Engine, Request
     from companion.session.state import State
 
 VARIANTS: dict[str, Variant] = {
@@ -70,6 +70,15 @@ def reduce(state: State, event: dict[str, Any]) -> None:
     fold(state, event)
 
 
+def advise(state: State, request: Request) -> list[str]:
+    """The exact odds of the whole fight before the hero decides (computed only when shown)."""
+    if request.key != "fight.turn" or state.game is None or state.game.fight is None:
+        return []
+    from companion.games.haunted_tower.view import fight_advice
+
+    return fight_advice(state)
+
+
 def status(state: State) -> list[tuple[str, object]]:
     from companion.games.haunted_tower.view import status_rows
 
@@ -90,6 +99,7 @@ GAME = GameSpec(
     play=play,
     reducers={"haunted": reduce},
     status=status,  # type: ignore[arg-type]
+    advise=advise,
     commands="companion.games.haunted_tower.cli:app",
     hero=hero_line,
     log_title="D&D: The Haunted Tower",

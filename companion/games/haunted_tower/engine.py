@@ -509,7 +509,8 @@ def hero_turn(state: State) -> Step:
         opts.append(Option("trade", "Trade monster chits to remove a −1 chit"))
     opts.append(Option("menu", "Other table actions (the fight waits)"))
     prompt = f"Round {f.round}: {hero.name}'s turn against the {monster.name} (HP {max(0, f.hp)}/{monster.hp})"
-    answer = yield from ask(Choice("fight.turn", prompt, tuple(opts), tuple(V.fight_advice(state))))
+    # The whole-fight odds are shown through GameSpec.advise, computed only when a person looks.
+    answer = yield from ask(Choice("fight.turn", prompt, tuple(opts)))
     if answer == "menu":
         return "menu"
     if answer == "trade":

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from companion.dice.odds import percent
 from companion.games.haunted_tower.data import D6, D10
@@ -110,6 +110,7 @@ def _hit_effects(monster: Monster) -> tuple[tuple[Fraction, str], ...]:
     return ((ONE, monster.on_hit),)
 
 
+@lru_cache(maxsize=512)
 def duel(
     monster: Monster,
     *,
@@ -125,7 +126,7 @@ def duel(
     turn: str = "round",
     free_attack: bool = True,
 ) -> DuelOdds:
-    """The exact chances of how a duel ends.
+    """The exact chances of how a duel ends (cached: the menu asks the same question again).
 
     - ``hero_attack``, ``hero_ac``: the hero's numbers against this monster with the weapon used
       (every bonus and −1 chit counted, the carrion crawler's venom not: that is ``slowed``);

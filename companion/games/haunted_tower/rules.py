@@ -257,14 +257,16 @@ def attack_spec(state: State, weapon: str = "") -> RollSpec:
     item = _weapon(hero, weapon)
     parts = attack_parts(hero, monster, item, state.meta.variants, slowed=f.slowed)
     with_ = f" with {item.name}" if item else ""
-    return RollSpec("fight.attack", check(D.D6, monster.ac), f"{hero.name} attacks the {monster.name}{with_}", parts)
+    return RollSpec(
+        "fight.hero-attack", check(D.D6, monster.ac), f"{hero.name} attacks the {monster.name}{with_}", parts
+    )
 
 
 def monster_spec(state: State) -> RollSpec:
     _, hero, monster = fighting(state)
     ac = armor_class(hero, monster, state.meta.variants)
     return RollSpec(
-        "fight.monster", check(D.D6, ac), f"The {monster.name} attacks {hero.name}", (("Att", monster.att),)
+        "fight.monster-attack", check(D.D6, ac), f"The {monster.name} attacks {hero.name}", (("Att", monster.att),)
     )
 
 
