@@ -235,3 +235,21 @@ def test_another_games_session_is_refused():
 def test_bad_monster_and_hero_names(table):
     assert "could be" in refused("haunted", "fight", "Aria", "giant")
     assert "no hero 'Zed'" in refused("haunted", "fight", "Zed", "ghoul")
+
+
+def test_every_haunted_command_and_option_has_help():
+    import typer
+
+    from companion.games.haunted_tower.cli import app as haunted
+
+    group = typer.main.get_command(haunted)
+    ctx = typer.Context(group, info_name="haunted")
+    names = group.list_commands(ctx)
+    assert {"fight", "init", "attack", "run", "health", "odds", "score", "climb", "trade"} <= set(names)
+    for name in names:
+        command = group.get_command(ctx, name)
+        assert (command.help or "").strip(), name
+        assert "Usage: companion haunted" in ok("haunted", name, "--help")
+        for param in command.params:
+            if param.name != "help":
+                assert (getattr(param, "help", None) or "").strip(), (name, param.name)

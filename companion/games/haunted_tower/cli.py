@@ -32,6 +32,8 @@ app = typer.Typer(
     epilog="[bold]A fight[/bold]: fight HERO MONSTER → init → attack (whoever's turn it is) or run → ...",
 )
 
+HeroArg = Annotated[str, typer.Argument(help="The hero (a unique start of the name will do).", show_default=False)]
+ItemArg = Annotated[str, typer.Argument(help="The item, as on the chit (a unique start will do).", show_default=False)]
 GotOpt = Annotated[
     str | None, typer.Option("--got", "-g", help="The face(s) you rolled (physical dice).", show_default=False)
 ]
@@ -586,8 +588,8 @@ def _apply(env: Env, event: dict[str, Any], json_out: bool) -> None:
 @app.command("drop")
 def drop_cmd(
     ctx: typer.Context,
-    hero: Annotated[str, typer.Argument(show_default=False)],
-    item: Annotated[str, typer.Argument(show_default=False)],
+    hero: HeroArg,
+    item: ItemArg,
     json_out: JsonOpt = False,
 ) -> None:
     """Drop a magic item in an adjacent square."""
@@ -597,8 +599,8 @@ def drop_cmd(
 @app.command("give")
 def give_cmd(
     ctx: typer.Context,
-    hero: Annotated[str, typer.Argument(show_default=False)],
-    item: Annotated[str, typer.Argument(show_default=False)],
+    hero: HeroArg,
+    item: ItemArg,
     to: Annotated[str, typer.Argument(help="The adjacent hero who takes it.", show_default=False)],
     json_out: JsonOpt = False,
 ) -> None:
@@ -609,8 +611,8 @@ def give_cmd(
 @app.command("use")
 def use_cmd(
     ctx: typer.Context,
-    hero: Annotated[str, typer.Argument(show_default=False)],
-    item: Annotated[str, typer.Argument(show_default=False)],
+    hero: HeroArg,
+    item: ItemArg,
     json_out: JsonOpt = False,
 ) -> None:
     """Use a limited item once (a potion); its last use removes it from the game."""
@@ -620,7 +622,7 @@ def use_cmd(
 @app.command("hp", context_settings=SIGNED)
 def hp_cmd(
     ctx: typer.Context,
-    hero: Annotated[str, typer.Argument(show_default=False)],
+    hero: HeroArg,
     change: Annotated[str, typer.Argument(help="+N or -N.", show_default=False)],
     json_out: JsonOpt = False,
 ) -> None:
@@ -637,7 +639,7 @@ def hp_cmd(
 @app.command("climb")
 def climb_cmd(
     ctx: typer.Context,
-    hero: Annotated[str, typer.Argument(show_default=False)],
+    hero: HeroArg,
     cleared: Annotated[
         bool, typer.Option("--cleared", help="Every chit of the hero's tower is gone: climb anyway.")
     ] = False,
@@ -662,7 +664,7 @@ def climb_cmd(
 @app.command("trade")
 def trade_cmd(
     ctx: typer.Context,
-    hero: Annotated[str, typer.Argument(show_default=False)],
+    hero: HeroArg,
     pay: Annotated[str, typer.Argument(help="blue (two blue monster chits) or purple (one).", show_default=False)],
     json_out: JsonOpt = False,
 ) -> None:
@@ -671,9 +673,7 @@ def trade_cmd(
 
 
 @app.command("moved")
-def moved_cmd(
-    ctx: typer.Context, hero: Annotated[str, typer.Argument(show_default=False)], json_out: JsonOpt = False
-) -> None:
+def moved_cmd(ctx: typer.Context, hero: HeroArg, json_out: JsonOpt = False) -> None:
     """The hero has sat out the move a ghoul's bite took."""
     _apply(ctx.obj, {"op": "moved", "hero": hero}, json_out)
 
