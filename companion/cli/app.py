@@ -15,12 +15,12 @@ from companion.cli.env import Env
 from companion.cli.group import CompanionGroup
 
 EXAMPLES = """\
-[bold]Examples[/bold]
-
+\b
+Examples:
   companion roll DC --mod 1         a Dice Check with +1
   companion roll 2d6 --got 3,5      the dice you rolled yourself
   companion roll SR STR,DEX,INT     a Split Roll, named options
-  companion roll 4dt                Dark Tower dice: sum, ♥ and ★
+  companion roll 4dt                Dark Tower dice: sum, hearts and stars
   companion odds DC --mod 2         exact odds: 2/3
   companion new inverted-tower      start a game; then companion play
 """
@@ -33,7 +33,8 @@ app = typer.Typer(
     epilog=EXAMPLES,
     no_args_is_help=True,
     add_completion=False,
-    rich_markup_mode="rich",
+    # Plain help: the rich help panels cost ~80 ms of start-up (docs/startup.md).
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -85,13 +86,33 @@ def root(
     ctx.obj = Env.from_process(data_dir=data_dir, logs_dir=logs_dir, session=session)
 
 
-def _register() -> None:
-    from companion.cli import play_cmds, roll_cmds, session_cmds, tracker_cmds
-
-    roll_cmds.register(app)
-    session_cmds.register(app)
-    tracker_cmds.register(app)
-    play_cmds.register(app)
-
-
-_register()
+#: Command name → the module whose typer ``app`` defines it. Only the module of the command being
+#: run is imported and turned into a click command; typer would otherwise build every command's
+#: parameters on every run (see docs/startup.md). The order is the order of ``companion --help``.
+COMMAND_MODULES: dict[str, str] = {
+    "roll": "companion.cli.roll_cmds",
+    "odds": "companion.cli.roll_cmds",
+    "new": "companion.cli.session_cmds",
+    "play": "companion.cli.play_cmds",
+    "next": "companion.cli.play_cmds",
+    "sessions": "companion.cli.session_cmds",
+    "use": "companion.cli.session_cmds",
+    "status": "companion.cli.session_cmds",
+    "undo": "companion.cli.session_cmds",
+    "redo": "companion.cli.session_cmds",
+    "amend": "companion.cli.session_cmds",
+    "note": "companion.cli.session_cmds",
+    "mode": "companion.cli.session_cmds",
+    "log": "companion.cli.session_cmds",
+    "export": "companion.cli.session_cmds",
+    "gamedata": "companion.cli.session_cmds",
+    "tally": "companion.cli.tracker_cmds",
+    "hp": "companion.cli.tracker_cmds",
+    "xp": "companion.cli.tracker_cmds",
+    "gold": "companion.cli.tracker_cmds",
+    "item": "companion.cli.tracker_cmds",
+    "room": "companion.cli.tracker_cmds",
+    "rooms": "companion.cli.tracker_cmds",
+    "floor": "companion.cli.tracker_cmds",
+    "talisman": "companion.cli.tracker_cmds",
+}

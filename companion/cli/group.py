@@ -10,6 +10,7 @@ Every command runs inside :meth:`CompanionGroup.invoke`, so no command repeats t
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Any
 
@@ -33,34 +34,35 @@ def _is_click_exception(exc: BaseException) -> bool:
 class CompanionGroup(TyperGroup):
     """A TyperGroup that turns every expected failure into one line and the documented exit code.
 
-    It also mounts each game's own command group (``companion tower ...``) lazily: the game's CLI
-    module is imported only when that group is run or help lists it.
+    It also finds commands lazily: the module of a command (``COMMAND_MODULES`` in
+    :mod:`companion.cli.app`) or of a game's own group (``COMMAND_GROUPS`` in :mod:`companion.games`)
+    is imported, and its click command built, only when that command is run or help lists it.
     """
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = list(super().list_commands(ctx))
         if ctx.parent is None:
+            from companion.cli.app import COMMAND_MODULES
             from companion.games import COMMAND_GROUPS
 
-            names.extend(n for n in COMMAND_GROUPS if n not in names)
+            names.extend(n for n in [*COMMAND_MODULES, *COMMAND_GROUPS] if n not in names)
         return names
 
     def get_command(self, ctx: Any, name: str) -> Any:
         command = super().get_command(ctx, name)
-        if command is None and ctx.parent is None:
-            from companion.games import COMMAND_GROUPS
+        if command is not None or ctx.parent is not None:
+            return command
+        from companion.cli.app import COMMAND_MODULES
+        from companion.games import COMMAND_GROUPS
 
-            target = COMMAND_GROUPS.get(name)
-            if target is not None:
-                import importlib
-
-                import typer
-
-                module, _, attr = target.partition(":")
-                sub = getattr(importlib.import_module(module), attr)
-                command = typer.main.get_command(sub)
-                command.name = name
-        return command
+        if name in COMMAND_MODULES:
+            built = _built(COMMAND_MODULES[name] + ":app")
+            return built.commands.get(name) if hasattr(built, "commands") else built
+        if name in COMMAND_GROUPS:
+            built = _built(COMMAND_GROUPS[name])
+            built.name = name
+            return built
+        return None
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -100,7 +102,8 @@ class CompanionGroup(TyperGroup):
                 command = getattr(getattr(exc, "ctx", None), "command_path", None) or "companion"
                 message = exc.format_message()  # type: ignore[attr-defined]
                 help_hint = f" (see '{command} --help')" if code == EXIT_USAGE else ""
-                _stderr_line(f"{command}: {message}{help_hint}")
+                if message:  # no arguments at all: the help was printed, nothing more to say
+                    _stderr_line(f"{command}: {message}{help_hint}")
             elif type(exc).__name__ == "Abort":  # typer's Ctrl-D while parsing
                 _stderr_line("companion: end of input; every completed action is saved.")
                 code = EXIT_ERROR
@@ -109,6 +112,17 @@ class CompanionGroup(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+@functools.cache
+def _built(target: str) -> Any:
+    """The click command (or group) of the typer app at ``module:attribute``, built once."""
+    import importlib
+
+    import typer
+
+    module, _, attr = target.partition(":")
+    return typer.main.get_command(getattr(importlib.import_module(module), attr))
 
 
 def _exit(code: int) -> BaseException:

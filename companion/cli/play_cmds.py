@@ -121,6 +121,6 @@ def next_cmd(
             env.print(f"[dim]{line}[/dim]")
 
 
-def register(app: typer.Typer) -> None:
-    app.command("play")(play)
-    app.command("next")(next_cmd)
+app = typer.Typer(rich_markup_mode=None)
+app.command("play")(play)
+app.command("next")(next_cmd)

@@ -13,15 +13,15 @@ if TYPE_CHECKING:
 
 ROLL_HELP = """Roll dice, virtually or with the faces you rolled yourself (--got).
 
-[bold]Expressions[/bold]: DR [TABLE], DC, EC, SR [A,B,C], talisman, NdX±M with an optional
+Expressions: DR [TABLE], DC, EC, SR [A,B,C], talisman, NdX±M with an optional
 comparison (2d6, 1d6+3>=7, d20, 1d10>=5, d%), and Dark Tower pools (dt, 3dt, 4dt).
 
 When a session is active the roll is recorded in it and in its dungeon log.
 """
 
 ROLL_EPILOG = """\
-[bold]Examples[/bold]
-
+\b
+Examples:
   companion roll DC --mod 1
   companion roll DC --got 5
   companion roll 2d6 --got 3,5
@@ -32,8 +32,8 @@ ROLL_EPILOG = """\
 """
 
 ODDS_EPILOG = """\
-[bold]Examples[/bold]
-
+\b
+Examples:
   companion odds DC --mod 2          2/3
   companion odds 2d6>=9
   companion odds talisman
@@ -99,6 +99,11 @@ def roll(
     e = _expr(expr)
     check_modifier(e, mod)
     table = _table(env, e, game)
+    physical = None
+    if got is not None:  # checked before anything can be recorded: bad faces change no save
+        from companion.dice.source import read_physical
+
+        physical = read_physical(e, got, mod)
     session_roll = None
     if not scratch:
         from companion.session.api import record_roll
@@ -108,10 +113,8 @@ def roll(
     if session_roll is not None:
         result, session_name = session_roll
         extra["session"] = session_name
-    elif got is not None:
-        from companion.dice.source import read_physical
-
-        result = read_physical(e, got, mod)
+    elif physical is not None:
+        result = physical
     else:
         from companion.dice.source import VirtualDice, new_seed
 
@@ -139,11 +142,20 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
         )
         env.print_json(data)
         return
-    text = render.rich_text(roll_, row=row, show_odds=show_odds)  # type: ignore[arg-type]
+    segments = render.segments(roll_, row=row, show_odds=show_odds)  # type: ignore[arg-type]
     if "seed" in extra:
-        text.append(f" (seed {extra['seed']})", style="dim")
+        segments.append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
-        text.append(f"  recorded in {extra['session']}", style="dim")
+        segments.append((f"  recorded in {extra['session']}", "dim"))
+    if not env.stdout_isatty:
+        # No terminal, so no colour to show: skip importing rich (~20 ms of every piped roll).
+        env.echo("".join(part for part, _ in segments))
+        return
+    from rich.text import Text
+
+    text = Text()
+    for part, style in segments:
+        text.append(part, style=style)
     env.print(text)
 
 
@@ -203,9 +215,7 @@ def odds_cmd(
     grid.add_column("total" if pool is None else "sum", justify="right")
     grid.add_column("chance", justify="right")
     grid.add_column("")
-    dist = o.totals if pool is None else {k: v for k, v in _marginal(pool, 0).items()}
-    if pool is not None and mod:
-        dist = {k + mod + e.const: v for k, v in dist.items()}
+    dist = o.totals  # for a dt pool these are its sums, with the constant and --mod added
     if len(dist) > 40:
         env.print(f"  {len(dist)} totals from {min(dist)} to {max(dist)}; use --json for all of them")
         return
@@ -233,6 +243,6 @@ def _marginal(pool: dict, index: int) -> dict:
     return dict(sorted(out.items()))
 
 
-def register(app: typer.Typer) -> None:
-    app.command("roll", help=ROLL_HELP, epilog=ROLL_EPILOG)(roll)
-    app.command("odds", epilog=ODDS_EPILOG)(odds_cmd)
+app = typer.Typer(rich_markup_mode=None)
+app.command("roll", help=ROLL_HELP, epilog=ROLL_EPILOG)(roll)
+app.command("odds", epilog=ODDS_EPILOG)(odds_cmd)

@@ -357,24 +357,6 @@ def export(
     env.print(f"Log written to {target}")
 
 
-def register(app: typer.Typer) -> None:
-    for fn, name in (
-        (new, "new"),
-        (sessions, "sessions"),
-        (use, "use"),
-        (status, "status"),
-        (undo, "undo"),
-        (redo, "redo"),
-        (amend, "amend"),
-        (note, "note"),
-        (mode, "mode"),
-        (log, "log"),
-        (export, "export"),
-    ):
-        app.command(name)(fn)
-    app.command("gamedata")(gamedata)
-
-
 def gamedata(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="The game whose data to show or change.", show_default=False)],
@@ -425,3 +407,21 @@ def gamedata(
         value = values[key]
         shown = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
         env.print(f"{key} = {shown}")
+
+
+app = typer.Typer(rich_markup_mode=None)
+for _fn, _name in (
+    (new, "new"),
+    (sessions, "sessions"),
+    (use, "use"),
+    (status, "status"),
+    (undo, "undo"),
+    (redo, "redo"),
+    (amend, "amend"),
+    (note, "note"),
+    (mode, "mode"),
+    (log, "log"),
+    (export, "export"),
+    (gamedata, "gamedata"),
+):
+    app.command(_name)(_fn)

@@ -1,7 +1,7 @@
 """Table-top trackers as one-shot commands: tally, hp, xp, gold, item, room, floor, talisman.
 
 Every verb records an event in the active session (so undo, the log and replays see it) and prints
-the tracker the way the book writes it, or JSON with ``--json``.
+the tracker the way the book writes it, or JSON with "--json".
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ tally_app = typer.Typer(
     help="Hit tallies: characters count their hits left down (9 8 7 6 5), monsters get tally marks.",
     no_args_is_help=False,
     invoke_without_command=True,
+    rich_markup_mode=None,
 )
 
 
@@ -66,7 +67,7 @@ def tally_add(
     monster: Annotated[bool, typer.Option("--monster", help="Tally it as a monster (marks, not a countdown).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Start a tally: ``tally add Adelhardt 9 --role PALADIN`` or ``tally add "Ogre Mage" 4 --monster``."""
+    """Start a tally: 'tally add Adelhardt 9 --role PALADIN' or 'tally add "Ogre Mage" 4 --monster'."""
     env: Env = ctx.obj
     session = _record(env, {"t": "tally", "op": "add", "name": name, "max": hits, "role": role, "monster": monster})
     _show_tally(env, session, name, json_out)
@@ -209,7 +210,7 @@ def room(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Record a room: ``room 4 Mob 1 (killed) --state cleared``."""
+    """Record a room: "room 4 Mob 1 (killed) --state cleared"."""
     env: Env = ctx.obj
     event: dict[str, Any] = {"t": "room", "number": number}
     if content:
@@ -323,17 +324,17 @@ def talisman(
             env.print(f"Rolled {last}: not found ({ts.kills} kill(s) so far).")
 
 
-def register(app: typer.Typer) -> None:
-    app.add_typer(tally_app, name="tally")
-    app.command("hp", context_settings=SIGNED)(
-        _counter_command("hp", "HP", "HP, with a maximum: ``hp -1``, ``hp +2``, ``hp =5 --max 5``.")
-    )
-    app.command("gold", context_settings=SIGNED)(
-        _counter_command("gold", "Gold", "Gold pieces: ``gold +1``, ``gold -5``.")
-    )
-    app.command("xp", context_settings=SIGNED)(xp)
-    app.command("item", context_settings=SIGNED)(item)
-    app.command("room")(room)
-    app.command("rooms")(rooms)
-    app.command("floor")(floor_cmd)
-    app.command("talisman")(talisman)
+app = typer.Typer(rich_markup_mode=None)
+app.add_typer(tally_app, name="tally")
+app.command("hp", context_settings=SIGNED)(
+    _counter_command("hp", "HP", 'HP, with a maximum: "hp -1", "hp +2", "hp =5 --max 5".')
+)
+app.command("gold", context_settings=SIGNED)(
+    _counter_command("gold", "Gold", 'Gold pieces: "gold +1", "gold -5".')
+)
+app.command("xp", context_settings=SIGNED)(xp)
+app.command("item", context_settings=SIGNED)(item)
+app.command("room")(room)
+app.command("rooms")(rooms)
+app.command("floor")(floor_cmd)
+app.command("talisman")(talisman)

@@ -85,7 +85,13 @@ class Expr:
         if self.kind == "EC":
             return "EC"
         if self.kind == "SR":
-            return f"SR {','.join(self.options)}" if self.options else "SR"
+            if not self.options:
+                return "SR"
+            names = ",".join(self.options)
+            # parse() drops one pair of brackets around the names, so keep names like "(a" and "c)"
+            if names.startswith("(") and names.endswith(")"):
+                return f"SR ({names})"
+            return f"SR {names}"
         if self.kind == "talisman":
             return "talisman"
         parts: list[str] = []
@@ -162,12 +168,12 @@ def _parse_keyword(raw: str, word: str, rest: str) -> Expr:
             return dc(int(compact))
         raise _bad(raw, "DC takes an optional modifier such as DC+1 or DC-2")
     if word == "DR":
-        name = rest.strip("():").strip()
+        name = rest.strip("():").strip().lower()  # checked after lowering: 'İ' lowers to 2 chars
         if not name:
             return DR
         if not re.fullmatch(r"[\w\- ]{1,40}", name):
             raise _bad(raw, "DR takes an optional table name, e.g. DR events")
-        return dr(name.lower())
+        return dr(name)
     # SR
     inner = rest.strip()
     if inner.startswith("(") and inner.endswith(")"):

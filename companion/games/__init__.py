@@ -17,12 +17,15 @@ if TYPE_CHECKING:
 GAMES: dict[str, str] = {
     "freeform": "companion.games.freeform",
     "inverted-tower": "companion.games.inverted_tower",
+    "dark-tower": "companion.games.dark_tower",
     "haunted-tower": "companion.games.haunted_tower",
 }
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
 #: command name → "module:typer app attribute".
 COMMAND_GROUPS: dict[str, str] = {
+    "tower": "companion.games.inverted_tower.cli:app",
+    "dark": "companion.games.dark_tower.cli:app",
     "haunted": "companion.games.haunted_tower.cli:app",
 }
 
@@ -30,6 +33,9 @@ COMMAND_GROUPS: dict[str, str] = {
 ALIASES: dict[str, str] = {
     "it": "inverted-tower",
     "tower": "inverted-tower",
+    "тёмная-башня": "dark-tower",
+    "темная-башня": "dark-tower",
+    "dtower": "dark-tower",
     "ht": "haunted-tower",
 }
 

@@ -66,7 +66,8 @@ def roll_text(r: dict[str, Any]) -> str:
         reason = r.get("reason")
         dice += f" (amended from `{r['amended_from']}`" + (f": {escape(reason)}" if reason else "") + ")"
     text = " ".join(parts) + f" → {dice}"
-    if mods or dice_shown.count("[") > 1 or dice_shown == "(total only)":
+    several = dice_shown.count("[") > 1 or dice_shown == "(total only)"
+    if (mods or several) and not r["outcome"].startswith(f"{r['total']},"):  # a dt pool says its sum itself
         text += f" = {r['total']}"
     if r.get("target"):
         text += f" vs {r['target']}"
@@ -123,7 +124,7 @@ def sheet(state: State) -> str:
     for name, c in t.counters.items():
         value = f"{c.value}/{c.max}" if c.max is not None else str(c.value)
         lines.append(f"- {escape(name.upper() if len(name) <= 3 else name.capitalize())}: {value}")
-    if t.items:
+    if any(t.items.values()):  # items all spent leave no empty "Items:" line
         lines.append("- Items: " + escape(", ".join(f"{n} ×{k}" for n, k in t.items.items() if k)))
     ts = t.talisman
     if ts.kills or ts.found or ts.held_by_last:

@@ -24,10 +24,22 @@ def roll_line(
         mods=modifier_text(roll),
         total=roll.total,
         outcome=outcome_text(roll, row),
-        target=target_text(roll.expr, roll.modifier - roll.expr.const),
+        target=_target(roll),
         source=roll.source,
         why=why,
         natural=natural_text(roll),
         amended_from=amended_from,
         reason=reason,
     )
+
+
+def _target(roll: Roll) -> str | None:
+    """What the logged number is checked against.
+
+    The log shows a Dice Check's total (``[3] = 4``), and a total is read against the DC's own 5+;
+    the face a modifier makes necessary (``4+``) belongs to the odds shown before the roll, and beside
+    a total it would read as "4 vs 4+ → fail".
+    """
+    if roll.expr.kind == "DC" and roll.faces is not None and roll.modifier != roll.expr.const:
+        return target_text(roll.expr, -roll.expr.const)
+    return target_text(roll.expr, roll.modifier - roll.expr.const)

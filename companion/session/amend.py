@@ -20,12 +20,17 @@ def _roll_fields(event: dict[str, Any]) -> dict[str, Any] | None:
         return v if ("faces" in v or "total" in v) else None
     if event.get("t") in ("roll", "talisman") and ("faces" in event or "total" in event):
         return event
+    game_roll = event.get("roll")  # a game's own event that carries its dice (see Fold._game_roll)
+    if isinstance(game_roll, dict) and "expr" in game_roll and ("faces" in game_roll or "total" in game_roll):
+        return game_roll
     return None
 
 
 def _expr(event: dict[str, Any]) -> tuple[Expr, int]:
     if event["t"] == "talisman":
         return TALISMAN, 0
+    if "expr" not in event and isinstance(event.get("roll"), dict):
+        return parse(event["roll"]["expr"]), int(event["roll"].get("mod", 0))
     return parse(event["expr"]), int(event.get("mod", 0))
 
 

@@ -97,9 +97,9 @@ class Fold:
         kind = event.get("t")
         reducer = self._reducers.get(kind)  # type: ignore[arg-type]
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
-            self.spec.reducers[kind](self.state, event)  # type: ignore[index]
-            # A game's one-shot event keeps the dice it rolled in ``rolls`` ({faces, src} each):
-            # count the virtual ones, so the session's dice stream resumes after them.
+            self.spec.reducers[kind](self.state, self._game_roll(event))  # type: ignore[index]
+            # An event with several dice keeps them in ``rolls`` instead ({faces, src} each; they
+            # cannot be amended one by one: undo the command and run it again): count the virtual ones.
             for payload in event.get("rolls", ()):
                 self._count_virtual(payload)
         elif reducer is not None:
@@ -123,6 +123,26 @@ class Fold:
         if amend is None:
             return payload, None, None
         return {**amend["roll"], "src": "amended"}, None, amend.get("reason")
+
+    def _game_roll(self, event: dict[str, Any]) -> dict[str, Any]:
+        """A game event's own dice: count the virtual ones, and hand the reducer any amended faces.
+
+        A game's one-shot event keeps its dice under ``roll`` (``{"expr", "faces" or "total", "src"}``,
+        as :func:`roll_payload` makes them, plus the expression). Counting them here keeps the seeded
+        stream where it belongs, so the next virtual roll never repeats dice a one-shot command drew.
+        When ``companion amend`` corrected the roll, the reducer gets the corrected faces with
+        ``src: "amended"``, the original under ``original`` and the ``reason``.
+        """
+        payload = event.get("roll")
+        if not isinstance(payload, dict):
+            return event
+        self._count_virtual(payload)
+        amend = self.amended.get(event.get("id", -1))
+        if amend is None:
+            return event
+        kept = {k: v for k, v in payload.items() if k not in ("faces", "total", "src")}
+        corrected = {**kept, **amend["roll"], "src": "amended", "original": payload, "reason": amend.get("reason")}
+        return {**event, "roll": corrected}
 
     # ---- guided play -----------------------------------------------------------------------
     def start(self) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion import __version__
 from companion.dice.source import VirtualDice
-from companion.errors import CompanionError, InputError
+from companion.errors import CompanionError, InputError, StoreError
 from companion.games import canonical, load
 from companion.games.base import GameSpec
 from companion.log.markdown import render
@@ -148,7 +148,16 @@ class Session:
         self.files.append(event, event_id)
         self.count = event_id
         self.redo_stack = []
-        self.save()
+        try:
+            self.save()
+        except StoreError as exc:
+            # The event is durable; only the snapshot or the log lag behind, and the next open
+            # folds the events again to repair them. Say so rather than claim the action failed.
+            raise StoreError(
+                f"{exc.message.split('; the previous save is intact')[0]}; the action itself is saved "
+                "and the snapshot and log will be repaired on the next command",
+                hint=exc.hint,
+            ) from None
         if event["t"] == "answer" and str(event.get("key", "")).startswith(catalogue.DATA_PREFIX):
             catalogue.merge(self.data_dir, self.meta.game, self.state.data)
         return event_id
@@ -204,8 +213,10 @@ class Session:
         }
 
     def save(self) -> None:
-        self.files.write_head(self._head_doc())
+        """Rewrite the log, then the snapshot. The snapshot goes last: it marks both as up to date,
+        so a crash or a full disk in between leaves a stale snapshot, which the next open repairs."""
         self.write_log()
+        self.files.write_head(self._head_doc())
 
     def log_text(self) -> str:
         hero = self.spec.hero(self.state) if self.spec.hero else self.state.hero

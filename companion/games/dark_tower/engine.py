@@ -1,0 +1,769 @@
+"""Guided play of the Dark Tower: the table's turn-by-turn menu, as an engine generator.
+
+The engine asks (Choices, Numbers, Texts, Rolls) and calls :mod:`rules` with the answers; it never
+rolls, prints or reads the clock. It reads the game's ``phase`` fresh at the top of every step, so a
+one-shot command run between two answers (``companion dark ...``) is simply where the next step
+starts; a step that notices the game moved on under it (``game.step`` changed) gives up and lets the
+loop start the step the game is in now.
+
+Random picks come from the session's dice through the protocol: ``1dN`` picks one of N cards (a
+random starting item, a quest, the next card of a deck when companion draws, the item a monster
+takes), and the shell answers it with virtual dice or the number the players rolled or picked.
+
+Request keys (a replay checks them): ``setup.lang``, ``setup.cards``, ``setup.more``, ``setup.player``,
+``setup.first``, ``setup.decks``, ``card.<kind>`` (pick a card), ``card.<kind>.<field>`` and
+``data.<kind>`` (enter a new card; the ``data.`` answer puts it in the catalogue), ``pick.<what>``
+(a 1dN pick), ``turn.card``, ``draw.group``, ``draw.summon``, ``fight.help``, ``fight.use``,
+``fight.condition``, ``fight.roll``, ``fight.cast``, ``check.use``, ``check.roll``, ``lose.item``,
+``end.menu``, ``end.discard``, ``end.to``, ``trade.*``, ``health.*``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from companion.dice.expr import Expr, parse
+from companion.dice.render import fraction
+from companion.engine.requests import Choice, Number, Option, RollRequest, Text, choice
+from companion.errors import InputError
+from companion.games.dark_tower import cards as C
+from companion.games.dark_tower import data, odds, rules
+from companion.games.dark_tower.rules import Plan, game, t
+
+if TYPE_CHECKING:
+    from companion.session.state import State
+
+Flow = Generator[Any, Any, Any]
+
+NOTHING = {"-", "—", "none", "no", "нет", "ничего", ""}
+
+
+def _opt(text: str) -> str:
+    """A card's optional text: ``-`` (or nothing) reads as none."""
+    return "" if text.strip().lower() in NOTHING else text.strip()
+
+
+def pick_expr(n: int) -> Expr:
+    """``1dN`` (N ≥ 2): one of N cards, picked with the session's dice (or the number the players picked)."""
+    return parse(f"1d{n}")
+
+
+def pct(p: Any) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+# ---- the loop ------------------------------------------------------------------------------------
+
+
+def play(state: State) -> Flow:
+    while not state.finished:
+        g = game(state)
+        phase = g.phase
+        if phase == "setup":
+            yield from setup(state)
+        elif phase == "draw":
+            yield from draw_step(state)
+        elif phase == "obstacle":
+            yield from check_step(state)
+        elif phase == "fight":
+            yield from fight_step(state)
+        elif phase == "end":
+            yield from end_step(state)
+        else:
+            return
+
+
+# ---- cards ---------------------------------------------------------------------------------------
+
+
+#: Choice values that can never be a card's slug (a slug holds only letters, digits, ``_`` and ``-``).
+NEW, NO_QUEST = "+new", "+none"
+
+
+def pick_card(
+    state: State,
+    kind: str,
+    prompt: str,
+    *,
+    exclude: tuple[str, ...] = (),
+    extra: tuple[tuple[str, str], ...] = (),
+    info: tuple[str, ...] = (),
+) -> Flow:
+    """Choose a known card of ``kind`` (or enter a new one); returns its slug, or an ``extra`` value."""
+    g = game(state)
+    known = {s: c for s, c in C.catalogue(state, kind).items() if s not in exclude}
+    items = list(known.items())
+    if kind == "monster":  # this floor's monsters first
+        items.sort(key=lambda sc: (sc[1].floor != g.floor, sc[1].name.lower()))  # type: ignore[union-attr]
+    else:
+        items.sort(key=lambda sc: sc[1].name.lower())
+    options = [Option(s, C.describe(c, rules.lang(state))) for s, c in items]
+    options += [Option(v, label) for v, label in extra]
+    options.append(Option(NEW, f"A new {kind} card: enter it (it is kept for your next games)"))
+    answer = yield Choice(f"card.{kind}", prompt, tuple(options), info)
+    if answer == NEW:
+        return (yield from enter_card(state, kind))
+    return answer
+
+
+def _yes_no(key: str, prompt: str, info: tuple[str, ...] = ()) -> Choice:
+    return choice(key, prompt, ("yes", "Yes"), ("no", "No"), info=info)
+
+
+def enter_card(state: State, kind: str) -> Flow:
+    """Ask for a new card's every number, keep it, and return its slug."""
+    lang = rules.lang(state)
+    where = "as printed on the card"
+    name = (yield Text(f"card.{kind}.name", f"The {kind} card's name (English or Russian)?")).strip()
+    while not C.slug(name):  # a name needs a letter or a digit to be kept under
+        name = (yield Text(f"card.{kind}.name", "A card's name needs a letter or a digit: its name?")).strip()
+    known = C.catalogue(state, kind)
+    wanted = C.slug(name)
+    for card_slug, card in known.items():
+        if wanted in (card_slug, C.slug(card.name), C.slug(card.ru)):
+            return card_slug  # already known: the catalogue's numbers are used
+    card: C.Card
+    if kind == "hero":
+        health = yield Number("card.hero.health", f"{name}: health", 1, 99, where="the number on the right of the card")
+        bonus = []
+        for level in range(1, data.MAX_LEVEL + 1):
+            bonus.append(
+                (
+                    yield Number(
+                        "card.hero.bonus",
+                        f"{name}: combat bonus the card prints for level {level}",
+                        -20,
+                        50,
+                        where="0 if it prints none (spells are entered next)",
+                        default=0,
+                    )
+                )
+            )
+        spells: list[C.Spell] = []
+        while True:
+            listed = "; ".join(C.spell_text(s, lang) for s in spells) or "none yet"
+            more = yield choice(
+                "card.hero.spells",
+                f"{name}'s spells: {listed}",
+                ("add", "Add a spell"),
+                ("done", "No more spells"),
+            )
+            if more == "done":
+                break
+            spells.append((yield from enter_spell(state, name)))
+        text = _opt((yield Text("data.hero", f"Anything else {name}'s card says? (- for nothing)", default="-")))
+        card = C.HeroCard(name, health, bonus, spells, text=text)
+    elif kind == "monster":
+        g = game(state)
+        floor = yield Number(
+            "card.monster.floor", f"{name}: floor", 1, data.FLOORS, where="the mark top right", default=g.floor
+        )
+        strength = yield Number("card.monster.strength", f"{name}: strength", 0, 99, where="bottom right")
+        props = {"ignores": False, "immune": False, "summons": False, "takes_item": False}
+        while True:
+            options = [Option(p, ("[x] " if on else "[ ] ") + C.term(p, lang)) for p, on in props.items()] + [
+                Option("done", "Done: these are its properties")
+            ]
+            answer = yield Choice(
+                "card.monster.props", f"{name}'s properties (under the picture): pick to switch", tuple(options)
+            )
+            if answer == "done":
+                break
+            props[answer] = not props[answer]
+        text = _opt((yield Text("data.monster", f"Anything else {name}'s card says? (- for nothing)", default="-")))
+        card = C.MonsterCard(
+            name,
+            floor,
+            strength,
+            [data.WEAPON, data.ARMOR] if props["ignores"] else [],
+            props["immune"],
+            props["summons"],
+            props["takes_item"],
+            text=text,
+        )
+    elif kind == "item":
+        cls = yield choice(
+            "card.item.class",
+            f"{name}: class",
+            (data.WEAPON, C.term("weapon", lang)),
+            (data.ARMOR, C.term("armor", lang)),
+            ("none", "No class"),
+            ("other", "Another class (type it)"),
+        )
+        if cls == "none":
+            cls = ""
+        elif cls == "other":
+            cls = C.item_class((yield Text("card.item.other", f"{name}'s class, as printed")))
+        bonus_ = yield Number("card.item.bonus", f"{name}: combat bonus", -20, 50, where=where, default=0)
+        props = {"extra_die": False, "single": False}
+        while True:
+            options = [Option(p, ("[x] " if on else "[ ] ") + C.term(p, lang)) for p, on in props.items()] + [
+                Option("done", "Done")
+            ]
+            answer = yield Choice("card.item.props", f"{name}: pick to switch", tuple(options))
+            if answer == "done":
+                break
+            props[answer] = not props[answer]
+        text = _opt((yield Text("data.item", f"Anything else {name}'s card says? (- for nothing)", default="-")))
+        card = C.ItemCard(name, cls, bonus_, props["extra_die"], props["single"], text=text)
+    elif kind == "obstacle":
+        check = yield Number("card.obstacle.check", f"{name}: check value", 0, 99, where="on the right of the card")
+        damage = yield Number("card.obstacle.damage", f"{name}: health lost on a fail", 0, 99, default=0)
+        penalty = yield Number(
+            "card.obstacle.penalty", f"{name}: penalty in the next fight on a fail", 0, 99, default=0
+        )
+        event = _opt((yield Text("data.obstacle", f"{name}: its event on a fail (- for none)", default="-")))
+        card = C.ObstacleCard(name, check, damage, penalty, event)
+    else:
+        adds = []
+        for floor in range(1, data.FLOORS + 1):
+            row = []
+            for k in data.DECK_KINDS:
+                row.append(
+                    (yield Number("card.quest.adds", f"{name}: {k}s it adds to floor {floor}", 0, 20, default=0))
+                )
+            adds.append(row)
+        goal = _opt((yield Text("data.quest", f"{name}: its goal, as the card says (- for none)", default="-")))
+        card = C.QuestCard(name, goal, adds)
+    rules.validate(card)
+    return rules.enter_card(state, kind, card)
+
+
+def enter_spell(state: State, hero: str) -> Flow:
+    name = (yield Text("card.hero.spell", f"{hero}: the spell's name")).strip()
+    level = yield Number(
+        "card.hero.level", f"{name}: learnt at level", 1, data.MAX_LEVEL, where="on the left", default=1
+    )
+    kind = yield choice(
+        "card.hero.kind",
+        f"{name}: permanent, or activated with ★ energy?",
+        ("permanent", "Permanent (постоянное)"),
+        ("activated", "Activated with ★ energy (активируемое)"),
+    )
+    bonus = yield Number("card.hero.spell_bonus", f"{name}: combat bonus it gives", -20, 50, default=0)
+    target = yield choice(
+        "card.hero.target", f"{name}: to whom?", ("self", "The hero himself"), ("all", "Every hero (каждому персонажу)")
+    )
+    cost = data.DEFAULT_SPELL_COST
+    condition = ""
+    if kind == "activated":
+        cost = yield Number("card.hero.cost", f"{name}: ★ energy it costs", 1, 6, default=data.DEFAULT_SPELL_COST)
+    else:
+        condition = _opt(
+            (yield Text("card.hero.condition", f"{name}: its condition, if any (- if it always acts)", default="-"))
+        )
+    return C.Spell(name, level, kind, bonus, target, cost, condition)
+
+
+def random_pick(state: State, what: str, candidates: list[str], why: str) -> Flow:
+    """One of ``candidates``, by a ``1dN`` roll (none needed for a single one)."""
+    if len(candidates) == 1:
+        return candidates[0]
+    roll = yield RollRequest(f"pick.{what}", pick_expr(len(candidates)), why)
+    return candidates[roll.total - 1]
+
+
+# ---- setup ---------------------------------------------------------------------------------------
+
+
+def setup(state: State) -> Flow:
+    g = game(state)
+    if not g.heroes:
+        lang = yield choice(
+            "setup.lang",
+            "Show the rules' terms in",
+            ("en", "English"),
+            ("ru", "Russian, the rule text's own terms (Этаж, Здоровье, ...)"),
+        )
+        rules.set_lang(state, lang)
+        g.cards = yield choice(
+            "setup.cards",
+            "Where do the cards come from?",
+            ("table", "Your own cards: you shuffle and draw, and tell companion what came up"),
+            ("companion", "Companion picks them from your catalogue with the session's dice (1dN)"),
+        )
+    problem: tuple[str, ...] = ()
+    while len(g.heroes) < data.MAX_PLAYERS:
+        if g.heroes:
+            more = yield choice(
+                "setup.more",
+                f"{len(g.heroes)} at the table: " + ", ".join(h.player for h in g.heroes),
+                ("add", "Add a player"),
+                ("done", "Everyone is here"),
+                info=problem,
+            )
+            if more == "done":
+                break
+        player = " ".join((yield Text("setup.player", f"Player {len(g.heroes) + 1}'s name")).split())
+        if any(C.slug(h.player) == C.slug(player) for h in g.heroes):
+            problem = (f"{player} is already at the table; give another name.",)
+            continue
+        problem = ()
+        hero = yield from pick_card(state, "hero", f"{player}'s hero", exclude=tuple(h.card for h in g.heroes))
+        if any(h.card == hero for h in g.heroes):
+            problem = (f"{rules.name_of(state, 'hero', hero)} is already taken.",)
+            continue
+        rules.add_hero(state, player, hero)
+    for i, hero in enumerate(g.heroes):
+        if hero.items:
+            continue
+        item = yield from random_card(state, "item", f"{hero.player}'s random item")
+        rules.gain_item(state, i, item)
+    if not g.quest_chosen:
+        quest = yield from random_card(
+            state, "quest", "The random quest", extra=((NO_QUEST, "No quest: win by beating every monster"),)
+        )
+        rules.choose_quest(state, None if quest == NO_QUEST else quest)
+    plan = rules.planned_decks(state)
+    lang = rules.lang(state)
+    variant = "fixed monsters (variant)" if data.FIXED_MONSTERS in state.meta.variants else "monsters per player"
+    lines = tuple(f"{t(state, 'floor')} {d.floor}: {rules.deck_text(d, lang)} = {d.total} cards" for d in plan)
+    yield choice(
+        "setup.decks",
+        f"Build the three floor decks ({len(g.heroes)} players, {variant}"
+        + (", with the quest's cards" if g.quest else "")
+        + ")",
+        (
+            "ready",
+            "The decks are built: " + "; ".join(f"{d.floor}: {d.monsters}/{d.obstacles}/{d.items}" for d in plan),
+        ),
+        info=lines,
+    )
+    first = 0
+    if len(g.heroes) > 1:
+        answer = yield choice(
+            "setup.first",
+            "Who goes first?",
+            *[(str(i), h.player) for i, h in enumerate(g.heroes)],
+            ("roll", f"Roll for it (1d{len(g.heroes)})"),
+        )
+        if answer == "roll":
+            roll = yield RollRequest("pick.first", pick_expr(len(g.heroes)), "who goes first")
+            first = roll.total - 1
+        else:
+            first = int(answer)
+    rules.start(state, first)
+
+
+def random_card(state: State, kind: str, prompt: str, *, extra: tuple[tuple[str, str], ...] = ()) -> Flow:
+    """A random card of ``kind``: the one the players drew, or companion's pick from the catalogue."""
+    g = game(state)
+    in_play = {h.card for hero in g.heroes for h in hero.items} | {d.split(":", 1)[1] for d in g.drawn}
+    if g.cards == "companion":
+        candidates = sorted(s for s in C.catalogue(state, kind) if s not in in_play)
+        if candidates:
+            return (yield from random_pick(state, kind, candidates, prompt))
+        info = (f"Your catalogue has no {kind} card left to pick from: enter one.",)
+        return (yield from pick_card(state, kind, prompt, extra=extra, info=info))
+    return (yield from pick_card(state, kind, f"{prompt}: which card did you draw?", extra=extra))
+
+
+# ---- a turn: the top card ------------------------------------------------------------------------
+
+
+def draw_step(state: State) -> Flow:
+    g = game(state)
+    step = g.step
+    deck = g.deck()
+    hero = g.current()
+    head = f"{t(state, 'turn')} {g.turns} · {hero.player}: the top card of {t(state, 'floor').lower()} {g.floor}"
+    extra = [("quest", "The quest is done")] if g.quest else []
+    if deck.left == 0 and g.floor == data.FLOORS:
+        rules.settle(state)  # the tower is empty: every monster is beaten
+        return
+    if deck.left == 0:
+        options = [("up", f"Go up to floor {g.floor + 1}")] if g.floor < data.FLOORS else []
+        answer = yield choice("turn.card", f"{head}: the deck is empty.", *options, *extra)
+        if g.step != step:
+            return
+        if answer == "up":
+            rules.enter_next_floor(state)
+        else:
+            rules.quest_done(state)
+        return
+    left = f"{deck.left} {t(state, 'left')}: {rules.deck_text(deck, rules.lang(state))}"
+    if g.cards == "companion":
+        answer = yield choice("turn.card", f"{head} ({left})", ("draw", "Draw it"), *extra)
+    else:
+        kinds = [
+            (k, f"{C.term(k, rules.lang(state))} ({deck.count(k)} {t(state, 'left')})")
+            for k in data.DECK_KINDS
+            if deck.count(k)
+        ]
+        answer = yield choice("turn.card", f"{head}: what is it? ({left})", *kinds, *extra)
+    if g.step != step:
+        return
+    if answer == "quest":
+        rules.quest_done(state)
+        return
+    if answer == "draw":
+        roll_pos = 1
+        if deck.left > 1:
+            roll = yield RollRequest("pick.card", pick_expr(deck.left), f"the top card of floor {g.floor}")
+            if g.step != step:
+                return
+            roll_pos = roll.total
+        kind = (
+            "monster"
+            if roll_pos <= deck.monsters
+            else ("obstacle" if roll_pos <= deck.monsters + deck.obstacles else "item")
+        )
+        card = yield from companion_card(state, kind)
+    else:
+        kind = answer
+        card = yield from pick_card(state, kind, f"Which {C.term(kind, rules.lang(state)).lower()}?")
+    if g.step != step:
+        return
+    rules.draw(state, kind, card)
+    if kind == "monster":
+        yield from summons(state)
+
+
+def companion_card(state: State, kind: str) -> Flow:
+    """Companion's draw: a card of ``kind`` from the catalogue not drawn yet (floor-matched monsters)."""
+    g = game(state)
+    drawn = {d.split(":", 1)[1] for d in g.drawn if d.startswith(kind + ":")}
+    held = {h.card for hero in g.heroes for h in hero.items}
+    candidates = []
+    for s, c in sorted(C.catalogue(state, kind).items()):
+        if s in drawn or s in held:
+            continue
+        if kind == "monster" and c.floor != g.floor:  # type: ignore[union-attr]
+            continue
+        candidates.append(s)
+    if candidates:
+        return (yield from random_pick(state, kind, candidates, f"which {kind} it is"))
+    info = (f"A {kind} comes up, and your catalogue has none left for this floor: enter the card.",)
+    return (yield from pick_card(state, kind, f"The {kind} that comes up", info=info))
+
+
+def summons(state: State) -> Flow:
+    """A monster that summons brings others into the fight: the players add them to the group."""
+    g = game(state)
+    step = g.step
+    while any(rules.monster_card(state, m).summons for m in g.group):
+        options = [("fight", "No more: the group is complete")]
+        if g.deck().monsters:
+            options.append(("deck", f"A monster from this floor's deck ({g.deck().monsters} {t(state, 'left')})"))
+        options.append(("outside", "A monster the card names (not from the deck)"))
+        answer = yield choice(
+            "draw.group", f"{rules.group_text(state)}: it summons. Does another monster join the fight?", *options
+        )
+        if g.step != step or answer == "fight":
+            return
+        monster = yield from pick_card(state, "monster", "Which monster joins?")
+        if g.step != step:
+            return
+        rules.join_group(state, monster, from_deck=answer == "deck")
+        step = g.step
+
+
+# ---- obstacles -----------------------------------------------------------------------------------
+
+
+def check_step(state: State) -> Flow:
+    g = game(state)
+    step = g.step
+    card = C.get(state, "obstacle", g.obstacle or "")
+    assert isinstance(card, C.ObstacleCard)
+    hero = g.current()
+    use: list[str] = []
+    for item in rules.single_use(state, g.turn):
+        item_text = C.describe(rules.item_card(state, item), rules.lang(state))
+        if not rules.item_card(state, item).die:
+            continue  # only a die counts in a check: a single-use bonus item is kept for a fight
+        answer = yield _yes_no("check.use", f"Use {item_text} for this check? It is discarded after.")
+        if g.step != step:
+            return
+        if answer == "yes":
+            use.append(item)
+    dice = rules.check_dice(state, use)
+    fail = []
+    if card.damage:
+        fail.append(f"lose {card.damage} health")
+    if card.penalty:
+        fail.append(f"−{card.penalty} in the next fight")
+    if card.event:
+        fail.append(card.event)
+    co = odds.check_odds(card.check, dice)
+    info = (
+        f"{C.title(card, rules.lang(state))}: the numbers on {dice} dice must be more than {card.check}.",
+        "On a fail: " + ("; ".join(fail) or "nothing more") + ". Each ♥ heals 1 either way.",
+        f"Pass {fraction(co.passed)} · fail {pct(co.failed)}",
+    )
+    expr = parse(f"{dice}dt>{card.check}")
+    roll = yield RollRequest("check.roll", expr, f"{hero.player}: {t(state, 'check').lower()} {card.check}", info=info)
+    if g.step != step:
+        state.log.text("(that roll was overtaken by a one-shot command and is not used)")
+        return
+    rules.resolve_check(state, roll, use)
+
+
+# ---- fights --------------------------------------------------------------------------------------
+
+
+def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
+    """The fight's exact odds before the roll: win, tie, the damage, and each hero's chance to fall."""
+    g = game(state)
+    bonus = rules.fight_bonus(state, plan)
+    boosts = rules.boosts(state, bonus)
+    fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, boosts)
+    dmg = ", ".join(f"{d}: {pct(p)}" for d, p in fo.damage.items() if d > 0 and p >= 0.0005)
+    lines = [
+        f"{bonus.dice} dice {bonus.total:+d} vs {bonus.strength}: beaten when the total is more than {bonus.strength}"
+        + (f"; ★ can cast {', '.join(c.spell.name for c in bonus.castable if c.hero == g.turn)}" if boosts else ""),
+        f"Win {fraction(fo.win)} · tie {pct(fo.tie)} (not beaten, no damage)"
+        + (f" · lose {pct(fo.loss - fo.tie)}" if fo.loss > fo.tie else ""),
+    ]
+    if dmg:
+        lines.append(f"Damage to each hero in the fight: {dmg} (average {float(fo.mean_damage):.2f})")
+    for i in rules.participants(state, plan):
+        h = g.heroes[i]
+        fall = odds.fall_chance(fo, h.health, h.max_health, heals=i == g.turn)
+        if fall:
+            lines.append(f"{h.player} ({h.health}/{h.max_health}) falls: {pct(fall)}")
+    if bonus.immune:
+        lines.append("Immune to spells: activated spells do not work on it.")
+    if bonus.ignores:
+        lines.append(
+            "It ignores the bonuses of: " + ", ".join(C.class_name(c, rules.lang(state)) for c in bonus.ignores)
+        )
+    return tuple(lines)
+
+
+def fight_step(state: State) -> Flow:
+    g = game(state)
+    step = g.step
+    leader = g.current()
+    plan = Plan()
+    helpers = rules.can_help(state)
+    if helpers:
+        options = [Option("alone", "Fight alone", _win_hint(state, plan))]
+        for i in helpers:
+            trial = Plan(helper=i)
+            options.append(Option(str(i), f"Call {g.heroes[i].player} to help", _win_hint(state, trial)))
+        answer = yield Choice(
+            "fight.help",
+            f"{leader.player} fights {rules.group_text(state)}. Call another player to help?",
+            tuple(options),
+            odds_lines(state, plan),
+        )
+        if g.step != step:
+            return
+        plan.helper = None if answer == "alone" else int(answer)
+    bonus = rules.fight_bonus(state, plan)
+    for item in rules.single_use(state, g.turn, bonus.ignores):
+        item_text = C.describe(rules.item_card(state, item), rules.lang(state))
+        answer = yield _yes_no(
+            "fight.use", f"Use {item_text} in this fight? It is discarded after.", odds_lines(state, plan)
+        )
+        if g.step != step:
+            return
+        if answer == "yes":
+            plan.use.append(item)
+    for who, spell in rules.fight_bonus(state, plan).conditional:
+        answer = yield _yes_no(
+            "fight.condition", f"{g.heroes[who].player}'s {spell.name}: does this hold now? {spell.condition}"
+        )
+        if g.step != step:
+            return
+        if answer == "yes":
+            plan.conditions.append(C.slug(spell.name))
+    bonus = rules.fight_bonus(state, plan)
+    why = f"{leader.player}: {t(state, 'fight').lower()} {rules.group_text(state)}"
+    roll = yield RollRequest(
+        "fight.roll", parse(f"{bonus.dice}dt"), why, bonus.total, tuple(bonus.parts), odds_lines(state, plan)
+    )
+    if g.step != step:
+        state.log.text("(that roll was overtaken by a one-shot command and is not used)")
+        return
+    bonus = rules.fight_bonus(state, plan)
+    gained = roll.stars or 0
+    cast: list[tuple[int, str]] = []
+    numbers = roll.total - roll.modifier
+    while True:
+        chosen = rules.castings(state, bonus, cast, gained)
+        total = numbers + bonus.total + sum(c.value for c in chosen)
+        options = []
+        for c in bonus.castable:
+            if c in chosen:
+                continue
+            try:
+                rules.castings(state, bonus, [*cast, (c.hero, c.slug)], gained)
+            except InputError:
+                continue  # not enough energy for it
+            after = total + c.value
+            verdict = "beats" if after > bonus.strength else "does not beat"
+            options.append(
+                Option(
+                    f"{c.hero}:{c.slug}",
+                    f"{g.heroes[c.hero].player} casts {c.spell.name}: {c.value:+d} for {c.spell.cost}★",
+                    f"{after} {verdict} {bonus.strength}",
+                )
+            )
+        if not options:
+            break
+        verdict = "beats" if total > bonus.strength else "does not beat"
+        answer = yield Choice(
+            "fight.cast",
+            f"{total} {verdict} {bonus.strength}. Spend ★ energy on a spell?",
+            (*options, Option("done", "No (more) spells")),
+        )
+        if g.step != step:
+            return
+        if answer == "done":
+            break
+        hero_i, _, spell_slug = answer.partition(":")
+        cast.append((int(hero_i), spell_slug))
+    rules.resolve_fight(state, plan, roll, cast)
+
+
+def _win_hint(state: State, plan: Plan) -> str:
+    try:
+        bonus = rules.fight_bonus(state, plan)
+    except InputError:
+        return ""
+    fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules.boosts(state, bonus))
+    return f"{bonus.total:+d}, win {pct(fo.win)}"
+
+
+# ---- the end of a turn ---------------------------------------------------------------------------
+
+
+def end_step(state: State) -> Flow:
+    g = game(state)
+    step = g.step
+    if g.owed:
+        who = g.owed[0]
+        hero = g.heroes[who]
+        names = [rules.name_of(state, "item", h.card) for h in hero.items]
+        if len(hero.items) > 1:
+            roll = yield RollRequest(
+                "lose.item",
+                pick_expr(len(hero.items)),
+                f"{hero.player} discards a random item: " + ", ".join(f"{n + 1} {x}" for n, x in enumerate(names)),
+            )
+            if g.step != step:
+                return
+            rules.lose_item(state, who, roll.total - 1)
+        else:
+            rules.lose_item(state, who, 0)
+        return
+    extra = rules.over_limit(state)
+    if extra:
+        who, cls, items = extra[0]
+        hero = g.heroes[who]
+        answer = yield choice(
+            "end.discard",
+            f"{hero.player} may hold 1 {C.class_name(cls, rules.lang(state))} item: discard which?",
+            *[(s, C.describe(rules.item_card(state, s), rules.lang(state))) for s in items],
+        )
+        if g.step != step:
+            return
+        yield from give_away(state, who, rules.held_index(state, who, answer))
+        return
+    leader = g.current()
+    nxt = _next_player(state)
+    options = [("end", f"End the turn (next: {nxt})")]
+    if len(g.living()) > 1 and any(g.heroes[i].items for i in g.living()):
+        options.append(("trade", "Trade or give an item"))
+    if any(g.heroes[i].items for i in g.living()):
+        options.append(("discard", "Discard an item"))
+    options.append(("health", "Change a hero's health (a card's own text)"))
+    if g.quest:
+        options.append(("quest", "The quest is done"))
+    answer = yield choice("end.menu", f"End of {leader.player}'s turn", *options)
+    if g.step != step:
+        return
+    if answer == "end":
+        rules.end_turn(state)
+    elif answer == "trade":
+        yield from trade_flow(state)
+    elif answer == "discard":
+        who = yield from choose_hero(state, "discard.who", "Who discards?", need_items=True)
+        if g.step != step:
+            return
+        index = yield from choose_item(state, "discard.item", who)
+        if g.step != step:
+            return
+        yield from give_away(state, who, index)
+    elif answer == "health":
+        who = yield from choose_hero(state, "health.who", "Whose health?")
+        hero = g.heroes[who]
+        value = yield Number("health.value", f"{hero.player}'s health now", 0, hero.max_health, default=hero.health)
+        if g.step != step:
+            return
+        rules.change_health(state, who, value=value)
+    else:
+        rules.quest_done(state)
+
+
+def _next_player(state: State) -> str:
+    g = game(state)
+    n = len(g.heroes)
+    for k in range(1, n + 1):
+        h = g.heroes[(g.turn + k) % n]
+        if h.alive:
+            return h.player
+    return "nobody"
+
+
+def choose_hero(state: State, key: str, prompt: str, *, need_items: bool = False, exclude: int | None = None) -> Flow:
+    g = game(state)
+    options = [
+        (str(i), f"{g.heroes[i].player} ({len(g.heroes[i].items)} items)")
+        for i in g.living()
+        if i != exclude and (g.heroes[i].items or not need_items)
+    ]
+    return int((yield choice(key, prompt, *options)))
+
+
+def choose_item(state: State, key: str, who: int, *, nothing: bool = False) -> Flow:
+    g = game(state)
+    hero = g.heroes[who]
+    options = [
+        (
+            str(n),
+            C.describe(rules.item_card(state, h.card), rules.lang(state))
+            + (" (new: usable next turn)" if h.fresh else ""),
+        )
+        for n, h in enumerate(hero.items)
+    ]
+    if nothing:
+        options.append(("none", "Nothing in return"))
+    answer = yield choice(key, f"{hero.player}'s item", *options)
+    return None if answer == "none" else int(answer)
+
+
+def give_away(state: State, who: int, index: int) -> Flow:
+    """A discarded item: to the discard pile, or picked up by another player (the discarder decides)."""
+    g = game(state)
+    step = g.step
+    others = [i for i in g.living() if i != who]
+    to = None
+    if others:
+        answer = yield choice(
+            "end.to",
+            "Does another player pick it up? (the one who discards decides)",
+            ("pile", "No: to the discard pile"),
+            *[(str(i), f"{g.heroes[i].player} picks it up") for i in others],
+        )
+        if g.step != step:
+            return
+        to = None if answer == "pile" else int(answer)
+    rules.discard(state, who, index, to)
+
+
+def trade_flow(state: State) -> Flow:
+    g = game(state)
+    step = g.step
+    a = yield from choose_hero(state, "trade.from", "Who gives an item?", need_items=True)
+    item_a = yield from choose_item(state, "trade.give", a)
+    b = yield from choose_hero(state, "trade.to", "To whom?", exclude=a)
+    item_b = None
+    if g.heroes[b].items:
+        item_b = yield from choose_item(state, "trade.back", b, nothing=True)
+    if g.step != step:
+        return
+    rules.trade(state, a, item_a, b, item_b)

@@ -1,0 +1,160 @@
+"""Exact odds of the Dark Tower's two rolls, as fractions, from the dice core's ``dt_pool``.
+
+- An obstacle check: roll ``dice`` (3, one more per "+1 кубик" item) and count the numbers only; it
+  is passed when the sum is *more than* the check value. Each ♥ heals 1.
+- A fight: roll ``dice`` (4, plus extra dice) and add the numbers to the heroes' ``bonus``; each ★
+  is 1 energy the roller may spend on activated spells (``boosts``, each ``(bonus, cost)``) in this
+  same fight. The monster (or the group, by the sum of its strengths) is beaten when the total is
+  more than its ``strength``; otherwise it deals the difference (0 on a tie, when it is not beaten).
+
+Pure functions, no I/O; these are the groundwork for whole-game simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+from companion.dice.odds import dt_pool
+from companion.games.dark_tower import data
+
+Boost = tuple[int, int]  # an activated spell: (bonus, cost in ★)
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """An obstacle check: the chance to pass, and how many hearts heal."""
+
+    check: int
+    dice: int
+    passed: Fraction
+    hearts: dict[int, Fraction]
+
+    @property
+    def failed(self) -> Fraction:
+        return 1 - self.passed
+
+
+@dataclass(frozen=True)
+class FightOdds:
+    """A fight's outcome distribution.
+
+    ``outcomes`` maps (margin, hearts, stars) to its chance, where margin is the final total (dice,
+    bonus and the best use of the stars on ``boosts``) minus the strength: above 0 the monster is
+    beaten; otherwise it deals ``-margin`` damage.
+    """
+
+    bonus: int
+    strength: int
+    dice: int
+    boosts: tuple[Boost, ...]
+    outcomes: dict[tuple[int, int, int], Fraction]
+
+    @property
+    def win(self) -> Fraction:
+        return sum((p for (m, _, _), p in self.outcomes.items() if m > 0), Fraction(0))
+
+    @property
+    def tie(self) -> Fraction:
+        """Equal totals: the monster is not beaten and deals 0 damage."""
+        return sum((p for (m, _, _), p in self.outcomes.items() if m == 0), Fraction(0))
+
+    @property
+    def loss(self) -> Fraction:
+        """The monster is not beaten (a tie included)."""
+        return 1 - self.win
+
+    @property
+    def damage(self) -> dict[int, Fraction]:
+        """Damage dealt → chance, over the outcomes where the monster is not beaten (0 is a tie)."""
+        out: dict[int, Fraction] = {}
+        for (m, _, _), p in self.outcomes.items():
+            if m <= 0:
+                out[-m] = out.get(-m, Fraction(0)) + p
+        return dict(sorted(out.items()))
+
+    @property
+    def hearts(self) -> dict[int, Fraction]:
+        return _marginal(self.outcomes, 1)
+
+    @property
+    def energy(self) -> dict[int, Fraction]:
+        """★ rolled (the energy gained), before any is spent."""
+        return _marginal(self.outcomes, 2)
+
+    @property
+    def mean_damage(self) -> Fraction:
+        return sum((d * p for d, p in self.damage.items()), Fraction(0))
+
+
+def _marginal(outcomes: dict[tuple[int, int, int], Fraction], index: int) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for k, p in outcomes.items():
+        out[k[index]] = out.get(k[index], Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+@cache
+def _pool(dice: int) -> dict[tuple[int, int, int], Fraction]:
+    return dt_pool(dice)
+
+
+def check_odds(check: int, dice: int = data.CHECK_DICE) -> CheckOdds:
+    """P(the numbers on ``dice`` Dark Tower dice sum to more than ``check``), and the hearts."""
+    passed = Fraction(0)
+    hearts: dict[int, Fraction] = {}
+    for (s, h, _), p in _pool(dice).items():
+        if s > check:
+            passed += p
+        hearts[h] = hearts.get(h, Fraction(0)) + p
+    return CheckOdds(check, dice, passed, dict(sorted(hearts.items())))
+
+
+def check_chance(check: int, dice: int = data.CHECK_DICE) -> Fraction:
+    """The chance to pass an obstacle whose check value is ``check``."""
+    return check_odds(check, dice).passed
+
+
+def best_boost(stars: int, boosts: Sequence[Boost]) -> int:
+    """The most bonus ``stars`` energy buys, each activated spell cast at most once in a fight."""
+    best = 0
+    for r in range(1, len(boosts) + 1):
+        for chosen in combinations(boosts, r):
+            if sum(c for _, c in chosen) <= stars:
+                best = max(best, sum(b for b, _ in chosen))
+    return best
+
+
+def fight_odds(bonus: int, strength: int, dice: int = data.FIGHT_DICE, boosts: Sequence[Boost] = ()) -> FightOdds:
+    """The exact outcome of a fight: heroes' ``bonus`` + ``dice`` (+ the best use of ★) vs ``strength``."""
+    boosts = tuple(boosts)
+    outcomes: dict[tuple[int, int, int], Fraction] = {}
+    for (s, h, st), p in _pool(dice).items():
+        margin = bonus + s + best_boost(st, boosts) - strength
+        k = (margin, h, st)
+        outcomes[k] = outcomes.get(k, Fraction(0)) + p
+    return FightOdds(bonus, strength, dice, boosts, outcomes)
+
+
+def win_chance(bonus: int, strength: int, dice: int = data.FIGHT_DICE, boosts: Sequence[Boost] = ()) -> Fraction:
+    """The chance the dice bring the heroes' total above the monster's strength."""
+    return fight_odds(bonus, strength, dice, boosts).win
+
+
+def fall_chance(odds: FightOdds, health: int, max_health: int, *, heals: bool = True) -> Fraction:
+    """The chance a hero with ``health`` falls (reaches 0) in this fight.
+
+    The roller (``heals``) first restores 1 per ♥, up to ``max_health``, then takes the damage; a
+    helper takes the same damage without the hearts.
+    """
+    p = Fraction(0)
+    for (m, h, _), q in odds.outcomes.items():
+        if m > 0:
+            continue
+        after = min(max_health, health + h * data.HEAL_PER_HEART) if heals else health
+        if after + m <= 0:
+            p += q
+    return p

@@ -1,0 +1,109 @@
+"""The table's screen: the floor, the cards left in its deck, and each hero's health, level, energy and items.
+
+Plain rows of text (label, value), the same for the status panel of ``companion play``,
+``companion status``, ``companion dark status`` and its ``--json``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.games.dark_tower import cards as C
+from companion.games.dark_tower import rules
+from companion.games.dark_tower.model import DarkTower
+
+if TYPE_CHECKING:
+    from companion.session.state import State
+
+
+def _items(state: State, i: int, lang: str) -> str:
+    hero = rules.game(state).heroes[i]
+    shown = []
+    for held in hero.items:
+        text = C.describe(rules.item_card(state, held.card), lang)
+        shown.append(text + (" (next turn)" if held.fresh else ""))
+    return ", ".join(shown) or "—"
+
+
+def hero_line(state: State, i: int, lang: str | None = None) -> str:
+    lang = lang or rules.lang(state)
+    g = rules.game(state)
+    hero = g.heroes[i]
+    card = rules.hero_card(state, hero)
+    if hero.fallen:
+        return f"{C.title(card, lang)} · {C.term('fallen', lang)}"
+    bits = [
+        C.title(card, lang),
+        f"{C.term('level', lang)} {hero.level}",
+        f"♥ {hero.health}/{hero.max_health}",
+        f"★ {hero.energy}",
+        f"{C.term('bonus', lang).lower()} {rules.standing_bonus(state, i):+d}".replace("-", "−"),
+    ]
+    if hero.penalty:
+        bits.append(f"{C.term('penalty', lang).lower()} −{hero.penalty}")
+    bits.append(f"{C.term('items', lang).lower()}: {_items(state, i, lang)}")
+    return " · ".join(bits)
+
+
+def status(state: State, lang: str | None = None) -> list[tuple[str, str]]:
+    g = state.game
+    if not isinstance(g, DarkTower):
+        return []
+    lang = lang or g.lang
+    rows: list[tuple[str, str]] = []
+    if g.decks:
+        deck = g.deck()
+        rows.append(
+            (
+                C.term("floor", lang),
+                f"{g.floor} · {C.term('deck', lang).lower()}: {deck.left} {C.term('left', lang)} "
+                f"({rules.deck_text(deck, lang)})",
+            )
+        )
+    if g.quest_chosen:
+        rows.append((C.term("quest", lang), rules.name_of(state, "quest", g.quest) if g.quest else "—"))
+    for i, hero in enumerate(g.heroes):
+        mark = "▶ " if g.decks and i == g.turn and not state.finished else ""
+        rows.append((f"{mark}{hero.player}", hero_line(state, i, lang)))
+    if g.group:
+        rows.append((C.term("table", lang), rules.group_text(state)))
+    if g.decks:
+        rows.append((C.term("beaten", lang), str(g.beaten)))
+    rows.append((C.term("now", lang), rules.waiting_for(state)))
+    return rows
+
+
+def status_json(state: State) -> dict[str, Any]:
+    """The screen as data (``companion dark status --json``)."""
+    from companion.session import codec
+
+    g = rules.game(state)
+    heroes = []
+    for i, hero in enumerate(g.heroes):
+        d = codec.dump(hero)
+        d["hero"] = rules.hero_card(state, hero).name
+        d["bonus"] = rules.standing_bonus(state, i)
+        d["items"] = [
+            {"card": h.card, "name": rules.item_card(state, h.card).name, "fresh": h.fresh} for h in hero.items
+        ]
+        heroes.append(d)
+    return {
+        "phase": g.phase,
+        "waiting_for": rules.waiting_for(state),
+        "floor": g.floor,
+        "decks": [
+            {"floor": d.floor, "monsters": d.monsters, "obstacles": d.obstacles, "items": d.items} for d in g.decks
+        ],
+        "turn": g.turns,
+        "current": g.current().player if g.heroes else None,
+        "quest": g.quest,
+        "group": [{"card": m, "name": rules.monster_card(state, m).name} for m in g.group],
+        "group_strength": sum(rules.monster_card(state, m).strength for m in g.group),
+        "obstacle": g.obstacle,
+        "owed": [g.heroes[i].player for i in g.owed],
+        "beaten": g.beaten,
+        "heroes": heroes,
+        "finished": state.finished,
+        "lang": g.lang,
+        "cards": g.cards,
+    }

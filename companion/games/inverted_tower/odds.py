@@ -1,0 +1,132 @@
+"""Exact fight odds for The Inverted Tower, as fractions (groundwork for the simulator's advice).
+
+Our combat reading (``docs/rules/inverted-tower.md``): the foes are fought one at a time, the
+Skeleton Warriors first and the strong foe (a Lich, or a boss after its minions) last. Each roll is a
+DC with the chosen attribute, minus the floor (not on floor 1), plus the daggers spent on that roll;
+a natural 6 always passes and a natural 1 always fails. A pass kills the foe in front; a fail costs
+1 HP (2 against the strong foe with the ``elites-deal-2`` variant). The fight goes on until every foe
+is dead (a win) or the hero reaches 0 HP (death): there is no retreat, and no potion is counted.
+
+Daggers: ``daggers`` is either how many the player plans to spend, one on each roll from the first
+roll of the fight until they run out, or an explicit plan: how many to spend on the 1st, 2nd, ...
+roll (rolls past the plan get none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from companion.dice.odds import dc_chance
+
+from . import data as d
+from .rules import floor_penalty
+
+
+@dataclass(frozen=True)
+class FightOdds:
+    #: The chance to kill every foe.
+    win: Fraction
+    #: The chance to die (1 - win: a fight ends only in one or the other).
+    death: Fraction
+    #: The expected HP when the fight ends, counting 0 for a death.
+    hp_left: Fraction
+    #: The expected HP left given a win (None when a win is impossible).
+    hp_if_win: Fraction | None
+    #: The chance of each HP at the end of the fight (0: dead).
+    hp: dict[int, Fraction]
+
+
+def plan_of(daggers: int | Sequence[int]) -> tuple[int, ...]:
+    """A dagger plan: ``3`` → one on each of the first three rolls; a sequence is taken as it is."""
+    if isinstance(daggers, int):
+        if daggers < 0:
+            raise ValueError("daggers cannot be negative")
+        return (1,) * daggers
+    plan = tuple(int(x) for x in daggers)
+    if any(x < 0 for x in plan):
+        raise ValueError("daggers cannot be negative")
+    return plan
+
+
+def fight_odds(
+    hp: int,
+    attribute: int,
+    floor: int,
+    normal: int,
+    *,
+    elite: bool = False,
+    boss: bool = False,
+    daggers: int | Sequence[int] = 0,
+    variants: Collection[str] = (),
+) -> FightOdds:
+    """The exact odds of a fight.
+
+    ``hp``: the hero's HP now; ``attribute``: the value of the attribute chosen for the fight;
+    ``floor``: the floor (its penalty applies from floor 2); ``normal``: how many Skeleton Warriors
+    (a boss's minions are Skeleton Warriors); ``elite``/``boss``: one strong foe more, fought last
+    (they fight alike; only the XP and log differ); ``daggers``: see the module docstring;
+    ``variants``: the session's variants (``elites-deal-2`` is the one that changes a fight).
+    """
+    if hp < 0 or normal < 0:
+        raise ValueError("hp and normal cannot be negative")
+    if elite and boss:
+        raise ValueError("a fight has one strong foe at most: an elite or a boss")
+    strong = elite or boss
+    strong_damage = d.STRONG_DAMAGE_VARIANT if d.ELITES_DEAL_2 in variants else d.DAMAGE
+    damages = (d.DAMAGE,) * normal + ((strong_damage,) if strong else ())
+    dist = _fight(hp, attribute - floor_penalty(floor), damages, plan_of(daggers))
+    win = sum((p for h, p in dist.items() if h > 0), Fraction(0))
+    hp_left = sum((h * p for h, p in dist.items()), Fraction(0))
+    return FightOdds(
+        win=win,
+        death=dist.get(0, Fraction(0)),
+        hp_left=hp_left,
+        hp_if_win=(hp_left / win) if win else None,
+        hp=dict(sorted(dist.items())),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _fight(hp: int, base: int, damages: tuple[int, ...], plan: tuple[int, ...]) -> dict[int, Fraction]:
+    """The distribution of the HP left (0 = dead) after fighting ``damages`` in order."""
+    foes = len(damages)
+    last = len(plan)
+    chance = [dc_chance(base + x) for x in plan]
+    bare = dc_chance(base)
+    memo: dict[tuple[int, int, int], dict[int, Fraction]] = {}
+
+    def go(i: int, k: int, h: int) -> dict[int, Fraction]:
+        if h <= 0:
+            return {0: Fraction(1)}
+        if k == foes:
+            return {h: Fraction(1)}
+        key = (i, k, h)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        p = chance[i] if i < last else bare
+        nxt = min(i + 1, last)
+        out: dict[int, Fraction] = {}
+        for end, q in go(nxt, k + 1, h).items():
+            out[end] = out.get(end, Fraction(0)) + p * q
+        for end, q in go(nxt, k, h - damages[k]).items():
+            out[end] = out.get(end, Fraction(0)) + (1 - p) * q
+        memo[key] = out
+        return out
+
+    return go(0, 0, hp)
+
+
+def percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def summary(o: FightOdds) -> str:
+    """``win 67.1% · die 32.9% · HP left 2.4 on a win``."""
+    text = f"win {percent(o.win)} · die {percent(o.death)}"
+    if o.hp_if_win is not None:
+        text += f" · HP left {float(o.hp_if_win):.1f} on a win"
+    return text

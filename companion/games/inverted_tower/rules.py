@@ -1,0 +1,367 @@
+"""The rules of The Inverted Tower as plain functions over a session state: no I/O, no dice.
+
+Guided play (:mod:`.engine`) and the table-top one-shot commands (:mod:`.events`) both change the
+state through these functions, so a room, a kill or a level up means the same thing whichever way it
+was recorded. In particular :func:`gain_xp` is the one reading of "Every (10 + current level) XP, you
+level up": the engine, ``companion tower kill`` and the generic ``companion xp +N`` all call it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.errors import InputError
+from companion.session.trackers import Counter, Room
+
+from . import data as d
+from .state import Fight, Tower
+
+if TYPE_CHECKING:
+    from companion.session.state import State
+
+
+class Flags:
+    """The session's variants as attributes, read once per engine (they never change in a session)."""
+
+    __slots__ = ("bonfire", "boss_stairs", "elites2", "farming", "merchant_buys", "reroll")
+
+    def __init__(self, variants: list[str] | tuple[str, ...]) -> None:
+        self.elites2 = d.ELITES_DEAL_2 in variants
+        self.farming = d.NO_XP_FARMING in variants
+        self.boss_stairs = d.BOSS_GUARDS_STAIRS in variants
+        self.reroll = d.REROLL_DUPLICATES in variants
+        self.merchant_buys = d.MERCHANT_BUYS in variants
+        self.bonfire = d.BONFIRE_EVERY_VISIT in variants
+
+
+# ---- the hero ------------------------------------------------------------------------------------
+def setup(state: State) -> None:
+    """A new session: Max HP 5 (full), one dagger, one potion, level 1, floor 1, no point placed yet."""
+    t = state.trackers
+    state.game = Tower()
+    hp = t.counter("hp")
+    hp.max = hp.value = d.START_MAX_HP
+    t.counter("xp")
+    t.counter("gold")
+    t.items.update(d.START_ITEMS)
+    t.level = d.START_LEVEL
+    t.floor = 1
+
+
+def attribute(name: str) -> str:
+    """An attribute name as typed (``str``, ``Dex``) → ``STR``/``DEX``/``INT``, or one clear error."""
+    key = name.strip().upper()
+    if key not in d.ATTRIBUTES:
+        raise InputError(f"{name!r} is not an attribute; the attributes are {', '.join(d.ATTRIBUTES)}")
+    return key
+
+
+def create_hero(state: State, attr: str) -> None:
+    g: Tower = state.game
+    if g.created:
+        raise InputError("the hero is already made")
+    g.attributes[attr] += d.START_POINTS
+    g.created = True
+    if state.log.enabled:
+        who = state.hero or "The hero"
+        state.log.text(
+            f"{who}: +{d.START_POINTS} {attr}; HP {d.START_MAX_HP}/{d.START_MAX_HP}, "
+            f"{d.START_ITEMS[d.DAGGER]} dagger, {d.START_ITEMS[d.POTION]} potion.",
+            under=False,
+        )
+
+
+def hp(state: State) -> Counter:
+    return state.trackers.counters["hp"]
+
+
+def heal_full(state: State) -> int:
+    """Heal to Max HP ("You can never heal past your Max HP"); returns HP gained."""
+    c = hp(state)
+    before = c.value
+    c.value = c.max if c.max is not None else c.value
+    return c.value - before
+
+
+def drink(state: State) -> None:
+    """Drink a potion: recover to Max HP, then it is discarded."""
+    items = state.trackers.items
+    if items.get(d.POTION, 0) <= 0:
+        raise InputError("there is no potion to drink")
+    items[d.POTION] -= 1
+    before = hp(state).value
+    heal_full(state)
+    if state.log.enabled:
+        c = hp(state)
+        state.log.text(f"Drank a potion: HP {before} → {c.value}/{c.max}.")
+
+
+def can_drink(state: State) -> bool:
+    """A potion is offered when there is one and it would heal."""
+    c = state.trackers.counters["hp"]
+    return state.trackers.items.get(d.POTION, 0) > 0 and c.max is not None and c.value < c.max
+
+
+def hurt(state: State, n: int) -> bool:
+    """Lose ``n`` HP; True if the hero is still alive."""
+    c = hp(state)
+    c.value = max(0, c.value - n)
+    return c.value > 0
+
+
+def record(state: State) -> str:
+    """The run in one line, for its last log entry: ``level 4, 23 kills, 2 Liches, 1 boss``."""
+    g: Tower = state.game
+    parts = [f"level {state.trackers.level}", f"{g.kills} kill{'s' if g.kills != 1 else ''}"]
+    if g.elites:
+        parts.append(f"{g.elites} {d.ELITE_NAME}{'es' if g.elites > 1 else ''}")
+    if g.bosses:
+        parts.append(f"{g.bosses} boss{'es' if g.bosses > 1 else ''}")
+    return ", ".join(parts)
+
+
+def die(state: State) -> None:
+    state.finished = "lost"
+    if state.log.enabled:
+        g: Tower = state.game
+        where = f", in room {g.at}" if g.at else ""
+        state.log.text(f"The hero dies on floor {g.floor}{where} ({record(state)}).", under=False)
+
+
+def xp_to_next(level: int) -> int:
+    """XP needed to go from ``level`` to the next: "Every (10 + current level) XP, you level up"."""
+    return d.XP_BASE + level
+
+
+def gain_xp(state: State, n: int) -> int:
+    """Add ``n`` XP and apply every level up it brings; returns the number of level ups.
+
+    Our reading: the XP bar is spent at each level up and the remainder carries over (the same as
+    levelling at total XP 11, 23, 36, ...). A level up raises Max HP by 1 (not the current HP) and
+    gives one attribute point, placed by the player (guided play asks at once; ``companion tower
+    level ATTR`` places it at the table).
+    """
+    t = state.trackers
+    xp = t.counters["xp"]
+    xp.value = max(0, xp.value + n)
+    ups = 0
+    while xp.value >= d.XP_BASE + t.level:
+        xp.value -= d.XP_BASE + t.level
+        t.level += 1
+        c = t.counters["hp"]
+        c.max = (c.max or 0) + d.LEVEL_MAX_HP
+        state.game.points += d.LEVEL_POINTS
+        ups += 1
+        if state.log.enabled:
+            state.log.text(f"Level {t.level}! Max HP {c.max}; {d.LEVEL_POINTS} attribute point to place.")
+    return ups
+
+
+def kill_xp(state: State, strong: bool, farming: bool) -> int:
+    """XP for a kill: 1, or 2 for an elite or a boss; 0 with no-xp-farming once level ≥ floor + 2."""
+    t = state.trackers
+    if farming and t.level >= t.floor + d.FARMING_GAP:
+        return 0
+    return d.XP_STRONG if strong else d.XP_NORMAL
+
+
+def place_point(state: State, attr: str) -> None:
+    g: Tower = state.game
+    if g.points <= 0:
+        raise InputError("there is no level-up point to place")
+    g.points -= 1
+    g.attributes[attr] += 1
+    if state.log.enabled:
+        state.log.text(f"+1 {attr} (now {g.attributes[attr]}).")
+
+
+def gain(state: State, what: str, n: int = 1) -> None:
+    """Gain gold (a counter) or an item (dagger, potion)."""
+    t = state.trackers
+    if what == "gold":
+        t.counters["gold"].value += n
+    else:
+        t.items[what] = t.items.get(what, 0) + n
+
+
+# ---- combat --------------------------------------------------------------------------------------
+def floor_penalty(floor: int) -> int:
+    """Combat: "minus floor level (ignore this on floor 1)"."""
+    return 0 if floor <= d.NO_FLOOR_PENALTY_ON else floor
+
+
+def useful_daggers(base: int) -> int:
+    """Daggers that still help a roll with modifier ``base``: up to the one that makes it pass on 2+.
+
+    A natural 1 always fails, so a dagger past that point is discarded for nothing.
+    """
+    return max(0, 3 - base)
+
+
+def strong_title(kind: str) -> str:
+    return {"elite": d.ELITE_NAME, "boss": d.BOSS_NAME, "necromancer": d.FINAL_BOSS_NAME}[kind]
+
+
+def foe_name(f: Fight, i: int) -> str:
+    """The ``i``-th foe (1-based) as the prompts name it."""
+    if i <= f.normal:
+        return f"{d.NORMAL_NAME} {i} of {f.normal}"
+    if f.strong == "elite":
+        return f"{d.ELITE_NAME} (elite)"
+    if f.strong == "boss":
+        return f"{d.BOSS_NAME} (boss)"
+    return f"the {d.FINAL_BOSS_NAME}"
+
+
+def fight_text(f: Fight, dead: bool = False) -> str:
+    """The foes in the Dungeon Log's form: ``Mob 1 (killed) Mob 2 (killed) Mob 3 (elite)``."""
+    tags = []
+    for i in range(1, f.foes + 1):
+        if i <= f.normal:
+            tag = f"Mob {i}"
+        elif f.strong == "elite":
+            tag = f"Mob {i} (elite)"
+        elif f.strong == "boss":
+            tag = "Boss"
+        else:
+            tag = "Necromancer"
+        if i <= f.killed:
+            tag += " (killed)"
+        elif dead:
+            tag += " (alive)"
+        tags.append(tag)
+    return f.prefix + f.sep.join(tags)
+
+
+# ---- floors and rooms ----------------------------------------------------------------------------
+def find_room(state: State, floor: int, number: int) -> Room | None:
+    """The generic tracker's room, or None (the last one is the usual case, so look there first)."""
+    rooms = state.trackers.rooms
+    if rooms:
+        last = rooms[-1]
+        if last.floor == floor and last.number == number:
+            return last
+    for room in reversed(rooms):
+        if room.floor == floor and room.number == number:
+            return room
+    return None
+
+
+def tracker_room(state: State, floor: int, number: int) -> Room:
+    """The generic tracker's room, added if the tracker lost it (e.g. a hand edit of the rooms)."""
+    room = find_room(state, floor, number)
+    if room is None:
+        room = Room(floor, number)
+        state.trackers.rooms.append(room)
+    return room
+
+
+def enter_floor(state: State, floor: int) -> None:
+    g: Tower = state.game
+    g.floor = floor
+    g.rooms = []
+    g.at = 0
+    g.entered = True
+    state.trackers.floor = floor
+    state.log.heading(f"Floor {floor}")
+
+
+def sync_floor(state: State) -> None:
+    """Follow a floor change made by the generic ``companion floor N`` (read fresh after each answer)."""
+    g: Tower = state.game
+    if state.trackers.floor != g.floor:
+        g.floor = state.trackers.floor
+        g.rooms = []
+        g.at = 0
+
+
+def has_stairs(g: Tower) -> bool:
+    rooms = g.rooms
+    return d.STAIRS in rooms or d.LAIR in rooms
+
+
+def stairs_room(g: Tower) -> int:
+    """The number of this floor's stairs room, 0 if not found."""
+    for i, kind in enumerate(g.rooms, 1):
+        if kind == d.STAIRS or kind == d.LAIR:
+            return i
+    return 0
+
+
+def taken_events(g: Tower, floor: int, boss_stairs: bool) -> set[str]:
+    """Event kinds this floor already has. The last floor has no stairs to find, unless a boss guards them."""
+    taken = {k for k in g.rooms if k in d.EVENT_KINDS}
+    if d.LAIR in g.rooms or (floor >= d.LAST_FLOOR and not boss_stairs):
+        taken.add(d.STAIRS)
+    return taken
+
+
+def open_room(state: State, number: int) -> Room:
+    """A new room on this floor: counted at once (it may hold a fight), its log line opened."""
+    g: Tower = state.game
+    g.rooms.append("")
+    g.at = number
+    room = Room(g.floor, number, "…", "unexplored")
+    state.trackers.rooms.append(room)
+    state.log.line(room.key, room.line())
+    return room
+
+
+def set_room(state: State, number: int, kind: str | None = None, content: str | None = None) -> Room:
+    """Set a room's kind and/or its log text (the tracker mirror and the log line change together)."""
+    g: Tower = state.game
+    room = tracker_room(state, g.floor, number)
+    if kind is not None:
+        g.rooms[number - 1] = kind
+        room.state = d.TRACKER_STATE[kind]
+    if content is not None:
+        room.content = content
+        state.log.update(room.key, room.line())
+    return room
+
+
+def reopen_room(state: State, number: int) -> Room:
+    """Go back to a known room: its log line becomes the one new rolls hang under."""
+    g: Tower = state.game
+    g.at = number
+    room = tracker_room(state, g.floor, number)
+    state.log.line(room.key, room.line())
+    return room
+
+
+def check_new_room(g: Tower) -> int:
+    """The number the next room on this floor gets, or one clear error if the floor is full."""
+    n = len(g.rooms) + 1
+    if n > d.MAX_ROOMS:
+        raise InputError(f"floor {g.floor} already has {d.MAX_ROOMS} rooms, the most a floor can have")
+    return n
+
+
+def descend(state: State) -> None:
+    g: Tower = state.game
+    if g.floor >= d.LAST_FLOOR:
+        raise InputError(f"floor {d.LAST_FLOOR} is the last: slay the {d.FINAL_BOSS_NAME} to win")
+    if state.log.enabled:
+        number = stairs_room(g)
+        if number:  # the note hangs under the stairs room's line
+            room = tracker_room(state, g.floor, number)
+            state.log.line(room.key, room.line())
+        state.log.text(f"Down the stairs to floor {g.floor + 1}.")
+    enter_floor(state, g.floor + 1)
+
+
+def boss_drop(state: State, final: bool) -> None:
+    """A boss always drops one potion, one dagger and one gold piece."""
+    for what, n in d.BOSS_DROP.items():
+        gain(state, what, n)
+    if state.log.enabled:
+        who = d.FINAL_BOSS_NAME if final else d.BOSS_NAME
+        state.log.text(f"The {who} drops a potion, a dagger and 1 gp.")
+
+
+def win(state: State) -> None:
+    state.finished = "won"
+    if state.log.enabled:
+        state.log.text(
+            f"The {d.FINAL_BOSS_NAME} is slain on floor {d.LAST_FLOOR}. Victory! ({record(state)})", under=False
+        )
