@@ -75,6 +75,20 @@ class Text:
     default: str = ""
 
 
+class _Refresh:
+    """The type of :data:`REFRESH` (one instance; never recorded, never compared by value)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "REFRESH"
+
+
+#: Sent to an engine whose game sets ``GameSpec.refresh`` in place of an answer, when a one-shot
+#: event changed the state while the engine waited: the engine drops what it was asking and asks
+#: again from the fresh state (a menu built before ``companion haunted attack`` would be stale).
+REFRESH = _Refresh()
+
 Request: TypeAlias = RollRequest | Choice | Number | Text
 #: A guided game: yields requests, receives answers, returns when the game is over.
 Engine: TypeAlias = Generator[Request, Any, None]

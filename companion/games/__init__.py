@@ -18,6 +18,7 @@ GAMES: dict[str, str] = {
     "freeform": "companion.games.freeform",
     "inverted-tower": "companion.games.inverted_tower",
     "dark-tower": "companion.games.dark_tower",
+    "haunted-tower": "companion.games.haunted_tower",
 }
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
@@ -25,6 +26,7 @@ GAMES: dict[str, str] = {
 COMMAND_GROUPS: dict[str, str] = {
     "tower": "companion.games.inverted_tower.cli:app",
     "dark": "companion.games.dark_tower.cli:app",
+    "haunted": "companion.games.haunted_tower.cli:app",
 }
 
 #: Other names players may type for a game.
@@ -34,6 +36,7 @@ ALIASES: dict[str, str] = {
     "тёмная-башня": "dark-tower",
     "темная-башня": "dark-tower",
     "dtower": "dark-tower",
+    "ht": "haunted-tower",
 }
 
 

@@ -53,3 +53,7 @@ class GameSpec:
     hero: Callable[[State], str | None] | None = None
     #: Headline of the markdown log.
     log_title: str | None = None
+    #: True when ``play`` accepts :data:`companion.engine.requests.REFRESH` at every yield: the fold
+    #: sends it after a one-shot event changes the state while the engine waits on a request, so
+    #: a table game's menu is always built from the current state (replays send it at the same place).
+    refresh: bool = False

@@ -16,7 +16,7 @@ from typing import Any
 from companion.dice.expr import Expr, parse
 from companion.dice.render import dice_text
 from companion.dice.roll import Roll, evaluate, evaluate_total
-from companion.engine.requests import Choice, Number, Request, RollRequest, Text
+from companion.engine.requests import REFRESH, Choice, Number, Request, RollRequest, Text
 from companion.errors import CompanionError, InputError
 from companion.games.base import GameSpec
 from companion.log.rolls import roll_line
@@ -30,6 +30,8 @@ class ReplayError(CompanionError):
 
 #: Event types whose arrival changes the meaning of earlier events: the session rebuilds after them.
 REBUILD_AFTER = {"amend"}
+#: Event types that never change what a waiting engine would ask (see ``GameSpec.refresh``).
+NO_REFRESH = {"answer", "roll", "note", "mode", "amend"}
 
 
 def roll_from(expr: Expr, payload: dict[str, Any], mod: int = 0, parts: tuple = (), source: str | None = None) -> Roll:
@@ -96,12 +98,18 @@ class Fold:
         reducer = self._reducers.get(kind)  # type: ignore[arg-type]
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
             self.spec.reducers[kind](self.state, self._game_roll(event))  # type: ignore[index]
+            # An event with several dice keeps them in ``rolls`` instead ({faces, src} each; they
+            # cannot be amended one by one: undo the command and run it again): count the virtual ones.
+            for payload in event.get("rolls", ()):
+                self._count_virtual(payload)
         elif reducer is not None:
             reducer(self, event)
         else:
             raise ReplayError(f"event {event.get('id')} has an unknown type {kind!r}")
         if "at" in event:
             self.state.updated = event["at"]
+        if self.spec.refresh and kind not in NO_REFRESH and self.engine is not None and not self.done:
+            self._advance(REFRESH)
 
     def _count_virtual(self, payload: dict[str, Any]) -> None:
         if payload.get("src") == "virtual" and payload.get("faces") is not None:

@@ -65,7 +65,9 @@ def play(env: Env, session: Session) -> None:
             env.print(RichText(line, style="dim"))
         physical = session.state.dice == "physical"
         if isinstance(request, RollRequest):
-            env.print(RichText("  " + prompts.odds_line(request.expr, request.mod, request.parts), style="cyan"))
+            line = prompts.odds_line(request.expr, request.mod, request.parts)
+            if ": " in line:  # a roll with no chance to show (a bare 1d6) would only repeat the prompt
+                env.print(RichText("  " + line, style="cyan"))
             answer = prompts.ask_roll(request, physical, reader=read_physical)
             if answer == "virtual":
                 answer = session.dice().roll(request.expr, request.mod, request.parts)

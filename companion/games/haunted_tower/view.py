@@ -1,0 +1,335 @@
+"""What the players see: odds lines before a decision, the health of every figure, the score table.
+
+Plain strings for the engine's menus and the log; rich renderables (imported when built) for the
+terminal. Nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.dice.render import fraction
+from companion.games.haunted_tower import data as D
+from companion.games.haunted_tower import odds as O
+from companion.games.haunted_tower import rules as R
+from companion.games.haunted_tower.monsters import MONSTERS, SPECTER, Monster
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from companion.games.haunted_tower.model import Hero, Item
+    from companion.session.state import State
+
+
+# ---- odds before a decision --------------------------------------------------------------------
+
+
+def attack_hint(state: State, weapon: Item | None) -> str:
+    """``hits on 4+: 1/2 (50.0%), 1 damage`` for an attack option."""
+    f, hero, monster = R.fighting(state)
+    variants = state.meta.variants
+    parts = R.attack_parts(hero, monster, weapon, variants, slowed=f.slowed)
+    p = O.hit_chance(R.total(parts), monster.ac)
+    need = monster.ac - R.total(parts)
+    amount, why = R.damage_of(hero, monster, weapon, variants)
+    if p == 0:
+        text = f"cannot reach AC {monster.ac}"
+    elif p == 1:
+        text = "always hits"
+    else:
+        text = f"hits on a {need}+ on the die"
+    text += f": {fraction(p)}"
+    return text + (f", {amount} damage" if amount else f", no damage: {why}")
+
+
+def run_hint(state: State) -> str:
+    _, _, monster = R.fighting(state)
+    p = O.run_chance(monster.att)
+    return f"1d10 ≥ {monster.att}: {fraction(p)}"
+
+
+def duel_for(state: State, weapon: Item | None, *, run_at: int = 0, turn: str | None = None) -> O.DuelOdds:
+    """The exact odds of the fight in progress from now on, attacking with ``weapon``."""
+    f, hero, monster = R.fighting(state)
+    if turn is None:
+        turn = {
+            "initiative": "round",
+            "hero": "hero-last" if "monster" in f.acted else "hero-first",
+            "monster": "monster-extra" if f.extra else ("monster-last" if "hero" in f.acted else "monster-first"),
+        }.get(f.phase, "round")
+    return hero_duel(state, hero, monster, weapon, monster_hp=f.hp, run_at=run_at, turn=turn, fight=True)
+
+
+def hero_duel(
+    state: State,
+    hero: Hero,
+    monster: Monster,
+    weapon: Item | None,
+    *,
+    monster_hp: int | None = None,
+    run_at: int = 0,
+    turn: str = "round",
+    fight: bool = False,
+) -> O.DuelOdds:
+    variants = state.meta.variants
+    f = R.game(state).fight if fight else None
+    amount, _ = R.damage_of(hero, monster, weapon, variants)
+    return O.duel(
+        monster,
+        hero_hp=hero.hp,
+        hero_attack=R.total(R.attack_parts(hero, monster, weapon, variants)),
+        hero_ac=R.armor_class(hero, monster, variants),
+        hero_damage=amount,
+        monster_hp=monster_hp,
+        run_at=run_at,
+        items=len(hero.items),
+        drained=f.drained if f else False,
+        slowed=f.slowed if f else False,
+        turn=turn,
+        free_attack=R.RUN_FAIL_TURN not in variants,
+    )
+
+
+def best_weapon(state: State, hero: Hero, monster: Monster) -> Item | None:
+    """The attack means with the best chance to win a duel to the end (None: no item)."""
+    options: list[Item | None] = [None, *R.attack_means(hero)]
+    f = R.game(state).fight
+    if f is not None and f.monster == monster.key:
+        return max(options, key=lambda w: duel_for(state, w).win)
+    return max(options, key=lambda w: hero_duel(state, hero, monster, w).win)
+
+
+def fight_advice(state: State) -> list[str]:
+    """The odds lines shown before the hero decides: fight on, run at 1 HP, run now."""
+    f, hero, monster = R.fighting(state)
+    weapon = best_weapon(state, hero, monster)
+    with_ = f" with {weapon.name}" if weapon else ""
+    lines = [f"Fight on{with_} to the end: {O.duel_text(duel_for(state, weapon))}."]
+    if hero.hp > 1:
+        lines.append(f"Fight on{with_}, run at 1 HP: {O.duel_text(duel_for(state, weapon, run_at=1))}.")
+    free = "monster" in f.acted and R.RUN_FAIL_TURN not in state.meta.variants
+    after = "it attacks again at once" if free else "it attacks as usual"
+    lines.append(f"Run away now: {run_hint(state)}; if not, {after}.")
+    if monster.key == SPECTER:
+        lines.append("The specter stays where it is when a hero gets away; it is at full HP 8 next time.")
+    return lines
+
+
+def initiative_hint(state: State) -> str:
+    _, hero, monster = R.fighting(state)
+    p = O.initiative_chance(monster)
+    extra = f" (the {monster.name} adds +{monster.initiative_bonus})" if monster.initiative_bonus else ""
+    return f"{hero.name} attacks first: {fraction(p)}, ties rolled again{extra}."
+
+
+def monster_hint(state: State) -> str:
+    """What a hit of the monster in the fight would do."""
+    _, hero, monster = R.fighting(state)
+    right = R.right_of(R.game(state), hero)
+    who = f"{right.name}'s player (on {hero.name}'s right) rolls for the {monster.name}. " if right else ""
+    kind = monster.on_hit
+    if kind == "table":
+        return f"{who}A hit rolls 1d10: {monster.table_text()}."
+    return (
+        who
+        + {
+            "normal": "A hit does 1 HP.",
+            "double": "A hit does double damage: 2 HP.",
+            "drain": "A hit drains: 1 HP and a −1 chit (one per encounter).",
+            "double-drain": "A hit is a double energy drain: 2 HP and a −1 chit (one per encounter).",
+            "steal": f"A hit takes one of {hero.name}'s magic items; with none left, the fly goes away.",
+            "rust": f"A hit eats one of {hero.name}'s metal items; no damage.",
+        }[kind]
+    )
+
+
+# ---- health of every figure --------------------------------------------------------------------
+
+
+def hero_notes(state: State, hero: Hero) -> str:
+    g = R.game(state)
+    bits = []
+    if hero.out:
+        return "out of the game (died twice)"
+    if hero.minus:
+        bits.append(f"−1 chits ×{len(hero.minus)}")
+    if hero.deaths:
+        bits.append(f"died {hero.deaths}/{D.DEATHS_ALLOWED}")
+    if hero.held_round is not None:
+        bits.append("cannot move next turn")
+    bits.append(f"Tower {hero.tower}")
+    worth = R.blue_equivalents(hero)
+    bits.append(f"chits worth {worth} blue" if worth else "no chits")
+    if g.fight is not None and g.fight.hero == hero.name:
+        bits.append("fighting")
+        if g.fight.slowed:
+            bits.append("−2 on next attack")
+    return ", ".join(bits)
+
+
+def figures(state: State) -> list[dict[str, Any]]:
+    """Every figure on the board with health: the heroes, the monster in the fight, the specter."""
+    g = R.game(state)
+    rows: list[dict[str, Any]] = []
+    for hero in g.heroes:
+        rows.append(
+            {
+                "figure": hero.name,
+                "kind": "hero",
+                "hp": max(0, hero.hp),
+                "max_hp": hero.max_hp,
+                "attack": R.attack_number(hero, None, state.meta.variants),
+                "ac": R.armor_class(hero, None, state.meta.variants),
+                "minus": len(hero.minus),
+                "deaths": hero.deaths,
+                "out": hero.out,
+                "tower": hero.tower,
+                "items": [i.name for i in hero.items],
+                "notes": hero_notes(state, hero),
+            }
+        )
+    f = g.fight
+    if f is not None:
+        m = MONSTERS[f.monster]
+        rows.append(_monster_row(m, f.hp, f"fighting {f.hero}, round {f.round}"))
+    if g.specter_seen and not g.specter_dead and (f is None or f.monster != SPECTER):
+        m = MONSTERS[SPECTER]
+        rows.append(_monster_row(m, m.hp, "waits where it was met; full HP at every encounter"))
+    return rows
+
+
+def _monster_row(m: Monster, hp: int, notes: str) -> dict[str, Any]:
+    return {
+        "figure": m.name,
+        "kind": "monster",
+        "hp": max(0, hp),
+        "max_hp": m.hp,
+        "attack": m.att,
+        "ac": m.ac,
+        "undead": m.undead,
+        "notes": notes,
+    }
+
+
+def status_rows(state: State) -> list[tuple[str, object]]:
+    """The status panel in guided play: one row per figure with an HP bar."""
+    from rich.text import Text
+
+    from companion.shell.panels import bar
+
+    g = R.game(state)
+    rows: list[tuple[str, object]] = []
+    if g.phase == "setup":
+        rows.append(("Setup", f"{len(g.heroes)} hero(es); {D.MIN_PLAYERS} to {D.MAX_PLAYERS} play"))
+    elif g.round:
+        rows.append(("Round", f"{g.round}: " + " → ".join(g.order)))
+    for row in figures(state):
+        if row["kind"] == "hero" and row["out"]:
+            rows.append((row["figure"], Text("out of the game", style="dim")))
+            continue
+        text = bar(row["hp"], row["max_hp"]) if row["max_hp"] else Text(str(row["hp"]))
+        text.append(f"  Att {row['attack']} AC {row['ac']}", style="bold")
+        text.append(f"  {row['notes']}", style="dim")
+        label = row["figure"] if row["kind"] == "hero" else f"⚔ {row['figure']}"
+        rows.append((label, text))
+    return rows
+
+
+def health_table(state: State) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
+    from companion.shell.panels import bar
+
+    table = Table(title="Health of every figure", title_justify="left", show_lines=False)
+    for col, just in (("Figure", "left"), ("HP", "left"), ("Att", "right"), ("AC", "right"), ("Notes", "left")):
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for row in figures(state):
+        name = Text(row["figure"], style="bold" if row["kind"] == "hero" else "bold red")
+        if row.get("out"):
+            table.add_row(name, Text("out", style="dim"), "", "", row["notes"])
+            continue
+        table.add_row(name, bar(row["hp"], row["max_hp"]), str(row["attack"]), str(row["ac"]), row["notes"])
+    return table
+
+
+# ---- score -------------------------------------------------------------------------------------
+
+
+def score_json(state: State) -> dict[str, Any]:
+    lines = R.scores(state)
+    return {
+        "scores": [
+            {
+                "hero": line.hero,
+                "counts": line.counts,
+                "points": line.points,
+                "total": line.total,
+                "out": line.out,
+                "scored": line.scored,
+            }
+            for line in lines
+        ],
+        "winners": R.winners(lines),
+        "finished": state.finished,
+    }
+
+
+def score_lines(state: State) -> list[str]:
+    """The score so far in plain lines (for the menu)."""
+    out = []
+    for line in R.scores(state):
+        if not line.scored:
+            out.append(f"{line.hero}: out of the game, no score")
+            continue
+        bits = [f"{D.SHORT[k]} {line.counts[k]}×{D.POINTS[k]}" for k in D.POINTS if line.counts[k]]
+        out.append(f"{line.hero}: {line.total}" + (f" ({', '.join(bits)})" if bits else ""))
+    return out
+
+
+def score_table(state: State) -> Table:
+    from rich.table import Table
+
+    lines = R.scores(state)
+    table = Table(title="Score" + (" (final)" if state.finished else " so far"), title_justify="left")
+    table.add_column("Scores")
+    table.add_column("Each", justify="right")
+    for line in lines:
+        table.add_column(line.hero, justify="right")
+    for key, label, points in D.SCORE:
+        table.add_row(label, str(points), *[_cell(line.counts[key], line.points[key]) for line in lines])
+    best = max((line.total for line in lines if line.scored), default=0)
+    won = set(R.winners(lines)) if best or state.finished else set()
+    table.add_row(
+        "[bold]Total[/bold]",
+        "",
+        *[
+            ("out" if not line.scored else f"[bold]{line.total}[/bold]" + (" ★" if line.hero in won else ""))
+            for line in lines
+        ],
+    )
+    return table
+
+
+def _cell(count: int, points: int) -> str:
+    return f"{count} → {points}" if count else "–"
+
+
+def monster_table(variants: list[str]) -> Table:
+    from rich.table import Table
+
+    table = Table(title="Monster listing", title_justify="left")
+    for col in ("#", "Monster", "HP", "Att", "AC", "Undead", "Stand-ups", "Special"):
+        table.add_column(col, justify="right" if col in ("HP", "Att", "AC", "Stand-ups") else "left")
+    for m in MONSTERS.values():
+        table.add_row(
+            str(m.listed or "•"),
+            m.name,
+            str(m.hp),
+            str(m.att),
+            str(m.ac),
+            "yes" if R.is_undead(m, variants) else "",
+            str(m.standups),
+            m.special,
+        )
+    return table
