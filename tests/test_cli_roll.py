@@ -77,7 +77,7 @@ def spy_record(monkeypatch):
             ["DC", "--mod", "-10", "--got", "6"],
             "DC −10  [6] = -4  → pass (needs a natural 6)  natural 6: always passes  · physical",
         ),
-        (["EC", "--got", "6"], "EC  [6]  → pass (needs a natural 6)  natural 6: always passes"),
+        (["EC", "--got", "6"], "EC  [6]  → pass (needs a natural 6)"),
         (["SR", "STR,DEX,INT", "--got", "4"], "SR STR,DEX,INT  [4]  → option 2: DEX  · physical"),
         (["SR", "--got", "1"], "SR  [1]  → option 1"),
         (["talisman", "--got", "6,6"], "talisman  [6] [6] = 12  → the Talisman is found!"),

@@ -61,7 +61,9 @@ def _table(env: Env, expr: Expr, game: str | None) -> Table | None:
     if game is None:
         raise InputError(f"{expr} needs a game to find its table: give --game NAME or start a session")
     spec = load(game)
-    table = spec.tables.get(expr.table)
+    # "DR events" and "DR event" both find the table, whichever way the game named it.
+    candidates = (expr.table, expr.table.removesuffix("s"), expr.table + "s")
+    table = next((spec.tables[c] for c in candidates if c in spec.tables), None)
     if table is None:
         known = ", ".join(sorted(spec.tables)) or "none"
         raise NotFoundError(f"{spec.title} has no table {expr.table!r}; its tables: {known}")

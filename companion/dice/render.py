@@ -65,11 +65,12 @@ def outcome_text(roll: Roll, row: str | None = None) -> str:
 
 
 def natural_text(roll: Roll) -> str | None:
-    """``natural 6: always passes`` for checks; ``natural 20`` on a lone die; nothing for SR and DR,
-    whose die is read against options or a table where a 1 or a 6 is just a row."""
-    if roll.natural is None or roll.expr.kind in ("SR", "DR"):
+    """``natural 6: always passes`` on a Dice Check, where it overrides the modifiers; ``natural 20``
+    on a lone die. Nothing for EC (its target already is a natural 6), SR or DR (their die is read
+    against options or a table, where a 1 or a 6 is just a row)."""
+    if roll.natural is None or roll.expr.kind in ("SR", "DR", "EC"):
         return None
-    if roll.expr.kind in ("DC", "EC") and roll.natural in (1, 6):
+    if roll.expr.kind == "DC" and roll.natural in (1, 6):
         return "natural 6: always passes" if roll.natural == 6 else "natural 1: always fails"
     return f"natural {roll.natural}"
 
