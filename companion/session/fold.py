@@ -96,6 +96,10 @@ class Fold:
         reducer = self._reducers.get(kind)  # type: ignore[arg-type]
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
             self.spec.reducers[kind](self.state, event)  # type: ignore[index]
+            # A game event may carry the rolls it was made with (a list of roll payloads); count
+            # their virtual dice, so the seeded stream resumes after them.
+            for payload in event.get("rolls", ()):
+                self._count_virtual(payload)
         elif reducer is not None:
             reducer(self, event)
         else:
@@ -177,10 +181,12 @@ class Fold:
             if used is not payload:
                 original = dice_text(roll_from(request.expr, payload, request.mod, request.parts))
             answer = self.decode(request, used)
-            row = self._row(request.expr, answer)
-            self.state.log.roll(
-                roll_line(answer, request.why, row=row, amended_from=original, reason=reason), event=event.get("id")
-            )
+            if not request.secret:  # a secret roll is logged by the game when it may be revealed
+                row = self._row(request.expr, answer)
+                self.state.log.roll(
+                    roll_line(answer, request.why, row=row, amended_from=original, reason=reason),
+                    event=event.get("id"),
+                )
             self.state.rolls += 1
         else:
             answer = self.decode(request, payload)

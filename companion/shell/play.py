@@ -63,7 +63,7 @@ def play(env: Env, session: Session) -> None:
             session.spec.advise(session.state, request) if session.spec.advise else []
         ):
             env.print(RichText(line, style="dim"))
-        physical = session.state.dice == "physical"
+        physical = session.state.dice == "physical" and not getattr(request, "virtual", False)
         if isinstance(request, RollRequest):
             env.print(RichText("  " + prompts.odds_line(request.expr, request.mod, request.parts), style="cyan"))
             answer = prompts.ask_roll(request, physical, reader=read_physical)
@@ -93,7 +93,7 @@ def play(env: Env, session: Session) -> None:
             env.print(RichText(f"Undone #{event['id']}.", style="yellow"))
             continue
         if answer == "switch":
-            session.record({"t": "mode", "dice": "virtual" if physical else "physical"})
+            session.record({"t": "mode", "dice": "virtual" if session.state.dice == "physical" else "physical"})
             continue
         if isinstance(answer, tuple):
             answer = answer[1]
