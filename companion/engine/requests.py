@@ -33,8 +33,8 @@ class RollRequest:
     #: Hidden information (a chit drawn in secret): the fold does not log the roll, and the shell
     #: neither shows it nor echoes typed faces. The game logs what it may reveal, when it may.
     secret: bool = False
-    #: A draw companion makes for the players (from a cup it keeps): answered with the session's
-    #: virtual dice even when the players roll their own dice.
+    #: A draw companion makes for the players (from a cup it keeps): the shell answers it at once
+    #: with the session's virtual dice, even when the players roll their own dice.
     virtual: bool = False
 
 
