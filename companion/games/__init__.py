@@ -17,16 +17,20 @@ if TYPE_CHECKING:
 GAMES: dict[str, str] = {
     "freeform": "companion.games.freeform",
     "inverted-tower": "companion.games.inverted_tower",
+    "dragons-den": "companion.games.dragons_den",
 }
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
 #: command name → "module:typer app attribute".
-COMMAND_GROUPS: dict[str, str] = {}
+COMMAND_GROUPS: dict[str, str] = {
+    "dragon": "companion.games.dragons_den.cli:app",
+}
 
 #: Other names players may type for a game.
 ALIASES: dict[str, str] = {
     "it": "inverted-tower",
     "tower": "inverted-tower",
+    "dd": "dragons-den",
 }
 
 

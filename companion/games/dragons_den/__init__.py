@@ -1,0 +1,49 @@
+"""D&D The Dragon's Den: a table assistant for the board game of one dragon against up to seven heroes.
+
+The board, the stand-ups and the chits stay on the table. companion resolves attacks, abilities and
+breath by the rules, keeps every figure's health, draws from the cups (or takes the chits the players
+drew), looks up the tables, sounds the alarm, counts the gates down and reads both victory charts.
+
+- ``companion play``: a menu of what can happen at the table now (:mod:`.engine`);
+- ``companion dragon ...``: one-shot commands for each step (:mod:`.cli`);
+- both run the same action steps (:mod:`.steps`) over the same rules (:mod:`.rules`) and numbers
+  (:mod:`.data`); exact odds are in :mod:`.odds`.
+"""
+
+from __future__ import annotations
+
+from companion.games.base import GameSpec, Variant
+from companion.games.dragons_den import actions, engine, rules, view
+from companion.games.dragons_den.state import Den
+from companion.session.state import State
+
+
+def setup(state: State) -> None:
+    state.game = rules.new_den(state.meta.variants)
+
+
+GAME = GameSpec(
+    name="dragons-den",
+    title="D&D The Dragon's Den",
+    variants={
+        rules.LONG: Variant(
+            rules.LONG,
+            "The longer game",
+            "No dragon chits are set aside at setup: 11 countdown chits instead of 9 (an option the rules give).",
+        ),
+        rules.ONE_EACH: Variant(
+            rules.ONE_EACH,
+            "One monster and one treasure per room",
+            "The dragon player separates the room chits so every room holds one monster and one treasure "
+            "(an option the rules give).",
+        ),
+    },
+    state_type=Den,
+    setup=setup,
+    play=engine.play,
+    reducers={actions.EVENT: actions.reduce},
+    status=view.status_rows,
+    commands="companion.games.dragons_den.cli:app",
+    hero=view.hero_line,
+    log_title="The Dragon's Den",
+)
