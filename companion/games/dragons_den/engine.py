@@ -150,7 +150,7 @@ def _hero_options(state: State, den: Den, hero: Figure) -> list[Option]:
                 Option("run", "Run (no attack this turn)", f"1d6+1d10+{hero.speed}: {min(run)}-{max(run)} squares")
             )
     left = data.CHIT_ROOMS - len(den.rooms)
-    if left:
+    if free and left:
         options.append(Option("reveal", "Entered a room: reveal its chits", f"{left} room(s) still face down"))
     if den.dragon is not None and den.dragon.status == HIDDEN:
         options.append(Option("lair", "Entered the lair: reveal the dragon"))
@@ -177,7 +177,7 @@ def _hero_options(state: State, den: Den, hero: Figure) -> list[Option]:
             left_uses = rules.uses_left(hero, key)
             if not ab.instead or key == "haste" or left_uses == 0 or not _ability_open(den, key):
                 continue
-            hint = f"costs 1 health{'' if hero.health > 1 else ' (it would kill him)'}; {ab.summary}"
+            hint = f"costs 1 health{'' if hero.health > 1 else ': fatal at 1 health'}; {ab.summary}"
             if left_uses is not None:
                 hint = f"{left_uses} use(s) left; " + hint
             options.append(Option(f"ability:{key}", ab.name, hint))

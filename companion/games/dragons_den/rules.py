@@ -188,7 +188,7 @@ def settle(den: Den, figures: Iterable[Figure], *, slayer: Figure | None = None)
         if f.kind == "hero":
             carried = ""
             if f.treasure:
-                carried = f" (the {len(f.treasure)} treasure chit(s) he carried are lost to the heroes)"
+                carried = f" (the {len(f.treasure)} treasure chit(s) carried are lost to the heroes)"
             lines.append(f"{f.name} is slain{carried}.")
         elif f.kind == "monster":
             lines.append(f"The {f.name} is slain.")

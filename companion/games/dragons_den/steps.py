@@ -804,6 +804,7 @@ def dragon_turn(state: State) -> Steps:
     den.cup.remove(got[0])
     den.drawn.append(got[0])
     state.log.update(line, f"Countdown: dragon chit {got[0]} drawn; {len(den.cup)} left in the cup")
+    say(state, f"Dragon chit {got[0]} is set aside: {len(den.cup)} left in the cup.")
     if not den.cup:
         finish(state, "The last dragon chit is drawn: the gates slam shut.")
 
