@@ -66,3 +66,37 @@ def test_a_whole_game_in_a_terminal(tmp_path):
     # the secret was kept until the lair was entered: the dragon's name follows the reveal line only
     name = re.search(r"The dragon is revealed: chit \d+, the ([A-Za-z ]+Dragon)", log)
     assert name and log.index(name.group(1)) == name.start(1)
+
+
+@pytest.mark.e2e
+def test_the_dragon_chit_is_typed_unseen(tmp_path):
+    env = dict(
+        os.environ,
+        COMPANION_HOME=str(tmp_path / "home"),
+        COMPANION_LOGS=str(tmp_path / "logs"),
+        PROMPT_TOOLKIT_NO_CPR="1",
+        TERM="xterm",
+        NO_COLOR="1",
+    )
+    subprocess.run([COMPANION, "new", "dd", "--name", "secret"], env=env, check=True, capture_output=True)
+    child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
+    seen: list[str] = []
+
+    def step(pattern: str, keys: str) -> None:
+        child.expect(pattern)
+        seen.append(ANSI.sub("", child.before + child.after))
+        child.send(keys)
+
+    step("Which heroes are played", DOWN * 6 + ENTER)
+    step("Another hero, or start", ENTER)
+    step("How are the chits drawn", DOWN + ENTER)  # we draw real chits and type them
+    step("Which dragon chit was drawn", "11" + ENTER)  # the young red dragon, typed unseen
+    step("Which dragon chit to set aside was drawn", "3" + ENTER)
+    step("Which dragon chit to set aside was drawn", "4" + ENTER)
+    step("Sam Barleyman's turn", UP + ENTER)  # save and quit
+    child.expect(pexpect.EOF)
+    screen = "".join(seen) + ANSI.sub("", child.before)
+    assert "Which dragon chit was drawn" in screen and "Saved" in screen
+    assert "11" not in screen and "Young Red" not in screen
+    peek = subprocess.run([COMPANION, "dragon", "peek", "--json"], env=env, check=True, capture_output=True, text=True)
+    assert '"chit": 11' in peek.stdout

@@ -96,3 +96,9 @@ def test_breath_loss_by_brute_force(health):
 def test_exchange_needs_living_figures():
     with pytest.raises(ValueError):
         odds.exchange(0, 3)
+
+
+def test_reach_text_lists_exact_chances_over_the_range():
+    text = odds.reach_text(odds.movement(2))
+    assert text == "at least 4: 83.3%, 5: 66.7%, 6: 50%, 7: 33.3%, 8: 16.7%"
+    assert odds.reach_text({5: Fraction(1)}) == "always 5"

@@ -280,7 +280,11 @@ def peek(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         import questionary
 
         questionary.password("Enter hides it again").unsafe_ask()
-        env.stdout.write("\x1b[2F\x1b[J")  # up over the two lines, then clear to the end of the screen
+        import shutil
+
+        width = max(20, shutil.get_terminal_size().columns)
+        up = -(-len(text) // width) + 1  # the dragon's lines (wrapped) and the prompt's
+        env.stdout.write(f"\x1b[{up}F\x1b[J")  # back up over them, then clear to the end of the screen
         env.stdout.flush()
         env.echo("(hidden)")
 

@@ -152,7 +152,7 @@ def _hero_options(state: State, den: Den, hero: Figure) -> list[Option]:
     left = data.CHIT_ROOMS - len(den.rooms)
     if free and left:
         options.append(Option("reveal", "Entered a room: reveal its chits", f"{left} room(s) still face down"))
-    if den.dragon is not None and den.dragon.status == HIDDEN:
+    if free and den.dragon is not None and den.dragon.status == HIDDEN:
         options.append(Option("lair", "Entered the lair: reveal the dragon"))
     if can_attack:
         for m in den.monsters_alive():

@@ -158,6 +158,16 @@ def at_least(dist: dict[int, Fraction], squares: int) -> Fraction:
     return sum((p for t, p in dist.items() if t >= squares), ZERO)
 
 
+def reach_text(dist: dict[int, Fraction], points: int = 6) -> str:
+    """``at least 6: 97%, 8: 85%, ...``: the chance a move reaches a few distances, spread over its range."""
+    lo, hi = min(dist), max(dist)
+    if hi == lo:
+        return f"always {lo}"
+    step = max(1, (hi - lo) // points)
+    marks = list(range(lo + step, hi + 1, step))[:points]
+    return "at least " + ", ".join(f"{n}: {pct(at_least(dist, n))}" for n in marks)
+
+
 def pct(p: Fraction) -> str:
     """A chance as a short percentage: ``83%``, ``99.5%``, ``100%``."""
     value = float(p) * 100

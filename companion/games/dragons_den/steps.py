@@ -368,7 +368,7 @@ def move(state: State, args: dict[str, Any]) -> Steps:
     dist = odds.movement(mover.speed, run=run)
     lo, hi = min(dist), max(dist)
     dice = data.RUN_DICE if run else data.ADVANCE_DICE
-    info = [f"{'Run' if run else 'Advance'} {dice} + speed {mover.speed}: {lo}-{hi} squares"]
+    info = [f"{'Run' if run else 'Advance'} {dice} + speed {mover.speed}: {lo}-{hi} squares; {odds.reach_text(dist)}"]
     if mover.kind != "hero" and not den.alarm:
         info.append(f"{cap(who(mover))} may not leave its room until the alarm sounds.")
     roll = yield RollRequest(
