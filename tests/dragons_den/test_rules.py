@@ -550,3 +550,12 @@ def test_a_corrected_treasure_row_counts_in_the_score():
     act(state, "take", {"hero": "sam", "chit": "T9"})
     act(state, "escape", {"hero": "sam"})
     assert den(state).score.haul == 100
+
+
+def test_the_shield_attacks_only_variant_leaves_the_breath_unshielded():
+    state = fresh("shield-attacks-only")
+    act(state, "setup", {"heroes": [4], "chits": "physical"}, 1, 2, 3)
+    den(state).figure("ren").health = 5
+    to_dragon_turn(state)
+    script = act(state, "breath", {"targets": ["ren"]}, 6)
+    assert script.keys() == ["dd.save.ren"] and hp(state, "ren") == 3

@@ -31,6 +31,12 @@ GAME = GameSpec(
             "The longer game",
             "No dragon chits are set aside at setup: 11 countdown chits instead of 9 (an option the rules give).",
         ),
+        rules.SHIELD_ATTACKS_ONLY: Variant(
+            rules.SHIELD_ATTACKS_ONLY,
+            "The Shield Spell against attacks only",
+            "Ren's Shield answers a monster's successful attack but not the dragon's breath (companion's default "
+            "reading lets it answer the breath too, which the rules call the dragon's attack).",
+        ),
         rules.ONE_EACH: Variant(
             rules.ONE_EACH,
             "One monster and one treasure per room",

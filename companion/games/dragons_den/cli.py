@@ -187,6 +187,8 @@ def act(
             env.print(entry_renderable(entry))
         if session.state.finished:
             env.print(f"[bold]The game is over:[/bold] {session.state.finished}")
+        elif do in ("end-turn", "escape"):
+            env.print(f"Now: {view.phase_text(session.state.game)}.")
         elif do == "setup":
             env.print("The dragon player sees the dragon with [bold]companion dragon peek[/bold] (heroes look away).")
 

@@ -223,7 +223,8 @@ def _dragon_options(den: Den) -> list[Option]:
         options.append(Option("lair", "Reveal the dragon"))
     if dragon is not None and dragon.status in (IN, HIDDEN):
         if dragon.key not in den.moved:
-            options.append(Option("dragon-move", "The dragon advances", "it may not leave its lair before the alarm"))
+            hint = "it may leave its lair" if den.alarm else "it may not leave its lair before the alarm"
+            options.append(Option("dragon-move", "The dragon advances", hint))
         if not den.breathed and any(h.key not in den.sneaking for h in heroes):
             options.append(Option("breath", "The dragon breathes on the heroes in its room", "costs it 1 health"))
     options.append(Option("end", "End the dragon player's turn"))

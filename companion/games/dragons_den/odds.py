@@ -177,5 +177,7 @@ def pct(p: Fraction) -> str:
 
 
 def chance_text(p: Fraction) -> str:
-    """``5/6 (83%)``."""
+    """``5/6 (83.3%)``; ``never (0%)`` and ``always (100%)`` for the sure things."""
+    if p in (ONE, ZERO):
+        return f"{'always' if p == ONE else 'never'} ({pct(p)})"
     return f"{p.numerator}/{p.denominator} ({pct(p)})"

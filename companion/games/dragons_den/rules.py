@@ -33,6 +33,8 @@ from companion.games.dragons_den.state import (
 )
 
 LONG, ONE_EACH = "long", "one-each"
+#: A reading as a variant: Ren's Shield answers monsters' attacks only, not the dragon's breath.
+SHIELD_ATTACKS_ONLY = "shield-attacks-only"
 
 
 # ---- making a den -------------------------------------------------------------------------------

@@ -110,6 +110,7 @@ def draw(
     read: Callable[[Any], Any],
     ask: Callable[[str], Request],
     secret: bool = False,
+    where: str = "in the cup",
 ) -> Generator[Request, Any, tuple[Any, str] | None]:
     """Draw one chit from ``cup()`` (re-read after every request); returns (chit, how it was drawn).
 
@@ -131,15 +132,15 @@ def draw(
                 error = exc.message
                 continue
             if chit not in cup():
-                error = f"{answer} is not in the cup (left: {len(cup())} chits)"
+                error = f"{answer} is not {where} (left: {len(cup())} chits)"
                 continue
             return chit, f"{what} {chit} entered by the players"
         if len(chits) == 1:
-            return chits[0], f"the last {what} in the cup"
+            return chits[0], f"the last {what} {where}"
         roll = yield RollRequest(
             key,
             parse(f"1d{len(chits)}"),
-            f"draw a {what} ({len(chits)} in the cup)",
+            f"draw a {what} ({len(chits)} {where})",
             secret=secret,
             virtual=True,
         )
@@ -170,6 +171,7 @@ def draw_hoard(state: State, hero_key: str, count: int) -> Steps:
             lambda: den_of(state).hoard,
             key="dd.draw.hoard",
             what="dragon treasure chit",
+            where="in the lair",
             entered=den.chits == "physical",
             read=_as_int,
             ask=_number("dd.draw.hoard", 1, data.HOARD_CHITS, "the number on the dragon treasure chit"),
@@ -487,10 +489,12 @@ def shielded(state: State, target: Figure, damage: int, source: str) -> Steps:
     if target.kind != "hero" or card is None or "shield" not in card.abilities:
         return damage
     s = odds.shield_chance()
+    cost = data.ABILITY_COST
     answer = yield yes_no(
         "dd.shield",
         f"{target.name} is hit by {source} ({damage} health). Cast the Shield Spell?",
-        f"Cast Shield (costs 1 health; holds on 1-{data.SHIELD_SAVES_UP_TO}: {odds.chance_text(s)})",
+        f"Cast Shield: lose {cost} if it holds (1-{data.SHIELD_SAVES_UP_TO}: {odds.chance_text(s)}), "
+        f"{cost + damage} if it fails",
         f"No Shield: lose {damage}",
         info=(f"{target.name} has {target.health} health.",),
     )
@@ -714,7 +718,9 @@ def breath(state: State, args: dict[str, Any]) -> Steps:
                     ),
                 )
                 loss = data.GREATER_BREATH_SAVED if roll.success else data.GREATER_BREATH_DAMAGE
-        harm = yield from shielded(state, hero, loss, "the breath")
+        harm = loss
+        if rules.SHIELD_ATTACKS_ONLY not in state.meta.variants:
+            harm = yield from shielded(state, hero, loss, "the breath")
         den = den_of(state)
         hero = figure(den, key)
         if harm:
