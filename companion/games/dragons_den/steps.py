@@ -855,10 +855,10 @@ def score_lines(den: Den, values: dict[str, Any]) -> list[str]:
         f"Treasure carried out by {s.escaped} hero(es): {s.carried:,} gp; "
         f"monuments for {lost} hero(es) slain or trapped: -{lost * data.MONUMENT_GP:,} gp; "
         f"the heroes' haul: {s.haul:,} gp.",
-        f"Heroes' Victory Chart: {s.heroes_result} {s.heroes_outcome}",
+        f"Heroes' Victory Chart: {s.heroes_result} — {s.heroes_outcome}",
         f"Dragon happiness: {lost} hero(es) slain or trapped + {s.hoard_left} chit(s) left in the lair + "
         f"{s.held_by_lost} held by lost heroes = {s.happiness} point(s).",
-        f"Dragon's Victory Chart: {s.dragon_result} {s.dragon_outcome}",
+        f"Dragon's Victory Chart: {s.dragon_result} — {s.dragon_outcome}",
     ]
     return lines
 
