@@ -207,3 +207,16 @@ def test_guided_next_answers_the_menu():
     run("next", "roll")
     out = json.loads(run("next", "roll", "--json").stdout)
     assert out["request"]["key"] == "dd.peek"
+
+
+def test_the_command_group_loads_only_typer():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, companion.games.dragons_den.cli\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('rich', 'questionary', 'tinydb', "
+        "'companion.games.dragons_den.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['companion.games.dragons_den.cli']"

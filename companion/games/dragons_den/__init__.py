@@ -7,49 +7,20 @@ drew), looks up the tables, sounds the alarm, counts the gates down and reads bo
 - ``companion play``: a menu of what can happen at the table now (:mod:`.engine`);
 - ``companion dragon ...``: one-shot commands for each step (:mod:`.cli`);
 - both run the same action steps (:mod:`.steps`) over the same rules (:mod:`.rules`) and numbers
-  (:mod:`.data`); exact odds are in :mod:`.odds`.
+  (:mod:`.data`); exact odds are in :mod:`.odds`; the spec is in :mod:`.spec`.
+
+``GAME`` is built on first use, so that importing the command group (``companion dragon --help``)
+loads only typer.
 """
 
 from __future__ import annotations
 
-from companion.games.base import GameSpec, Variant
-from companion.games.dragons_den import actions, engine, rules, view
-from companion.games.dragons_den.state import Den
-from companion.session.state import State
+from typing import Any
 
 
-def setup(state: State) -> None:
-    state.game = rules.new_den(state.meta.variants)
+def __getattr__(name: str) -> Any:
+    if name == "GAME":
+        from companion.games.dragons_den.spec import GAME
 
-
-GAME = GameSpec(
-    name="dragons-den",
-    title="D&D The Dragon's Den",
-    variants={
-        rules.LONG: Variant(
-            rules.LONG,
-            "The longer game",
-            "No dragon chits are set aside at setup: 11 countdown chits instead of 9 (an option the rules give).",
-        ),
-        rules.SHIELD_ATTACKS_ONLY: Variant(
-            rules.SHIELD_ATTACKS_ONLY,
-            "The Shield Spell against attacks only",
-            "Ren's Shield answers a monster's successful attack but not the dragon's breath (companion's default "
-            "reading lets it answer the breath too, which the rules call the dragon's attack).",
-        ),
-        rules.ONE_EACH: Variant(
-            rules.ONE_EACH,
-            "One monster and one treasure per room",
-            "The dragon player separates the room chits so every room holds one monster and one treasure "
-            "(an option the rules give).",
-        ),
-    },
-    state_type=Den,
-    setup=setup,
-    play=engine.play,
-    reducers={actions.EVENT: actions.reduce},
-    status=view.status_rows,
-    commands="companion.games.dragons_den.cli:app",
-    hero=view.hero_line,
-    log_title="The Dragon's Den",
-)
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,6 +26,7 @@ app = typer.Typer(
     help="D&D The Dragon's Den at the table: attacks, abilities, breath, chits, the alarm and the score. "
     "Every action is recorded in the current session (undo and the log see it).",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 GotOpt = Annotated[
@@ -564,8 +565,7 @@ def escape(
 
 @app.command("end-turn")
 def end_turn(ctx: typer.Context, chit: ChitOpt = None, json_out: JsonOpt = False) -> None:
-    """End the turn: the next hero (7 down to 1), then the dragon player (who draws a countdown chit once the
-    alarm has sounded), then a new round."""
+    """End the turn: the next hero (#7 to #1), the dragon player (a countdown chit after the alarm), a new round."""
     act(ctx, "end-turn", {}, chits=chit, json_out=json_out)
 
 
