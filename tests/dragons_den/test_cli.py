@@ -220,3 +220,11 @@ def test_the_command_group_loads_only_typer():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['companion.games.dragons_den.cli']"
+
+
+def test_amend_does_not_skip_over_a_physical_roll_inside_an_action(game):
+    run("mode", "physical")
+    run("roll", "1d6", "--got", "2")
+    run("dragon", "move", "--got", "4")
+    result = run("amend", "--got", "5", "--reason", "typo", code=1)
+    assert "part of action" in result.stderr and "undo it" in result.stderr
