@@ -228,3 +228,18 @@ def test_amend_does_not_skip_over_a_physical_roll_inside_an_action(game):
     run("dragon", "move", "--got", "4")
     result = run("amend", "--got", "5", "--reason", "typo", code=1)
     assert "part of action" in result.stderr and "undo it" in result.stderr
+
+
+def test_options_an_action_did_not_need_are_reported(game):
+    result = run("dragon", "attack", "dragon", code=2)  # the dragon is still secret
+    assert "hidden in the lair" in result.stderr and "Aged" not in result.stderr
+    run("dragon", "reveal", "4", "--chit", "m3", "--chit", "t1")
+    result = run("dragon", "attack", "goblin", "--got", "2", "--shield")
+    assert "--got 2 was not needed" in result.stderr and "--shield was not needed" in result.stderr
+
+
+def test_a_hidden_dragon_does_not_answer_to_its_name(game):
+    result = run("dragon", "attack", "aged", code=2)  # the secret dragon is the Aged Red Dragon
+    assert "nobody called 'aged'" in result.stderr
+    run("dragon", "lair")
+    assert "Aged Red Dragon" in run("dragon", "odds", "sam", "aged").stdout

@@ -115,7 +115,8 @@ class LiveAnswers:
     def unused(self) -> list[str]:
         """Typed faces and chits the action did not need (an automatic success asks for no roll)."""
         left = [f"--got {face}" for queue in self.got.values() for face in queue]
-        return left + [f"--chit {c}" for c in self.chits]
+        flags = [f"--{key.rsplit('.', 1)[-1]}" for key, queue in self.choices.items() for v in queue if v == "yes"]
+        return left + [f"--chit {c}" for c in self.chits] + flags
 
     def __call__(self, request: Request) -> Any:
         error = steps.reask_error(request)

@@ -56,11 +56,16 @@ def _den(session: Session) -> Den:
 def resolve(den: Den, text: str, *, kinds: tuple[str, ...] = ("hero", "monster", "dragon")) -> str:
     """A figure's key from what a player types: ``sam``, ``#7``, ``7`` (a hero), ``m15``, ``troll``, ``dragon``."""
     from companion.errors import InputError
+    from companion.games.dragons_den.state import HIDDEN
 
     t = " ".join(text.strip().lower().split()).lstrip("#")
     figures = [f for f in den.figures() if f.kind in kinds]
+
+    def name(f) -> str:  # a hidden dragon answers to "dragon" only: its name would give it away
+        return "dragon" if f.status == HIDDEN else f.name.lower()
+
     for f in figures:
-        if t in (f.key, f.name.lower()) or (f.kind == "dragon" and t in ("dragon", "d")):
+        if t in (f.key, name(f)) or (f.kind == "dragon" and t in ("dragon", "d")):
             return f.key
         if f.kind == "hero" and t == str(f.number):
             return f.key
@@ -70,9 +75,7 @@ def resolve(den: Den, text: str, *, kinds: tuple[str, ...] = ("hero", "monster",
     matches = [
         f.key
         for f in figures
-        if f.key.startswith(dashed)
-        or f.name.lower().startswith(t)
-        or any(w.startswith(t) for w in f.name.lower().split())
+        if f.key.startswith(dashed) or name(f).startswith(t) or any(w.startswith(t) for w in name(f).split())
     ]
     if len(set(matches)) == 1:
         return matches[0]
