@@ -23,6 +23,14 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork
 KILLS = 120
 
 
+def _quiet_child() -> None:
+    """A forked child shares pytest's output streams; point them at /dev/null so nothing it might
+    print can block on (or mix into) the parent's output."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+
+
 def _writer(home: Path, fd: int, start: int) -> None:
     """The child: record notes and rolls forever, reporting each id once it is done."""
     from companion.dice.expr import parse
@@ -59,6 +67,7 @@ def test_kill_9_and_ctrl_c_never_lose_a_reported_action() -> None:
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns
             try:
+                _quiet_child()
                 os.close(read_fd)
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
                 _writer(home, write_fd, n * 1000)
@@ -99,6 +108,7 @@ def test_the_log_on_disk_matches_the_events_after_kills() -> None:
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns
             try:
+                _quiet_child()
                 _writer_named(home, "crash2", n * 1000)
             finally:
                 os._exit(0)

@@ -21,6 +21,8 @@ def request_json(request: Request, advice: list[str] | None = None) -> dict[str,
             "parts": [list(p) for p in request.parts],
             "target": target_text(request.expr, request.mod),
             "odds": None if o.success is None else f"{o.success.numerator}/{o.success.denominator}",
+            "secret": request.secret,
+            "virtual": request.virtual,
         }
     elif isinstance(request, Choice):
         data |= {
@@ -29,7 +31,14 @@ def request_json(request: Request, advice: list[str] | None = None) -> dict[str,
             "options": [{"value": o.value, "label": o.label, "hint": o.hint} for o in request.options],
         }
     elif isinstance(request, Number):
-        data |= {"type": "number", "prompt": request.prompt, "lo": request.lo, "hi": request.hi, "where": request.where}
+        data |= {
+            "type": "number",
+            "prompt": request.prompt,
+            "lo": request.lo,
+            "hi": request.hi,
+            "where": request.where,
+            "secret": request.secret,
+        }
     else:
         data |= {"type": "text", "prompt": request.prompt}
     info = list(getattr(request, "info", ())) + list(advice or [])

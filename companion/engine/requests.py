@@ -30,6 +30,12 @@ class RollRequest:
     parts: tuple[tuple[str, int], ...] = ()
     #: Extra lines to show before the roll (e.g. fight odds); the shell shows the roll's own odds.
     info: tuple[str, ...] = ()
+    #: Hidden information (a chit drawn in secret): the fold does not log the roll, and the shell
+    #: neither shows it nor echoes typed faces. The game logs what it may reveal, when it may.
+    secret: bool = False
+    #: A draw companion makes for the players (from a cup it keeps): the shell answers it at once
+    #: with the session's virtual dice, even when the players roll their own dice.
+    virtual: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +72,8 @@ class Number:
     #: Where the player finds this number (e.g. "the Paladin's row in the book's table, page 12").
     where: str = ""
     default: int | None = None
+    #: Hidden information typed by one player (the shell does not echo it).
+    secret: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ GAMES: dict[str, str] = {
     "inverted-tower": "companion.games.inverted_tower",
     "dark-tower": "companion.games.dark_tower",
     "haunted-tower": "companion.games.haunted_tower",
+    "dragons-den": "companion.games.dragons_den",
 }
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
@@ -27,6 +28,7 @@ COMMAND_GROUPS: dict[str, str] = {
     "tower": "companion.games.inverted_tower.cli:app",
     "dark": "companion.games.dark_tower.cli:app",
     "haunted": "companion.games.haunted_tower.cli:app",
+    "dragon": "companion.games.dragons_den.cli:app",
 }
 
 #: Other names players may type for a game.
@@ -37,6 +39,7 @@ ALIASES: dict[str, str] = {
     "темная-башня": "dark-tower",
     "dtower": "dark-tower",
     "ht": "haunted-tower",
+    "dd": "dragons-den",
 }
 
 

@@ -46,6 +46,13 @@ def amend_event(session: Session, roll_id: int | None) -> tuple[dict[str, Any], 
             raise InputError(f"event #{roll_id} is not a roll of this session")
     else:
         for event in reversed(events):
+            if any(r.get("src") == "physical" for r in event.get("rolls", ())):
+                # A game action carrying its own dice (one event, several rolls): not amendable one by one.
+                raise CompanionError(
+                    f"the last physical roll is part of action #{event['id']} ({event['t']}), "
+                    "which cannot be amended roll by roll",
+                    hint="undo it and run it again with the right dice",
+                )
             fields = _roll_fields(event)
             if fields is not None and fields.get("src") != "virtual":
                 target = event

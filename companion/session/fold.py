@@ -99,7 +99,8 @@ class Fold:
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
             self.spec.reducers[kind](self.state, self._game_roll(event))  # type: ignore[index]
             # An event with several dice keeps them in ``rolls`` instead ({faces, src} each; they
-            # cannot be amended one by one: undo the command and run it again): count the virtual ones.
+            # cannot be amended one by one: undo the command and run it again): count the virtual ones,
+            # so the seeded stream resumes after them.
             for payload in event.get("rolls", ()):
                 self._count_virtual(payload)
         elif reducer is not None:
@@ -205,10 +206,12 @@ class Fold:
             if used is not payload:
                 original = dice_text(roll_from(request.expr, payload, request.mod, request.parts))
             answer = self.decode(request, used)
-            row = self._row(request.expr, answer)
-            self.state.log.roll(
-                roll_line(answer, request.why, row=row, amended_from=original, reason=reason), event=event.get("id")
-            )
+            if not request.secret:  # a secret roll is logged by the game when it may be revealed
+                row = self._row(request.expr, answer)
+                self.state.log.roll(
+                    roll_line(answer, request.why, row=row, amended_from=original, reason=reason),
+                    event=event.get("id"),
+                )
             self.state.rolls += 1
         else:
             answer = self.decode(request, payload)

@@ -59,6 +59,11 @@ def play(env: Env, session: Session) -> None:
             last_panel = signature
         request = fold.pending
         assert request is not None
+        if _draw(request):
+            assert isinstance(request, RollRequest)
+            # A draw from a cup companion keeps: nothing for the player to roll, so draw at once.
+            session.record(answer_event(request, session.dice().roll(request.expr, request.mod, request.parts)))
+            continue
         for line in list(getattr(request, "info", ())) + (
             session.spec.advise(session.state, request) if session.spec.advise else []
         ):
@@ -91,6 +96,9 @@ def play(env: Env, session: Session) -> None:
                 continue
             event = session.undo()
             session.fold.start()
+            while session.count and _draw(session.fold.pending):
+                event = session.undo()  # a draw made at once is undone with the answer that led to it
+                session.fold.start()
             shown = len(session.state.log.entries)
             env.print(RichText(f"Undone #{event['id']}.", style="yellow"))
             continue
@@ -100,3 +108,8 @@ def play(env: Env, session: Session) -> None:
         if isinstance(answer, tuple):
             answer = answer[1]
         session.record(answer_event(request, answer))
+
+
+def _draw(request: object) -> bool:
+    """A draw companion makes at once (a virtual-only roll), which undo steps back over."""
+    return isinstance(request, RollRequest) and request.virtual

@@ -83,7 +83,9 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
             return exc.message
         return True
 
-    text = questionary.text(f"{request.why} — {hint}", validate=validate, style=STYLE).unsafe_ask()
+    # A secret roll's faces are typed unseen (a chit drawn in private); a virtual one is never shown.
+    ask = questionary.password if request.secret else questionary.text
+    text = ask(f"{request.why} — {hint}", validate=validate, style=STYLE).unsafe_ask()
     t = text.strip().lower()
     if t in UNDO_WORDS:
         return "undo"
@@ -141,7 +143,10 @@ def ask_number(request: Number) -> int | str:
 
     message = request.prompt + (f" ({request.where})" if request.where else "")
     default = "" if request.default is None else str(request.default)
-    text = questionary.text(message, validate=validate, default=default, style=STYLE).unsafe_ask().strip().lower()
+    if request.secret:  # typed unseen by the other players
+        text = questionary.password(message, validate=validate, style=STYLE).unsafe_ask().strip().lower()
+    else:
+        text = questionary.text(message, validate=validate, default=default, style=STYLE).unsafe_ask().strip().lower()
     if text in UNDO_WORDS:
         return "undo"
     if text in QUIT_WORDS:
