@@ -17,16 +17,22 @@ if TYPE_CHECKING:
 GAMES: dict[str, str] = {
     "freeform": "companion.games.freeform",
     "inverted-tower": "companion.games.inverted_tower",
+    "talisman": "companion.games.adventure_in_the_dungeon",
 }
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
 #: command name → "module:typer app attribute".
-COMMAND_GROUPS: dict[str, str] = {}
+COMMAND_GROUPS: dict[str, str] = {
+    "dungeon": "companion.games.adventure_in_the_dungeon.cli:app",
+}
 
 #: Other names players may type for a game.
 ALIASES: dict[str, str] = {
     "it": "inverted-tower",
     "tower": "inverted-tower",
+    "adventure-in-the-dungeon": "talisman",
+    "aitd": "talisman",
+    "dungeon": "talisman",
 }
 
 
