@@ -1,10 +1,4 @@
-"""The Adventure in the Dungeon (1979): four heroes seek the Holy Talisman of St. Cuthbert.
-
-Guided play (``companion new talisman``, ``companion play``) and table-top helpers
-(``companion dungeon ...``). The rule numbers the text gives are in :mod:`.data`; the ones it leaves
-out are the player's game data, asked for once. The readings of unclear rules are in
-``docs/rules/adventure-in-the-dungeon.md``.
-"""
+"""The game's :class:`~companion.games.base.GameSpec`: its engine, screen, variants and commands."""
 
 from companion.games.adventure_in_the_dungeon import engine, view
 from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS
