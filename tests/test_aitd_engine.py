@@ -479,7 +479,7 @@ def test_a_monster_keeps_its_hits_when_the_party_flees_and_returns():
     d.miss("monster.paladin").miss("monster.rangeress").miss("monster.fighter")
     d.choose("flee", "round.action")
     choice = d.expect("area.enter")
-    assert "it has 2 already" in choice.option("9").hint
+    assert "it has 2 hits already" in choice.option("9").hint
     assert state.trackers.talisman.kills == 0  # fleeing is no kill
     d.enter(9)
     assert d.tally("Xorn").hits == 2

@@ -224,6 +224,10 @@ def _apply(state: State, model: Model, new: Fight, cause: str = "", monster: boo
             log.text(f"{hero.name} missed: no attack on the {model.area.monster} next round.")
 
 
+def _hits(n: int) -> str:
+    return f"{n} hit" + ("" if n == 1 else "s")
+
+
 def _them(i: int) -> str:
     return "her" if i == RANGERESS else "him"
 
@@ -274,7 +278,7 @@ def monster_request(model: Model, h: int) -> RollRequest:
         need, mod, parts = R.monster_roll(model.area, model.be_hit, h)
         hero = HEROES[h]
         req = RollRequest(
-            f"monster.{hero.key}", at_least(need), f"the {model.area.monster} attacks {hero.name}", mod, parts
+            f"monster.{hero.key}", at_least(need), f"The {model.area.monster} attacks {hero.name}", mod, parts
         )
         _REQUESTS[key] = req
     return req
@@ -388,7 +392,7 @@ def area_choice(state: State) -> Choice:
         t = tallies.get(area.monster)
         hint = f"{area.hits} hits to slay"
         if t is not None and t.hits:
-            hint += f"; it has {t.hits} already"
+            hint += f"; it has {_hits(t.hits)} already"
         if area.only and not living(state) & sum(1 << h for h in area.only):
             hint += "; no one left can hurt it"
         options.append(Option(str(n), f"Area {n}: {area.place}", hint))
@@ -575,7 +579,7 @@ def action_choice(state: State, model: Model) -> Choice:
     else:
         options.append(Option("fight", "Stay and fight", "no one can attack this round"))
     if model.flee_ok:
-        warn = [f"the {monster} keeps its {s.m} hits" if s.m else f"the {monster} is unhurt"]
+        warn = [f"the {monster} keeps its {_hits(s.m)}" if s.m else f"the {monster} is unhurt"]
         if R.FLEE_WITH_ALL not in model.variants:
             for i, hero in enumerate(HEROES):
                 b = 1 << i
