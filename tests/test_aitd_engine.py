@@ -127,6 +127,7 @@ def test_with_no_one_left_who_can_hurt_the_demon_the_party_can_only_flee():
 def test_rats_attack_everyone_nobody_can_leave_and_spells_do_not_work():
     d = Driver(make_state())
     d.enter(3).choose("wait", "round.first")
+    assert d.expect("monster.paladin").why == "The Giant Rats attack Adelhardt"
     for hero in ("paladin", "rangeress", "fighter", "wizard"):
         d.miss(f"monster.{hero}")
     action = d.expect("round.action")

@@ -362,7 +362,7 @@ def _odds(
     how = {"choice": "the heroes' turn of this round", "begun": "this round", "start": "the start of a round"}[at]
     policy = "Krylla never striking first" if no_first else "Krylla striking first whenever she can"
     env.print(f"Fighting on to the end, from {how} ({policy}, the cure kept):")
-    env.print(f"  the {spec.monster} is slain: {pct(odds.slain)}")
+    env.print(f"  the {spec.monster} {spec.says('is', 'are')} slain: {pct(odds.slain)}")
     env.print(f"  every hero falls: {pct(odds.wiped)}")
     env.print(f"  no one left can hurt it: {pct(odds.stuck)}")
     env.print(f"[dim]  exact fractions with --json; {odds.states:,} situations counted in {elapsed:.1f} s[/dim]")

@@ -213,10 +213,16 @@ class Area:
     rules: frozenset[str] = frozenset()
     #: Its special rules in a line, for the screen.
     summary: str = ""
+    #: Its name is plural (the rats, the skeletons): "the Giant Rats attack".
+    plural: bool = False
 
     @property
     def title(self) -> str:
         return f"Area {self.number}: {self.place}"
+
+    def says(self, singular: str, plural: str) -> str:
+        """The verb (or phrase) that agrees with the monster's name."""
+        return plural if self.plural else singular
 
 
 AREAS: tuple[Area, ...] = (
@@ -248,6 +254,7 @@ AREAS: tuple[Area, ...] = (
         attacks=EVERY,
         rules=frozenset({NO_FLEE, NO_SPELLS}),
         summary="the swarm attacks every hero; no one can leave until it dies; spells do not work",
+        plural=True,
     ),
     Area(
         4,
@@ -338,6 +345,7 @@ AREAS: tuple[Area, ...] = (
         penalty=4,
         rules=frozenset({SKELETONS}),
         summary="four skeletons, each attacking at +1 and falling to one hit; heroes take −4 to hit them",
+        plural=True,
     ),
 )
 

@@ -278,7 +278,11 @@ def monster_request(model: Model, h: int) -> RollRequest:
         need, mod, parts = R.monster_roll(model.area, model.be_hit, h)
         hero = HEROES[h]
         req = RollRequest(
-            f"monster.{hero.key}", at_least(need), f"The {model.area.monster} attacks {hero.name}", mod, parts
+            f"monster.{hero.key}",
+            at_least(need),
+            f"The {model.area.monster} {model.area.says('attacks', 'attack')} {hero.name}",
+            mod,
+            parts,
         )
         _REQUESTS[key] = req
     return req
@@ -312,7 +316,7 @@ def _first_choice(model: Model) -> Choice:
         p = sum(w for w, d in model.hit[RANGERESS][0] if d) / 36
         got = Choice(
             "round.first",
-            f"Krylla may strike the {model.area.monster} before it attacks.",
+            f"Krylla may strike the {model.area.monster} before {model.area.says('it attacks', 'they attack')}.",
             (
                 Option("strike", "Krylla strikes first", f"hits on {need - mod}+ on the dice: {p:.0%}"),
                 Option("wait", "Krylla waits and attacks with the others"),
@@ -454,7 +458,8 @@ def fight(state: State, number: int) -> Engine:
         log.heading(area.title + (" (again)" if again else ""))
         log.text(f"{area.monster}: {area.summary}; {area.hits} hits to slay.")
         if again:
-            log.text(f"It kept its hits: {state.trackers.tallies[area.monster].book()}")
+            kept = area.says("It kept its", "They kept their")
+            log.text(f"{kept} hits: {state.trackers.tallies[area.monster].book()}")
     if D.WEBS in area.rules:
         if log.enabled:
             log.line(f"v{visit}-webs", "The webs")
@@ -518,7 +523,8 @@ def fight(state: State, number: int) -> Engine:
             if log.enabled:
                 log.close()
                 t = state.trackers.tallies[area.monster]
-                log.text(f"The party flees. The {area.monster} keeps its hits: {t.book()}")
+                keeps = area.says("keeps its", "keep their")
+                log.text(f"The party flees. The {area.monster} {keeps} hits: {t.book()}")
             g.area = None
             return
         for h in range(4):
@@ -542,7 +548,7 @@ def fight(state: State, number: int) -> Engine:
     if R.outcome(model, s) == R.SLAIN:
         g.cleared.append(number)
         if log.enabled:
-            log.text(f"The {area.monster} is slain.")
+            log.text(f"The {area.monster} {area.says('is', 'are')} slain.")
         yield from talisman(state)
     elif log.enabled:
         log.text("Every hero has fallen.")
@@ -579,7 +585,9 @@ def action_choice(state: State, model: Model) -> Choice:
     else:
         options.append(Option("fight", "Stay and fight", "no one can attack this round"))
     if model.flee_ok:
-        warn = [f"the {monster} keeps its {_hits(s.m)}" if s.m else f"the {monster} is unhurt"]
+        area = model.area
+        keeps = area.says("keeps its", "keep their")
+        warn = [f"the {monster} {keeps} {_hits(s.m)}" if s.m else f"the {monster} {area.says('is', 'are')} unhurt"]
         if R.FLEE_WITH_ALL not in model.variants:
             for i, hero in enumerate(HEROES):
                 b = 1 << i
@@ -592,7 +600,7 @@ def action_choice(state: State, model: Model) -> Choice:
     if model.flee_ok:
         prompt = f"Round {state.game.round}: fight the {monster} or flee?"
     else:
-        prompt = f"Round {state.game.round}: no one can leave until the {monster} dies."
+        prompt = f"Round {state.game.round}: no one can leave until the {monster} {model.area.says('dies', 'die')}."
     if not live & model.can_hit:
         prompt = f"No one left can hurt the {monster}: the party must flee."
     return Choice("round.action", prompt, tuple(options))

@@ -133,7 +133,7 @@ def fight_lines(state: State) -> list[str]:
         )
         return lines
     text = (
-        f"Fighting on to the end ({policy}): the {area.monster} is slain {pct(odds.slain)}"
+        f"Fighting on to the end ({policy}): the {area.monster} {area.says('is', 'are')} slain {pct(odds.slain)}"
         f" · every hero falls {pct(odds.wiped)}"
     )
     if odds.stuck:
