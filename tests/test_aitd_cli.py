@@ -293,3 +293,43 @@ def test_companion_play_asks_shows_the_odds_and_saves_on_quit(isolated_home):
     out = step()
     assert out["request"]["key"] == "attack.paladin"  # resumed where it stopped
     assert json.loads(run("status", "--json").stdout)["state"]["trackers"]["tallies"]["Cadaver Creeper"]["hits"] == 1
+
+
+def test_a_recorded_game_replays_to_the_same_state_and_log(tmp_path):
+    """Play 120 answers at random through a real session; the replay from the events must agree."""
+    import random
+
+    from companion.engine.requests import Choice, RollRequest
+    from companion.session import codec
+    from companion.session.fold import answer_event
+    from companion.session.service import Session
+    from companion.store.sessions import Store
+
+    store = Store(tmp_path / "data")
+    session = Session.create(
+        store, "fuzz", "talisman", seed=11, physical=False, variants=["flee-with-all"], logs_dir=tmp_path / "logs"
+    )
+    rng = random.Random(4)
+    with session.files.locked():
+        session.fold.start()
+        for value in [*ANSWERS[:-1], "monster", "Gelatinous Thing", 3, 2, 1, 1, 1, "poison"]:
+            session.record(answer_event(session.fold.pending, value))
+        for _ in range(120):
+            request = session.fold.pending
+            if request is None:
+                break
+            if isinstance(request, RollRequest):
+                answer = session.dice().roll(request.expr, request.mod, request.parts)
+            else:
+                assert isinstance(request, Choice)
+                values = [v for v in request.values() if v != "abandon"]
+                answer = "fight" if "fight" in values and rng.random() < 0.8 else rng.choice(values)
+            session.record(answer_event(request, answer))
+        live_state = codec.dump(session.state)
+        live_log = session.log_text()
+    files = store.open("fuzz")
+    with files.locked():
+        replayed = Session.open(files, engine=True)
+        assert codec.dump(replayed.state) == live_state
+        assert replayed.log_text() == live_log
+    assert "Gelatinous Thing" in live_log

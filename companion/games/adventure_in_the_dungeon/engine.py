@@ -184,24 +184,33 @@ def living(state: State) -> int:
     return mask
 
 
-def _apply(state: State, model: Model, new: Fight, cause: str = "", monster: bool = True) -> None:
+def _apply(
+    state: State, model: Model, new: Fight, cause: str = "", monster: bool = True, old: Fight | None = None
+) -> None:
     """Store ``new`` and log what changed: hits as tallies, deaths, and the fight's flags.
 
+    ``old`` is the state ``new`` was computed from, if the caller has it (else it is read again);
     ``monster`` is False between areas (the Paladin's cure), where no monster's tally is touched."""
     g: Dungeon = state.game
-    old = snapshot(state, model, monster)
+    if old is None:
+        old = snapshot(state, model, monster)
+    if new == old:
+        return
     tallies = state.trackers.tallies
-    for i, hero in enumerate(HEROES):
-        tallies[hero.name].hits = new.hs[i]
-    if monster:
+    if new.hs != old.hs:
+        p, r, f, w = _NAMES
+        hs = new.hs
+        tallies[p].hits, tallies[r].hits, tallies[f].hits, tallies[w].hits = hs
+    if monster and new.m != old.m:
         tallies[model.area.monster].hits = new.m
     g.dead, g.para, g.trap, g.twine = new.dead, new.para, new.trap, new.twine
     g.lock, g.nlock, g.cure, g.att, g.struck, g.sfirst = new.lock, new.nlock, new.cure, new.att, new.struck, new.sfirst
-    was, now = R.alive(model, old), R.alive(model, new)
-    for i, hero in enumerate(HEROES):
-        b = 1 << i
-        if was & b and not now & b:
-            g.fates[hero.key] = _fate(model, old, new, i, cause)
+    was = now = 0
+    if new.hs != old.hs or new.dead != old.dead:
+        was, now = R.alive(model, old), R.alive(model, new)
+        for i, hero in enumerate(HEROES):
+            if was & (1 << i) and not now & (1 << i):
+                g.fates[hero.key] = _fate(model, old, new, i, cause)
     log = state.log
     if not log.enabled:
         return
@@ -468,20 +477,20 @@ def fight(state: State, number: int) -> Engine:
             if not R.alive(model, s) & (1 << h):
                 continue
             if not R.web_rolls(model, s, h):
-                _apply(state, model, R.web(model, s, h, False))
+                _apply(state, model, R.web(model, s, h, False), old=s)
                 continue
             cast = R.magic(model, s, h)
             roll = yield hero_request(model, h, cast, "web")
             s = snapshot(state, model)
             if R.web_rolls(model, s, h):
-                _apply(state, model, R.web(model, s, h, R.hero_damage(model, h, roll.total, cast) > 0))
+                _apply(state, model, R.web(model, s, h, R.hero_damage(model, h, roll.total, cast) > 0), old=s)
     while True:
         s = snapshot(state, model)
         o = R.outcome(model, s)
         if o == R.SLAIN or o == R.WIPED:
             break
         g.round += 1
-        _apply(state, model, R.begin_round(s))
+        _apply(state, model, R.begin_round(s), old=s)
         key = f"v{visit}-r{g.round}"
         if log.enabled:
             log.line(key, f"Round {g.round}")
@@ -494,7 +503,7 @@ def fight(state: State, number: int) -> Engine:
                 s = snapshot(state, model)
                 if R.can_strike_first(model, s):
                     dmg = R.hero_damage(model, RANGERESS, roll.total, False)
-                    _apply(state, model, R.hero_strikes(model, s, RANGERESS, dmg, False, True))
+                    _apply(state, model, R.hero_strikes(model, s, RANGERESS, dmg, False, True), old=s)
         # 2. The monster attacks.
         s = snapshot(state, model)
         if R.outcome(model, s) != R.SLAIN:
@@ -505,7 +514,8 @@ def fight(state: State, number: int) -> Engine:
                 roll = yield monster_request(model, h)
                 s = snapshot(state, model)
                 if R.alive(model, s) & (1 << h):  # a one-shot command may have changed things meanwhile
-                    _apply(state, model, R.monster_hits(model, s, h, R.monster_damage(model, h, roll.total, s.sfirst)))
+                    dmg = R.monster_damage(model, h, roll.total, s.sfirst)
+                    _apply(state, model, R.monster_hits(model, s, h, dmg), old=s)
         s = snapshot(state, model)
         o = R.outcome(model, s)
         if o == R.SLAIN or o == R.WIPED:
@@ -537,11 +547,12 @@ def fight(state: State, number: int) -> Engine:
             roll = yield hero_request(model, h, cast)
             s = snapshot(state, model)
             if R.may_attack(model, s, h):
-                _apply(state, model, R.hero_strikes(model, s, h, R.hero_damage(model, h, roll.total, cast), cast))
+                dmg = R.hero_damage(model, h, roll.total, cast)
+                _apply(state, model, R.hero_strikes(model, s, h, dmg, cast), old=s)
         _summary(state, model, key, before)
     # The fight is over.
     s = snapshot(state, model)
-    _apply(state, model, R.leave(model, s))
+    _apply(state, model, R.leave(model, s), old=s)
     g.area = None
     if log.enabled:
         log.close()
