@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 app = typer.Typer(
     help="The Adventure in the Dungeon (1979): your book's numbers, the areas, exact fight odds, the score.",
     no_args_is_help=True,
+    add_completion=False,
 )
 
 GAME = "talisman"
