@@ -190,6 +190,56 @@ def freeform() -> None:
     run("note", "Krylla wants to go back to Room 2: companion roll DC decides if something wanders in.")
 
 
+def run_json(*args: str) -> Any:
+    """Run one companion command in-process with ``--json`` and return what it printed."""
+    import json
+
+    from companion.cli.main import main as companion
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = companion([*args, "--json"])
+    if code != 0:
+        raise SystemExit(f"companion {' '.join(args)} failed ({code}): {err.getvalue().strip()}")
+    return json.loads(out.getvalue())
+
+
+def talisman_player(request: dict[str, Any]) -> str:
+    """A plain party: enter the lowest area left, Krylla strikes first, fight on (flee only when no one
+    can fight), leave as soon as the Talisman is found; Enter at every roll (virtual dice)."""
+    if request["type"] == "roll":
+        return "roll"
+    if request["type"] != "choice":
+        raise SystemExit(f"the example did not expect to be asked {request['key']!r}")
+    values = [o["value"] for o in request["options"]]
+    if request["key"] == "area.enter":
+        if "leave" in values:
+            return "leave"
+        return min((v for v in values if v.isdigit()), key=int, default=values[0])
+    for wanted in ("strike", "fight", "flee"):
+        if wanted in values:
+            return wanted
+    return values[0]
+
+
+def talisman() -> None:
+    """The Adventure in the Dungeon played to its end by companion next, with house numbers."""
+    house = {
+        "source": "house",
+        "rangeress.hits": 7, "rangeress.to_hit": 6, "rangeress.be_hit": 9,
+        "fighter.hits": 8, "fighter.to_hit": 5, "fighter.be_hit": 10,
+        "wizard.hits": 5, "wizard.to_hit": 9, "wizard.be_hit": 8,
+        "area12.kind": "empty",
+    }  # fmt: skip
+    run("gamedata", "talisman", *(f"{k}={v}" for k, v in house.items()))
+    run("new", "talisman", "--name", "talisman-example", "--seed", "1979")
+    run("note", "An example game. Its numbers for Krylla, Ibli and Regalan are house numbers chosen for this "
+        "example, not the book's.")  # fmt: skip
+    step = run_json("next")
+    while not step["done"]:
+        step = run_json("next", talisman_player(step["request"]))
+
+
 def cli_log_text(play: Callable[[], None], session: str) -> str:
     """Play a command-driven example in a fresh, throwaway data folder; return the log it wrote."""
     keys = ("COMPANION_HOME", "COMPANION_LOGS", "COMPANION_SESSION")
@@ -212,6 +262,7 @@ def cli_log_text(play: Callable[[], None], session: str) -> str:
 #: Every example log (a file in logs/) and the function that makes its text.
 LOGS: dict[str, Callable[[], str]] = {
     "freeform-example.md": partial(cli_log_text, freeform, "freeform-example"),
+    "talisman-example.md": partial(cli_log_text, talisman, "talisman-example"),
     **{example.file: partial(log_text, example) for example in TOWER_EXAMPLES},
 }
 

@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "dark-tower": "companion.games.dark_tower",
     "haunted-tower": "companion.games.haunted_tower",
     "dragons-den": "companion.games.dragons_den",
+    "talisman": "companion.games.adventure_in_the_dungeon",
 }
 
 #: Each game's own one-shot command group, mounted lazily as ``companion NAME ...``:
@@ -29,6 +30,7 @@ COMMAND_GROUPS: dict[str, str] = {
     "dark": "companion.games.dark_tower.cli:app",
     "haunted": "companion.games.haunted_tower.cli:app",
     "dragon": "companion.games.dragons_den.cli:app",
+    "dungeon": "companion.games.adventure_in_the_dungeon.cli:app",
 }
 
 #: Other names players may type for a game.
@@ -40,6 +42,9 @@ ALIASES: dict[str, str] = {
     "dtower": "dark-tower",
     "ht": "haunted-tower",
     "dd": "dragons-den",
+    "adventure-in-the-dungeon": "talisman",
+    "aitd": "talisman",
+    "dungeon": "talisman",
 }
 
 

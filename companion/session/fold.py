@@ -338,11 +338,10 @@ class Fold:
         ts = self.state.trackers.talisman
         if ts.found:
             raise InputError("the Talisman is already found: leave the dungeon!")
-        ts.kills += 1
         left = event.get("left")
         log = self.state.log
-        if ts.held_by_last or left == 0:
-            ts.found, ts.found_on_kill = True, ts.kills
+        if not ts.needs_roll(left):
+            ts.after_kill(left)
             log.text(
                 f"Kill {ts.kills}: the last monster held the Talisman. Found! Leave the dungeon.", event=event.get("id")
             )
@@ -352,17 +351,15 @@ class Fold:
         used, _, reason = self._amended_payload(event, payload)
         roll = roll_from(TALISMAN, used)
         original = dice_text(roll_from(TALISMAN, payload)) if used is not payload else None
-        ts.rolls.append(roll.total)
+        result = ts.after_kill(left, roll.total)
         log.roll(
             roll_line(roll, f"Talisman search after kill {ts.kills}", amended_from=original, reason=reason),
             event=event.get("id"),
         )
         self.state.rolls += 1
-        if roll.success:
-            ts.found, ts.found_on_kill = True, ts.kills
+        if result == "found":
             log.text("The Talisman is found! Leave the dungeon.", event=event.get("id"))
-        elif left == 1:
-            ts.held_by_last = True
+        elif result == "held":
             log.text("One monster is left: it holds the Talisman.", event=event.get("id"))
 
     def _hero(self, event: dict[str, Any]) -> None:
@@ -370,9 +367,9 @@ class Fold:
 
     def _gamedata(self, event: dict[str, Any]) -> None:
         self.state.data.update(event["values"])
-        where = "from your game data" if event.get("source") == "catalogue" else "entered"
+        where = "kept from an earlier game" if event.get("source") == "catalogue" else "entered"
         shown = ", ".join(f"{k} = {v}" for k, v in event["values"].items() if not isinstance(v, (dict, list)))
-        self.state.log.text(f"Game data {where}" + (f": {shown}" if shown else "") + ".", under=False)
+        self.state.log.text(f"Game data ({where})" + (f": {shown}" if shown else "") + ".", under=False)
 
     def _end(self, event: dict[str, Any]) -> None:
         self.state.finished = event["result"]

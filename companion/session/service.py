@@ -144,6 +144,10 @@ class Session:
             events = [*self.files.read_events(), event]
             self.rebuild(events)  # raises before anything is written if the event does not fit
         else:
+            if event["t"] == "answer" and self.fold.engine is None and self.count:
+                # Opened from its snapshot (without the engine, e.g. by redo): an answer goes to the
+                # engine, so replay the game up to here first.
+                self.rebuild()
             self.fold.apply(event)
         self.files.append(event, event_id)
         self.count = event_id

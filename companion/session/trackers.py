@@ -90,6 +90,30 @@ class TalismanSearch:
     #: True once only one monster is left alive and the Talisman was not found: it holds it.
     held_by_last: bool = False
 
+    def needs_roll(self, left: int | None) -> bool:
+        """Whether the kill about to be counted needs a 2d6 roll (``left``: monsters alive after it)."""
+        return not (self.found or self.held_by_last or left == 0)
+
+    def after_kill(self, left: int | None, total: int | None = None) -> str:
+        """Count a kill and its roll (``total``, None when none is needed); return what it means:
+        ``last`` (the last monster held it), ``found`` (a 12), ``held`` (one monster is left: it holds
+        it) or ``missed``. ``left`` is the number of monsters still alive after this kill, if known."""
+        from companion.dice.expr import TALISMAN_TARGET
+
+        self.kills += 1
+        if self.held_by_last or left == 0:
+            self.found, self.found_on_kill = True, self.kills
+            return "last"
+        if total is not None:
+            self.rolls.append(total)
+        if total == TALISMAN_TARGET:
+            self.found, self.found_on_kill = True, self.kills
+            return "found"
+        if left == 1:
+            self.held_by_last = True
+            return "held"
+        return "missed"
+
 
 @dataclass
 class Trackers:

@@ -1,0 +1,404 @@
+"""``companion dungeon ...``: table-top helpers for The Adventure in the Dungeon.
+
+- ``data``: show and edit the numbers you entered from your book (checked, unlike ``gamedata``);
+- ``areas``: the areas, their special rules, and what each monster needs to hit each hero;
+- ``odds AREA``: the exact odds of a fight, with the party as it stands;
+- ``score [SURVIVORS]``: the score and the book's verdict.
+
+Only typer is imported here; everything else is imported inside the commands (fast start).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli.common import JsonOpt
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+
+app = typer.Typer(
+    help="The Adventure in the Dungeon (1979): your book's numbers, the areas, exact fight odds, the score.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+GAME = "talisman"
+
+
+def _catalogue(env: Env) -> dict[str, Any]:
+    from companion.session import catalogue
+    from companion.store.paths import data_dir
+
+    return catalogue.load(data_dir(env.data_dir), GAME)
+
+
+def _session_values(env: Env) -> tuple[Any, dict[str, Any]] | None:
+    """The active talisman session's state and its data, if one is active (else None)."""
+    from companion.session.api import active_game, opened
+
+    if active_game(env) != GAME:
+        return None
+    with opened(env) as session:
+        return session.state, dict(session.state.data)
+
+
+def _parse(fld: Any, raw: str) -> Any:
+    from companion.errors import InputError
+
+    text = raw.strip()
+    if fld.kind == "choice":
+        values = [v for v, _ in fld.options]
+        if text not in values:
+            raise InputError(f"{fld.key} is one of {', '.join(values)}, not {raw!r}")
+        return text
+    if fld.kind == "text":
+        if not text:
+            raise InputError(f"{fld.key} needs some text")
+        return text
+    try:
+        value = int(text.replace("−", "-"))
+    except ValueError:
+        raise InputError(f"{fld.key} is a whole number from {fld.lo} to {fld.hi}, not {raw!r}") from None
+    if not fld.lo <= value <= fld.hi:
+        raise InputError(f"{fld.key} is a whole number from {fld.lo} to {fld.hi}, not {value}")
+    return value
+
+
+@app.command("data")
+def data_cmd(
+    ctx: typer.Context,
+    assignments: Annotated[
+        list[str] | None,
+        typer.Argument(help="KEY=VALUE to change, e.g. rangeress.to_hit=6 (see the keys listed).", show_default=False),
+    ] = None,
+    unset: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--unset", help="Forget a key: companion asks for it again (repeat for several).", show_default=False
+        ),
+    ] = None,
+    session: Annotated[
+        bool,
+        typer.Option("--session", help="Also use the change in the current game (recorded in its log)."),
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show or change the numbers you entered from your book (kept for every new game)."""
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.games.adventure_in_the_dungeon import data as D
+    from companion.session import catalogue
+    from companion.store.paths import data_dir
+
+    fields = {f.key: f for f in D.all_fields()}
+    folder = data_dir(env.data_dir)
+    values = catalogue.load(folder, GAME)
+    changes: dict[str, Any] = {}
+    for item in assignments or []:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise InputError(f"{item!r} is not KEY=VALUE (e.g. rangeress.to_hit=6)")
+        if key not in fields:
+            given = {"paladin.hits", "paladin.to_hit", "paladin.be_hit"}
+            if key in given:
+                raise InputError(f"{key} is printed in the rule text and cannot be changed here")
+            raise InputError(f"unknown key {key!r}; the keys are: {', '.join(fields)}")
+        changes[key] = _parse(fields[key], raw)
+    removed = []
+    for key in unset or []:
+        if key not in fields:
+            raise InputError(f"unknown key {key!r}; the keys are: {', '.join(fields)}")
+        if key in values:
+            removed.append(key)
+    if changes or removed:
+        values.update(changes)
+        for key in removed:
+            values.pop(key, None)
+        catalogue.save(folder, GAME, values)
+    applied = False
+    if session and changes:
+        from companion.errors import CompanionError
+        from companion.session.api import active_game, opened
+
+        if active_game(env) != GAME:
+            raise CompanionError("no Adventure in the Dungeon game is active; the change is saved for new games")
+        with opened(env) as s:
+            s.record({"t": "gamedata", "values": changes, "source": "edited"})
+        applied = True
+    if json_out:
+        env.print_json(
+            {
+                "game": GAME,
+                "values": values,
+                "changed": changes,
+                "unset": removed,
+                "session": applied,
+                "missing": [f.key for f in _missing(values)],
+                "file": str(catalogue.path(folder, GAME)),
+            }
+        )
+        return
+    _show_data(env, values)
+    if changes or removed:
+        where = " and in the current game" if applied else " for new games"
+        env.print(
+            f"Saved{where}: "
+            + ", ".join([f"{k} = {v}" for k, v in changes.items()] + [f"{k} forgotten" for k in removed])
+        )
+
+
+def _missing(values: dict[str, Any]) -> list[Any]:
+    from companion.games.adventure_in_the_dungeon.engine import missing
+
+    return missing(values)
+
+
+def _show_data(env: Env, values: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    from companion.games.adventure_in_the_dungeon import data as D
+
+    env.print(
+        "[bold]From the rule text[/bold]: Adelhardt the Paladin withstands 9 hits, hits a monster on 4+ and is "
+        "hit on 11+; Regalan's spells hit on 4+ for 2 hits."
+    )
+    missing = {f.key for f in _missing(values)}
+    env.print(
+        "[bold]Your numbers[/bold] (" + escape(D.SOURCES.get(values.get(D.SOURCE), "source not given yet")) + "):"
+    )
+    for fld in D.all_fields():
+        if fld.key.startswith("area12.") and fld.key != D.AREA12_KIND and values.get(D.AREA12_KIND) != "monster":
+            continue
+        value = values.get(fld.key)
+        shown = "[yellow]not entered[/yellow]" if fld.key in missing else escape(str(value))
+        env.print(f"  {escape(fld.key):<18} {shown:<6} [dim]{escape(fld.prompt)}[/dim]")
+    if missing:
+        env.print(
+            "[dim]companion play asks for what is missing; or set it here: companion dungeon data KEY=VALUE[/dim]"
+        )
+
+
+@app.command("areas")
+def areas_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """The areas, their monsters' special rules, and the rolls each side needs (with your numbers)."""
+    env: Env = ctx.obj
+    from companion.games.adventure_in_the_dungeon import data as D
+    from companion.games.adventure_in_the_dungeon import rules as R
+
+    values = _values(env)
+    nums = R.numbers(values)
+    rows = []
+    for n, area in R.areas(values).items():
+        row: dict[str, Any] = {
+            "area": n,
+            "place": area.place,
+            "monster": area.monster,
+            "hits": area.hits,
+            "rules": area.summary,
+        }
+        if nums is not None:
+            model = R.compile_model(area, nums)
+            row["monster_needs"] = {}
+            row["hero_needs"] = {}
+            for h, hero in enumerate(D.HEROES):
+                need, mod, _ = R.monster_roll(area, nums.be_hit, h)
+                row["monster_needs"][hero.key] = need - mod
+                if model.can_hit & (1 << h):
+                    spell = h == D.WIZARD and model.spells
+                    hneed, hmod, _ = R.hero_roll(area, nums.to_hit, h, spell)
+                    row["hero_needs"][hero.key] = hneed - hmod
+        rows.append(row)
+    if json_out:
+        env.print_json({"areas": rows, "numbers_known": nums is not None})
+        return
+    from rich.markup import escape
+
+    for row in rows:
+        env.print(
+            f"[bold]Area {row['area']}: {escape(row['place'])}[/bold] — {escape(row['monster'])}, "
+            f"{row['hits']} hits to slay: {escape(row['rules'])}"
+        )
+        if "monster_needs" in row:
+            hits = " · ".join(f"{D.HEROES[i].name} {v}+" for i, v in enumerate(row["monster_needs"].values()))
+            env.print(f"  [dim]it hits (dice total needed):[/dim] {hits}")
+            heroes = " · ".join(f"{h.name} {row['hero_needs'][h.key]}+" for h in D.HEROES if h.key in row["hero_needs"])
+            env.print(f"  [dim]heroes hit it (dice total needed):[/dim] {heroes}")
+    if nums is None:
+        env.print(
+            "[dim]Enter the heroes' numbers (companion play asks, or companion dungeon data) to see the rolls.[/dim]"
+        )
+
+
+def _values(env: Env) -> dict[str, Any]:
+    """The numbers in use: the active game's, else the catalogue."""
+    got = _session_values(env)
+    return got[1] if got is not None else _catalogue(env)
+
+
+@app.command("odds")
+def odds_cmd(
+    ctx: typer.Context,
+    area: Annotated[
+        int | None, typer.Argument(help="The area (default: the one the party is in).", show_default=False)
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="A fresh party against an unhurt monster, not the game as it stands.")
+    ] = False,
+    no_first: Annotated[
+        bool, typer.Option("--no-first-strike", help="Krylla never strikes first (default: whenever she can).")
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """The exact odds of a fight fought to the end, and of the Talisman search."""
+    env: Env = ctx.obj
+    from companion.session.api import active_game, opened
+
+    if fresh or active_game(env) != GAME:
+        _odds(env, None, None, _catalogue(env), area, no_first, json_out)
+        return
+    with opened(env, engine=True) as session:
+        session.fold.start()
+        _odds(env, session.state, session.fold.pending, dict(session.state.data), area, no_first, json_out)
+
+
+def _odds(
+    env: Env, state: Any, pending: Any, values: dict[str, Any], area: int | None, no_first: bool, json_out: bool
+) -> None:
+    import time
+
+    from companion.errors import InputError
+    from companion.games.adventure_in_the_dungeon import odds as O
+    from companion.games.adventure_in_the_dungeon import rules as R
+    from companion.games.adventure_in_the_dungeon.data import HEROES
+    from companion.games.adventure_in_the_dungeon.view import pct
+
+    nums = R.numbers(values)
+    if nums is None:
+        raise InputError(
+            "the heroes' numbers are not entered yet",
+            hint="companion play asks for them, or set them with companion dungeon data KEY=VALUE",
+        )
+    areas = R.areas(values)
+    here = state.game.area if state is not None else None
+    if area is None:
+        area = here
+        if area is None:
+            raise InputError("which area? e.g. companion dungeon odds 9 (the party is not in one)")
+    if area not in areas:
+        raise InputError(f"there is no monster in area {area}; the areas are {', '.join(map(str, areas))}")
+    spec = areas[area]
+    variants = frozenset(state.meta.variants) if state is not None else frozenset()
+    model = R.compile_model(spec, nums, variants)
+    at = "start"
+    if state is None:
+        s = R.Fight(0, (0, 0, 0, 0))
+    else:
+        from companion.games.adventure_in_the_dungeon.engine import snapshot, sync
+
+        if area in state.game.cleared:
+            raise InputError(f"the {spec.monster} of area {area} is slain already")
+        sync(state, model)
+        s = snapshot(state, model)
+        if here != area:
+            s = R.leave(model, s)  # entering it: no webs, tentacles or lock-outs yet
+        elif pending is not None and pending.key == "round.action":
+            at = "choice"
+        elif pending is not None and pending.key == "round.first":
+            at = "begun"
+        else:
+            raise InputError(
+                "the party is in the middle of a round",
+                hint="ask at the fight-or-flee choice (companion play shows these odds there too)",
+            )
+    started = time.monotonic()
+    odds = O.fight_odds(model, s, at=at, first_strike=not no_first)
+    elapsed = time.monotonic() - started
+    assert odds is not None
+    if at == "choice":
+        ro = O.round_odds(model, s, at_choice=True)
+    else:
+        ro = O.round_odds(model, R.begin_round(s) if at == "start" else s)
+    monsters = len(areas)
+    kills = state.trackers.talisman.kills if state is not None else 0
+    schedule = O.talisman_schedule(monsters)
+    if json_out:
+        env.print_json(
+            {
+                "area": area,
+                "monster": spec.monster,
+                "monster_hits_taken": s.m,
+                "from": at,
+                "first_strike": not no_first,
+                "monster_hits": {HEROES[h].key: _frac(p) for h, p in enumerate(ro.monster) if p is not None},
+                "hero_hits": {HEROES[h].key: _frac(p) for h, p in enumerate(ro.hero) if p is not None},
+                "fight": {
+                    "slain": _frac(odds.slain),
+                    "wiped": _frac(odds.wiped),
+                    "stuck": _frac(odds.stuck),
+                    "states": odds.states,
+                },
+                "talisman": {
+                    "monsters": monsters,
+                    "kills": kills,
+                    "found_within": {str(k): _frac(p) for k, p in enumerate(schedule, 1)},
+                },
+            }
+        )
+        return
+    from companion.dice.render import fraction
+
+    env.print(
+        f"[bold]Area {area}: {spec.place}[/bold] — {spec.monster}, {spec.hits} hits to slay"
+        + (f", {s.m} taken" if s.m else "")
+    )
+    mon = " · ".join(f"{HEROES[h].name} {fraction(p)}" for h, p in enumerate(ro.monster) if p is not None)
+    if mon:
+        env.print(f"  The {spec.monster}'s attack hits: {mon}")
+    hero = " · ".join(f"{HEROES[h].name} {fraction(p)}" for h, p in enumerate(ro.hero) if p is not None)
+    env.print(f"  Each hero's attack hits: {hero or 'no one can attack'}")
+    how = {"choice": "the heroes' turn of this round", "begun": "this round", "start": "the start of a round"}[at]
+    policy = "Krylla never striking first" if no_first else "Krylla striking first whenever she can"
+    env.print(f"Fighting on to the end, from {how} ({policy}, the cure kept):")
+    env.print(f"  the {spec.monster} {spec.says('is', 'are')} slain: {pct(odds.slain)}")
+    env.print(f"  every hero falls: {pct(odds.wiped)}")
+    env.print(f"  no one left can hurt it: {pct(odds.stuck)}")
+    env.print(f"[dim]  exact fractions with --json; {odds.states:,} situations counted in {elapsed:.1f} s[/dim]")
+    shown = ", ".join(f"{k}: {pct(p)}" for k, p in enumerate(schedule, 1))
+    env.print(f"Talisman found within k kills ({monsters} monsters, the last holds it): {shown}")
+
+
+def _frac(p: Any) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+@app.command("score")
+def score_cmd(
+    ctx: typer.Context,
+    survivors: Annotated[
+        int | None,
+        typer.Argument(help="Heroes alive at the end (default: the current game's).", min=0, max=4, show_default=False),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The score: 25 points a surviving hero, 10 to the monsters a slain one, and the book's verdict."""
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.games.adventure_in_the_dungeon import rules as R
+
+    if survivors is None:
+        got = _session_values(env)
+        if got is None:
+            raise InputError("how many heroes survived? e.g. companion dungeon score 3")
+        from companion.games.adventure_in_the_dungeon.engine import living
+
+        survivors = bin(living(got[0])).count("1") if got[0].game.started else 4
+    heroes, monsters, verdict = R.score(survivors, 4 - survivors)
+    if json_out:
+        env.print_json({"survivors": survivors, "heroes": heroes, "monsters": monsters, "verdict": verdict})
+        return
+    text = f"Heroes {heroes} ({survivors} × 25), monsters {monsters} ({4 - survivors} × 10)"
+    env.print(text + (f": a {verdict} victory." if verdict else ": no hero is left to carry the Talisman out."))

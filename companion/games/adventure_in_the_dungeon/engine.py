@@ -1,0 +1,684 @@
+"""Guided play: the engine asks for the player's numbers once, then for areas, choices and dice.
+
+It is a generator over the session state (see ``docs/architecture.md``): it never rolls, prints or
+reads the clock. Hits live in the session's tallies (``state.trackers.tallies``, the book's form), the
+rest of a fight in :class:`Dungeon`; both are read fresh after every answer, because one-shot commands
+(``companion tally hit Krylla``) may change them between two answers. The rules themselves are the
+pure step functions of :mod:`.rules`, the same ones the odds count.
+
+The engine stays lean for the simulator: requests that do not depend on the moment are built once per
+monster and party, and log text is only built when the log is enabled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from companion.dice.expr import TALISMAN, Expr, Term
+from companion.dice.faces import D6
+from companion.engine.requests import Choice, Number, Option, RollRequest, Text
+from companion.games.adventure_in_the_dungeon import data as D
+from companion.games.adventure_in_the_dungeon import rules as R
+from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS, Area
+from companion.games.adventure_in_the_dungeon.rules import Fight, Model
+from companion.session.trackers import Tally
+
+if TYPE_CHECKING:
+    from companion.engine.requests import Engine
+    from companion.session.state import State
+
+
+@dataclass
+class Dungeon:
+    """The game's own state: where the party is, and the fight's flags (see :class:`.rules.Fight`).
+
+    Masks hold one bit per hero in the book's order: 1 Adelhardt, 2 Krylla, 4 Ibli, 8 Regalan.
+    """
+
+    #: The party's tallies are written (the numbers are known).
+    started: bool = False
+    #: The area the party is fighting in, or None between areas.
+    area: int | None = None
+    round: int = 0
+    #: Areas entered so far (each entry opens a section of the log).
+    visits: int = 0
+    #: Areas whose monster is slain.
+    cleared: list[int] = field(default_factory=list)
+    #: Areas the party has entered at least once.
+    visited: list[int] = field(default_factory=list)
+    dead: int = 0
+    para: int = 0
+    trap: int = 0
+    twine: int = 0
+    lock: int = 0
+    nlock: int = 0
+    cure: bool = False
+    att: int = 0
+    struck: int = 0
+    sfirst: bool = False
+    #: How each fallen hero died, by hero key ("slain by the Xorn", "drowned"), for the screen.
+    fates: dict[str, str] = field(default_factory=dict)
+    #: The party left the dungeon (with the Talisman) or gave up.
+    over: bool = False
+
+
+def setup(state: State) -> None:
+    state.game = Dungeon()
+
+
+# ---- the player's numbers -------------------------------------------------------------------------
+
+
+def valid(fld: D.DataField, value: Any) -> bool:
+    """Whether a stored value fits its field (a hand-edited catalogue may hold anything)."""
+    if fld.kind == "choice":
+        return value in {v for v, _ in fld.options}
+    if fld.kind == "text":
+        return isinstance(value, str) and bool(value.strip())
+    return isinstance(value, int) and not isinstance(value, bool) and fld.lo <= value <= fld.hi
+
+
+def missing(values: dict[str, Any]) -> list[D.DataField]:
+    """The fields still to ask for, in order (Area 12's details only if it holds a monster)."""
+    out = []
+    for fld in D.all_fields():
+        if fld.key.startswith("area12.") and fld.key != D.AREA12_KIND and values.get(D.AREA12_KIND) != "monster":
+            continue
+        if not valid(fld, values.get(fld.key)):
+            out.append(fld)
+    return out
+
+
+def _ask(fld: D.DataField) -> Number | Text | Choice:
+    key = "data." + fld.key
+    if fld.kind == "choice":
+        return Choice(key, f"{fld.prompt} ({fld.where})", tuple(Option(v, label) for v, label in fld.options))
+    if fld.kind == "text":
+        return Text(key, f"{fld.prompt} ({fld.where})")
+    return Number(key, fld.prompt, fld.lo, fld.hi, where=fld.where)
+
+
+def ask_data(state: State) -> Engine:
+    """Ask once for every number the text does not print; answers go to the player's catalogue."""
+    first = True
+    while True:
+        todo = missing(state.data)
+        if not todo:
+            return
+        if first and state.log.enabled:
+            state.log.heading("Numbers from the book")
+            state.log.text(
+                "The rule text prints only the Paladin's numbers and the Wizard's spell; companion asks for "
+                "the rest once and keeps them for every game (companion dungeon data shows and edits them)."
+            )
+        first = False
+        fld = todo[0]
+        answer = yield _ask(fld)
+        state.data[fld.key] = answer
+
+
+# ---- reading and writing the fight ----------------------------------------------------------------
+
+_MODELS: dict[tuple[Area, R.Numbers, frozenset[str]], Model] = {}
+
+
+def model_for(state: State, area: Area) -> Model:
+    """The area's compiled model for this party and these variants (cached)."""
+    nums = R.numbers(state.data)
+    assert nums is not None, "the party's numbers are asked for before play"
+    key = (area, nums, frozenset(state.meta.variants))
+    got = _MODELS.get(key)
+    if got is None:
+        if len(_MODELS) > 64:
+            _MODELS.clear()
+        got = _MODELS[key] = R.compile_model(area, nums, key[2])
+    return got
+
+
+def _tally(state: State, name: str, hits: int, role: str = "", monster: bool = False) -> Tally:
+    """The tally called ``name`` (made again if a one-shot command removed it, and given the current
+    number of hits withstood if the player corrected it in their game data)."""
+    tallies = state.trackers.tallies
+    t = tallies.get(name)
+    if t is None:
+        t = tallies[name] = Tally(name, hits, 0, role, monster)
+    elif t.max_hits != hits:
+        t.max_hits = hits
+    return t
+
+
+_NAMES = tuple(h.name for h in HEROES)
+
+
+def sync(state: State, model: Model) -> None:
+    """Make sure the party's and the monster's tallies exist and match the numbers in use."""
+    for i, hero in enumerate(HEROES):
+        _tally(state, hero.name, model.maxh[i], hero.role)
+    _tally(state, model.area.monster, model.area.hits, monster=True)
+
+
+def snapshot(state: State, model: Model, monster: bool = True) -> Fight:
+    """The fight as it stands, read from the tallies and the game state (``monster``: in an area)."""
+    g: Dungeon = state.game
+    t = state.trackers.tallies
+    p, r, f, w = _NAMES
+    try:
+        hs = (t[p].hits, t[r].hits, t[f].hits, t[w].hits)
+        m = t[model.area.monster].hits if monster else 0
+    except KeyError:  # a one-shot command removed a tally
+        sync(state, model)
+        return snapshot(state, model, monster)
+    return Fight(m, hs, g.dead, g.para, g.trap, g.twine, g.lock, g.nlock, g.cure, g.att, g.struck, g.sfirst)
+
+
+def living(state: State) -> int:
+    """The mask of living heroes (between areas too)."""
+    g: Dungeon = state.game
+    tallies = state.trackers.tallies
+    mask = 0
+    for i, h in enumerate(HEROES):
+        t = tallies.get(h.name)
+        if t is not None and not t.slain and not g.dead & (1 << i):
+            mask |= 1 << i
+    return mask
+
+
+def _apply(
+    state: State, model: Model, new: Fight, cause: str = "", monster: bool = True, old: Fight | None = None
+) -> None:
+    """Store ``new`` and log what changed: hits as tallies, deaths, and the fight's flags.
+
+    ``old`` is the state ``new`` was computed from, if the caller has it (else it is read again);
+    ``monster`` is False between areas (the Paladin's cure), where no monster's tally is touched."""
+    g: Dungeon = state.game
+    if old is None:
+        old = snapshot(state, model, monster)
+    if new == old:
+        return
+    tallies = state.trackers.tallies
+    if new.hs != old.hs:
+        p, r, f, w = _NAMES
+        hs = new.hs
+        tallies[p].hits, tallies[r].hits, tallies[f].hits, tallies[w].hits = hs
+    if monster and new.m != old.m:
+        tallies[model.area.monster].hits = new.m
+    g.dead, g.para, g.trap, g.twine = new.dead, new.para, new.trap, new.twine
+    g.lock, g.nlock, g.cure, g.att, g.struck, g.sfirst = new.lock, new.nlock, new.cure, new.att, new.struck, new.sfirst
+    was = now = 0
+    if new.hs != old.hs or new.dead != old.dead:
+        was, now = R.alive(model, old), R.alive(model, new)
+        for i, hero in enumerate(HEROES):
+            if was & (1 << i) and not now & (1 << i):
+                g.fates[hero.key] = _fate(model, old, new, i, cause)
+    log = state.log
+    if not log.enabled:
+        return
+    if monster and new.m != old.m:
+        log.text(tallies[model.area.monster].book())
+    for i, hero in enumerate(HEROES):
+        b = 1 << i
+        if new.hs[i] != old.hs[i]:
+            log.text(tallies[hero.name].book())
+        if was & b and not now & b:
+            log.text(f"{hero.name} {g.fates[hero.key]}.")
+            continue
+        if new.para & b and not old.para & b:
+            log.text(f"{hero.name} is paralysed until the Paladin's cure.")
+        if new.twine & b and not old.twine & b:
+            log.text(f"{hero.name} is entwined by a tentacle: a miss on the next attack drowns {_them(i)}.")
+        if new.trap & b and not old.trap & b:
+            log.text(f"{hero.name} is caught in the webs.")
+        if new.nlock & b and not old.nlock & b:
+            log.text(f"{hero.name} missed: no attack on the {model.area.monster} next round.")
+
+
+def _hits(n: int) -> str:
+    return f"{n} hit" + ("" if n == 1 else "s")
+
+
+def _them(i: int) -> str:
+    return "her" if i == RANGERESS else "him"
+
+
+def _fate(model: Model, old: Fight, new: Fight, i: int, cause: str) -> str:
+    """How hero ``i`` died between ``old`` and ``new`` (a short phrase after the name)."""
+    b = 1 << i
+    monster = model.area.monster
+    if new.hs[i] >= model.maxh[i]:
+        return f"is slain by the {monster}"
+    if cause == "flee" and old.twine & b:
+        return f"is dragged under by the {monster} as the party flees"
+    if cause == "flee" and old.trap & b:
+        return f"is left in the webs, and the {monster} eats {_them(i)}"
+    if old.twine & b:
+        return f"misses while entwined and is drowned by the {monster}"
+    if old.trap & b:
+        return f"is eaten by the {monster}: no one is left to cut the webs"
+    if old.para & b:
+        return "dies of the paralysis: the Paladin's cure can no longer come"
+    return f"dies of the {monster}'s poison: the Paladin's cure is spent"
+
+
+# ---- requests (built once per model) --------------------------------------------------------------
+
+_EXPRS: dict[int, Expr] = {}
+_REQUESTS: dict[tuple[Any, ...], RollRequest] = {}
+
+
+def _bound() -> None:
+    if len(_REQUESTS) > 4096:
+        _REQUESTS.clear()
+
+
+def at_least(total: int) -> Expr:
+    """``2d6>=total`` (built without parsing, once per total)."""
+    e = _EXPRS.get(total)
+    if e is None:
+        e = _EXPRS[total] = Expr("sum", (Term(2, D6),), op=">=", target=total)
+    return e
+
+
+def monster_request(model: Model, h: int) -> RollRequest:
+    key = (model, "monster", h)
+    req = _REQUESTS.get(key)
+    if req is None:
+        _bound()
+        need, mod, parts = R.monster_roll(model.area, model.be_hit, h)
+        hero = HEROES[h]
+        req = RollRequest(
+            f"monster.{hero.key}",
+            at_least(need),
+            f"The {model.area.monster} {model.area.says('attacks', 'attack')} {hero.name}",
+            mod,
+            parts,
+        )
+        _REQUESTS[key] = req
+    return req
+
+
+def hero_request(model: Model, h: int, cast: bool, kind: str = "attack") -> RollRequest:
+    """Hero ``h``'s roll against the monster: ``attack``, ``first`` (the Rangeress's first strike), ``web``."""
+    key = (model, kind, h, cast)
+    req = _REQUESTS.get(key)
+    if req is None:
+        _bound()
+        need, mod, parts = R.hero_roll(model.area, model.to_hit, h, cast)
+        hero = HEROES[h]
+        monster = model.area.monster
+        why = {
+            "attack": f"{hero.name} attacks the {monster}" + (" with a spell" if cast else ""),
+            "first": f"{hero.name} strikes the {monster} first",
+            "web": f"{hero.name} cuts at the webs" + (" with a spell" if cast else ""),
+        }[kind]
+        prefix = "web" if kind == "web" else "attack"
+        req = RollRequest(f"{prefix}.{hero.key}", at_least(need), why, mod, parts)
+        _REQUESTS[key] = req
+    return req
+
+
+def _first_choice(model: Model) -> Choice:
+    key = (model, "first-choice")
+    got = _REQUESTS.get(key)
+    if got is None:
+        need, mod, _ = R.hero_roll(model.area, model.to_hit, RANGERESS, False)
+        p = sum(w for w, d in model.hit[RANGERESS][0] if d) / 36
+        got = Choice(
+            "round.first",
+            f"Krylla may strike the {model.area.monster} before {model.area.says('it attacks', 'they attack')}.",
+            (
+                Option("strike", "Krylla strikes first", f"hits on {need - mod}+ on the dice: {p:.0%}"),
+                Option("wait", "Krylla waits and attacks with the others"),
+            ),
+        )
+        _REQUESTS[key] = got  # type: ignore[assignment]
+    return got  # type: ignore[return-value]
+
+
+# ---- the game -------------------------------------------------------------------------------------
+
+
+def play(state: State) -> Engine:
+    yield from ask_data(state)
+    start(state)
+    while True:
+        if not living(state):
+            finish(state, "lost")
+            return
+        answer = yield area_choice(state)
+        if answer == "leave":
+            finish(state, "won")
+            return
+        if answer == "abandon":
+            finish(state, "abandoned")
+            return
+        if answer.startswith("cure:"):
+            give_cure(state, answer.removeprefix("cure:"), None)
+            continue
+        yield from fight(state, int(answer))
+
+
+def start(state: State) -> None:
+    """Write the party's tallies once the numbers are known, and open the log."""
+    g: Dungeon = state.game
+    if g.started:
+        return
+    g.started = True
+    nums = R.numbers(state.data)
+    assert nums is not None
+    for i, hero in enumerate(HEROES):
+        _tally(state, hero.name, nums.maxh[i], hero.role)
+    log = state.log
+    if not log.enabled:
+        return
+    log.heading("The party")
+    source = state.data.get(D.SOURCE)
+    log.text(f"The heroes' numbers and Area 12: {D.SOURCES.get(source, 'entered by the player')}.")
+    for i, hero in enumerate(HEROES):
+        log.text(
+            f"{state.trackers.tallies[hero.name].book()} · hits a monster on {nums.to_hit[i]}+ · "
+            f"is hit on {nums.be_hit[i]}+"
+            + (f" · spells hit on {D.MAGIC_TO_HIT}+ for {D.MAGIC_HITS} hits" if i == 3 else "")
+        )
+    twelve = R.area12(state.data)
+    log.text("Area 12: " + (f"{twelve.monster}, {twelve.hits} hits to slay." if twelve else "no monster."))
+    monsters = len(R.areas(state.data))
+    log.text(f"{monsters} monsters guard the dungeon; one of them holds the Holy Talisman of St. Cuthbert.")
+
+
+def monsters_left(state: State) -> list[int]:
+    g: Dungeon = state.game
+    return [n for n in R.areas(state.data) if n not in g.cleared]
+
+
+def area_choice(state: State) -> Choice:
+    """Which area the party enters next (the player moves on the board), or leave, cure, give up."""
+    g: Dungeon = state.game
+    ts = state.trackers.talisman
+    tallies = state.trackers.tallies
+    options: list[Option] = []
+    if ts.found:
+        options.append(Option("leave", "Leave the dungeon with the Talisman"))
+    for n, area in R.areas(state.data).items():
+        if n in g.cleared:
+            continue
+        t = tallies.get(area.monster)
+        hint = f"{area.hits} hits to slay"
+        if t is not None and t.hits:
+            hint += f"; it has {_hits(t.hits)} already"
+        if area.only and not living(state) & sum(1 << h for h in area.only):
+            hint += "; no one left can hurt it"
+        options.append(Option(str(n), f"Area {n}: {area.place}", hint))
+    options.extend(cure_options(state))
+    options.append(Option("abandon", "Give up the quest (the party leaves without the Talisman)"))
+    prompt = (
+        "The Talisman is found: leave the dungeon!"
+        if ts.found
+        else "Move the party on the board: which area does it enter?"
+    )
+    return Choice("area.enter", prompt, tuple(options))
+
+
+def cure_options(state: State) -> list[Option]:
+    """The Paladin's cure, one option per hero it can help (while it is unspent and he lives)."""
+    g: Dungeon = state.game
+    if g.cure or not living(state) & 1:
+        return []
+    out = []
+    tallies = state.trackers.tallies
+    for i, hero in enumerate(HEROES):
+        b = 1 << i
+        t = tallies[hero.name]
+        if not living(state) & b or not t.hits:
+            continue
+        hint = "ends the paralysis" if g.para & b else f"{t.left} → {t.left + 1} hits left"
+        others = [HEROES[j].name for j in range(4) if g.para & (1 << j) and j != i]
+        if others:
+            hint += f"; {' and '.join(others)}, still paralysed, then die"
+        out.append(Option(f"cure:{hero.key}", f"Adelhardt cures one hit from {hero.name}", hint))
+    return out
+
+
+def give_cure(state: State, key: str, model: Model | None) -> None:
+    """Spend the Paladin's cure on the hero called by ``key`` (``model``: the area's, if in one)."""
+    i = D.HERO_KEYS.index(key)
+    monster = model is not None
+    if model is None:
+        model = model_for(state, D.AREAS[0])  # between areas only the party's numbers matter
+    if state.log.enabled:
+        state.log.text(f"Adelhardt cures one hit from {HEROES[i].name}.", under=monster)
+    _apply(state, model, R.cure(model, snapshot(state, model, monster), i), monster=monster)
+
+
+def fight(state: State, number: int) -> Engine:
+    """One visit to an area: the webs, then rounds until the monster dies, the party dies or flees."""
+    g: Dungeon = state.game
+    area = R.areas(state.data)[number]
+    model = model_for(state, area)
+    log = state.log
+    g.area, g.round = number, 0
+    g.visits += 1
+    visit = g.visits
+    again = number in g.visited
+    if not again:
+        g.visited.append(number)
+    sync(state, model)
+    if log.enabled:
+        log.heading(area.title + (" (again)" if again else ""))
+        log.text(f"{area.monster}: {area.summary}; {area.hits} hits to slay.")
+        if again:
+            kept = area.says("It kept its", "They kept their")
+            log.text(f"{kept} hits: {state.trackers.tallies[area.monster].book()}")
+    if D.WEBS in area.rules:
+        if log.enabled:
+            log.line(f"v{visit}-webs", "The webs")
+        for h in range(4):
+            s = snapshot(state, model)
+            if not R.alive(model, s) & (1 << h):
+                continue
+            if not R.web_rolls(model, s, h):
+                _apply(state, model, R.web(model, s, h, False), old=s)
+                continue
+            cast = R.magic(model, s, h)
+            roll = yield hero_request(model, h, cast, "web")
+            s = snapshot(state, model)
+            if R.web_rolls(model, s, h):
+                _apply(state, model, R.web(model, s, h, R.hero_damage(model, h, roll.total, cast) > 0), old=s)
+    while True:
+        s = snapshot(state, model)
+        o = R.outcome(model, s)
+        if o == R.SLAIN or o == R.WIPED:
+            break
+        g.round += 1
+        _apply(state, model, R.begin_round(s), old=s)
+        key = f"v{visit}-r{g.round}"
+        if log.enabled:
+            log.line(key, f"Round {g.round}")
+        before = snapshot(state, model)
+        # 1. The Rangeress may strike first.
+        if R.can_strike_first(model, before):
+            answer = yield _first_choice(model)
+            if answer == "strike":
+                roll = yield hero_request(model, RANGERESS, False, "first")
+                s = snapshot(state, model)
+                if R.can_strike_first(model, s):
+                    dmg = R.hero_damage(model, RANGERESS, roll.total, False)
+                    _apply(state, model, R.hero_strikes(model, s, RANGERESS, dmg, False, True), old=s)
+        # 2. The monster attacks.
+        s = snapshot(state, model)
+        if R.outcome(model, s) != R.SLAIN:
+            for h in R.targets(model, s):
+                s = snapshot(state, model)
+                if not R.alive(model, s) & (1 << h):
+                    continue
+                roll = yield monster_request(model, h)
+                s = snapshot(state, model)
+                if R.alive(model, s) & (1 << h):  # a one-shot command may have changed things meanwhile
+                    dmg = R.monster_damage(model, h, roll.total, s.sfirst)
+                    _apply(state, model, R.monster_hits(model, s, h, dmg), old=s)
+        s = snapshot(state, model)
+        o = R.outcome(model, s)
+        if o == R.SLAIN or o == R.WIPED:
+            _summary(state, model, key, before)
+            break
+        # 3. Fight or flee (the Paladin may cure first).
+        while True:
+            answer = yield action_choice(state, model)
+            if not answer.startswith("cure:"):
+                break
+            give_cure(state, answer.removeprefix("cure:"), model)
+        if answer == "flee":
+            _summary(state, model, key, before)
+            _apply(state, model, R.flee(model, snapshot(state, model)), "flee")
+            if log.enabled:
+                log.close()
+                t = state.trackers.tallies[area.monster]
+                keeps = area.says("keeps its", "keep their")
+                log.text(f"The party flees. The {area.monster} {keeps} hits: {t.book()}")
+            g.area = None
+            return
+        for h in range(4):
+            s = snapshot(state, model)
+            if R.outcome(model, s) == R.SLAIN:
+                break
+            if not R.may_attack(model, s, h):
+                continue
+            cast = R.magic(model, s, h)
+            roll = yield hero_request(model, h, cast)
+            s = snapshot(state, model)
+            if R.may_attack(model, s, h):
+                dmg = R.hero_damage(model, h, roll.total, cast)
+                _apply(state, model, R.hero_strikes(model, s, h, dmg, cast), old=s)
+        _summary(state, model, key, before)
+    # The fight is over.
+    s = snapshot(state, model)
+    _apply(state, model, R.leave(model, s), old=s)
+    g.area = None
+    if log.enabled:
+        log.close()
+    if R.outcome(model, s) == R.SLAIN:
+        g.cleared.append(number)
+        if log.enabled:
+            log.text(f"The {area.monster} {area.says('is', 'are')} slain.")
+        yield from talisman(state)
+    elif log.enabled:
+        log.text("Every hero has fallen.")
+
+
+def _summary(state: State, model: Model, key: str, before: Fight) -> None:
+    """Give the round's log line a summary: the hits scored on each side."""
+    if not state.log.enabled:
+        return
+    s = snapshot(state, model)
+    parts = []
+    for i, hero in enumerate(HEROES):
+        d = s.hs[i] - before.hs[i]
+        if d > 0:
+            parts.append(f"{hero.name} takes {d}")
+    if s.m > before.m:
+        parts.append(f"the {model.area.monster} takes {s.m - before.m}")
+    state.log.update(key, f"Round {state.game.round}: " + ("; ".join(parts) if parts else "no hits"))
+
+
+def action_choice(state: State, model: Model) -> Choice:
+    """Step 3 of a round: fight on, or flee (with the cure offered first)."""
+    s = snapshot(state, model)
+    monster = model.area.monster
+    options = []
+    attackers = [HEROES[h].name for h in range(4) if R.may_attack(model, s, h)]
+    live = R.alive(model, s)
+    if not live & model.can_hit:
+        pass  # no living hero can hurt it: the party can only flee
+    elif attackers:
+        options.append(
+            Option("fight", "Fight on", ", ".join(attackers) + (" attacks" if len(attackers) == 1 else " attack"))
+        )
+    else:
+        options.append(Option("fight", "Stay and fight", "no one can attack this round"))
+    if model.flee_ok:
+        area = model.area
+        keeps = area.says("keeps its", "keep their")
+        warn = [f"the {monster} {keeps} {_hits(s.m)}" if s.m else f"the {monster} {area.says('is', 'are')} unhurt"]
+        if R.FLEE_WITH_ALL not in model.variants:
+            for i, hero in enumerate(HEROES):
+                b = 1 << i
+                if live & s.twine & b:
+                    warn.append(f"{hero.name}, entwined, drowns")
+                elif live & s.trap & b:
+                    warn.append(f"{hero.name} is left in the webs")
+        options.append(Option("flee", "Flee the area", "; ".join(warn)))
+    options.extend(cure_options(state))
+    if model.flee_ok:
+        prompt = f"Round {state.game.round}: fight the {monster} or flee?"
+    else:
+        prompt = f"Round {state.game.round}: no one can leave until the {monster} {model.area.says('dies', 'die')}."
+    if not live & model.can_hit:
+        prompt = f"No one left can hurt the {monster}: the party must flee."
+    return Choice("round.action", prompt, tuple(options))
+
+
+def talisman(state: State) -> Engine:
+    """After a kill: the 2d6 Talisman roll, unless it is found already or the last monster holds it."""
+    ts = state.trackers.talisman
+    if ts.found:
+        return
+    left = len(monsters_left(state))
+    log = state.log
+    if ts.needs_roll(left):
+        kill = ts.kills + 1
+        if log.enabled:
+            log.line(f"talisman-{kill}", f"Talisman search after kill {kill}")
+        roll = yield RollRequest("talisman", TALISMAN, f"Talisman search after kill {kill}")
+        ts = state.trackers.talisman
+        result = ts.after_kill(left, roll.total)
+    else:
+        result = ts.after_kill(left)
+    if not log.enabled:
+        return
+    if result in ("found", "last"):
+        held = "The last monster held the Talisman" if result == "last" else "A 12"
+        log.text(f"{held}: the Holy Talisman of St. Cuthbert is found! Leave the dungeon.")
+    elif result == "held":
+        log.text("Not found. One monster is left: it holds the Talisman.")
+    else:
+        log.text(f"Not found. {left} monsters are left.")
+    log.close()
+
+
+def finish(state: State, how: str) -> None:
+    """The end: the score (for a party that leaves with the Talisman), and the verdict of the book's chart."""
+    g: Dungeon = state.game
+    g.over = True
+    live = living(state)
+    survivors = bin(live).count("1")
+    heroes, monsters, verdict = R.score(survivors, 4 - survivors)
+    log = state.log
+    if how == "won":
+        state.finished = (
+            f"won: {verdict} victory, {heroes} to {monsters}" if verdict else f"won, {heroes} to {monsters}"
+        )
+    elif how == "lost":
+        state.finished = f"lost: every hero has fallen, 0 to {monsters}"
+    else:
+        state.finished = "abandoned: the party left without the Talisman"
+    if not log.enabled:
+        return
+    if how == "won":
+        log.heading("Out of the dungeon")
+        names = ", ".join(h.name for i, h in enumerate(HEROES) if live & (1 << i))
+        log.text(f"{names} carry the Holy Talisman of St. Cuthbert out of the dungeon.")
+        log.text(
+            f"Score: the heroes {heroes} ({survivors} × {D.HERO_POINTS}), the monsters {monsters} "
+            f"({4 - survivors} × {D.MONSTER_POINTS})."
+        )
+        if verdict:
+            log.text(f"Verdict: a {verdict} victory ({heroes} on the book's chart).")
+    elif how == "lost":
+        log.heading("The end of the party")
+        log.text(f"Every hero has fallen. The monsters score {monsters}; the Talisman stays in the dungeon.")
+    else:
+        log.heading("The quest abandoned")
+        log.text("The party leaves the dungeon without the Talisman; the quest is not over, so there is no score.")
+    for hero in HEROES:
+        if hero.key in g.fates:
+            log.text(f"{hero.name} {g.fates[hero.key]}.")

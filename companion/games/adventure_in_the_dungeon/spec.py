@@ -1,0 +1,40 @@
+"""The game's :class:`~companion.games.base.GameSpec`: its engine, screen, variants and commands."""
+
+from companion.games.adventure_in_the_dungeon import engine, view
+from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS
+from companion.games.base import GameSpec, Variant
+
+VARIANTS = {
+    GORGON_EACH: Variant(
+        GORGON_EACH,
+        "Struck first, the Gorgon still attacks every hero",
+        "If the Rangeress hits the Gorgon before it attacks, it still attacks every hero, for one hit each. "
+        "(By default it loses its power that round and makes one ordinary attack.)",
+    ),
+    MAGIC_TWO_SKELETONS: Variant(
+        MAGIC_TWO_SKELETONS,
+        "A spell destroys two Iron Skeletons",
+        "The Wizard's two-hit spell destroys two skeletons. (By default its two hits fall on one opponent, "
+        "and one hit destroys a skeleton.)",
+    ),
+    FLEE_WITH_ALL: Variant(
+        FLEE_WITH_ALL,
+        "The party flees with the entwined and the trapped",
+        "Fleeing takes heroes held by the octopus or the webs along. (By default the octopus drowns the "
+        "entwined and the spider eats those left in its webs.)",
+    ),
+}
+
+GAME = GameSpec(
+    name="talisman",
+    title="The Adventure in the Dungeon",
+    variants=VARIANTS,
+    state_type=engine.Dungeon,
+    setup=engine.setup,
+    play=engine.play,
+    status=view.status,
+    advise=view.advise,
+    commands="companion.games.adventure_in_the_dungeon.cli:app",
+    hero=view.heroes_line,
+    log_title="The Adventure in the Dungeon",
+)

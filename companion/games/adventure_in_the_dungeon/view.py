@@ -1,0 +1,175 @@
+"""What the player sees beside the prompts: the status panel and the odds before a choice or a roll.
+
+Only the shells call these (``GameSpec.status`` and ``GameSpec.advise``); the engine never does, so a
+simulator playing thousands of games pays nothing for the odds.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from companion.dice.render import fraction
+from companion.games.adventure_in_the_dungeon import data as D
+from companion.games.adventure_in_the_dungeon import odds as O
+from companion.games.adventure_in_the_dungeon import rules as R
+from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS
+
+if TYPE_CHECKING:
+    from companion.engine.requests import Request
+    from companion.session.state import State
+
+
+def pct(p: Fraction) -> str:
+    """A chance as a percentage that never rounds a possibility to 0% or a risk to 100%."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    if p < Fraction(1, 1000):
+        return "<0.1%"
+    if p > Fraction(999, 1000):
+        return ">99.9%"
+    return f"{float(p) * 100:.1f}%"
+
+
+def _marks(state: State, i: int) -> list[str]:
+    g = state.game
+    b = 1 << i
+    hero = HEROES[i]
+    if hero.key in g.fates:
+        return ["† " + g.fates[hero.key].removeprefix("is ")]
+    marks = []
+    if g.para & b:
+        marks.append("paralysed")
+    if g.twine & b:
+        marks.append("entwined")
+    if g.trap & b:
+        marks.append("in the webs")
+    if g.lock & b:
+        marks.append("cannot attack this round")
+    return marks
+
+
+def status(state: State) -> list[tuple[str, str]]:
+    """The party's tallies in the book's form, the monster's marks, the areas cleared, the Talisman."""
+    from companion.games.adventure_in_the_dungeon.engine import monsters_left
+
+    g = state.game
+    tallies = state.trackers.tallies
+    rows: list[tuple[str, str]] = []
+    if not g.started:
+        return [("Party", "enter the heroes' numbers from your book first")]
+    for i, hero in enumerate(HEROES):
+        t = tallies.get(hero.name)
+        text = t.book() if t is not None else hero.name
+        marks = _marks(state, i)
+        rows.append(("Party" if i == 0 else "", text + (" · " + ", ".join(marks) if marks else "")))
+    areas = R.areas(state.data)
+    if g.area is not None and g.area in areas:
+        area = areas[g.area]
+        t = tallies.get(area.monster)
+        rows.append((f"Area {g.area}", t.book() if t is not None else area.monster))
+        rows.append(("Round", str(g.round)))
+    cleared = ", ".join(str(n) for n in sorted(g.cleared))
+    rows.append(("Cleared", f"{len(g.cleared)} of {len(areas)} areas" + (f" ({cleared})" if cleared else "")))
+    wounded = [
+        f"{a.monster} {'I' * tallies[a.monster].hits}"
+        for n, a in areas.items()
+        if n not in g.cleared and n != g.area and a.monster in tallies and tallies[a.monster].hits
+    ]
+    if wounded:
+        rows.append(("Wounded", ", ".join(wounded)))
+    ts = state.trackers.talisman
+    if ts.found:
+        talisman = f"found on kill {ts.found_on_kill}: leave the dungeon!"
+    elif ts.held_by_last:
+        talisman = f"held by the last monster (Area {monsters_left(state)[0]})" if monsters_left(state) else "held"
+    else:
+        rolls = ", ".join(str(r) for r in ts.rolls)
+        talisman = f"not found ({ts.kills} kill{'s' if ts.kills != 1 else ''}" + (
+            f"; rolled {rolls})" if rolls else ")"
+        )
+    rows.append(("Talisman", talisman))
+    if g.cure:
+        cure = "spent"
+    elif HEROES[0].key in g.fates:
+        cure = "lost with Adelhardt"
+    else:
+        cure = "ready (once per game)"
+    rows.append(("Cure", cure))
+    rows.append(("Numbers", D.SOURCES.get(state.data.get(D.SOURCE), "entered by the player")))
+    return rows
+
+
+def fight_lines(state: State) -> list[str]:
+    """Before "fight or flee": each hero's chance to hit now, and the exact odds of fighting on."""
+    from companion.games.adventure_in_the_dungeon.engine import model_for, snapshot
+
+    g = state.game
+    areas = R.areas(state.data)
+    if g.area is None or g.area not in areas:
+        return []
+    area = areas[g.area]
+    model = model_for(state, area)
+    s = snapshot(state, model)
+    ro = O.round_odds(model, s, at_choice=True)
+    who = []
+    for h, p in enumerate(ro.hero):
+        if p is not None:
+            spell = " (a spell, 2 hits)" if R.magic(model, s, h) and D.SKELETONS not in area.rules else ""
+            spell = spell or (" (a spell)" if R.magic(model, s, h) else "")
+            who.append(f"{HEROES[h].name} {fraction(p)}{spell}")
+    penalty = f" (−{area.penalty} on the dice)" if area.penalty else ""
+    lines = [f"To hit the {area.monster} now{penalty}: " + (" · ".join(who) if who else "no one can attack this round")]
+    odds = O.fight_odds(model, s, at="choice", budget=O.TABLE_BUDGET)
+    policy = "the cure kept"
+    if model.can_hit & (1 << RANGERESS) and R.alive(model, s) & (1 << RANGERESS):
+        policy = "Krylla striking first, " + policy
+    if odds is None:
+        lines.append(
+            f"Fighting on to the end: too many situations to count at the table now; "
+            f"companion dungeon odds {area.number} counts them all."
+        )
+        return lines
+    text = (
+        f"Fighting on to the end ({policy}): the {area.monster} {area.says('is', 'are')} slain {pct(odds.slain)}"
+        f" · every hero falls {pct(odds.wiped)}"
+    )
+    if odds.stuck:
+        text += f" · no one left can hurt it {pct(odds.stuck)}"
+    lines.append(text)
+    return lines
+
+
+def talisman_lines(state: State) -> list[str]:
+    """Before a Talisman roll: this roll's chance, and the chance to have found it after k kills."""
+    from companion.games.adventure_in_the_dungeon.engine import monsters_left
+
+    ts = state.trackers.talisman
+    kill = ts.kills + 1
+    left = len(monsters_left(state))
+    total = len(R.areas(state.data))
+    lines = [
+        f"A 12 finds the Talisman: {fraction(O.TALISMAN_ROLL)}.",
+        f"Chance to have found it within {kill} kill{'s' if kill != 1 else ''}, from the start: "
+        f"{fraction(O.talisman_within(kill, total))}.",
+    ]
+    if left == 1:
+        lines.append("If not, the one monster left holds it.")
+    elif left > 1:
+        lines.append(f"If not, {left} monsters are left, and the last of them holds it for certain.")
+    return lines
+
+
+def advise(state: State, request: Request) -> list[str]:
+    if request.key == "round.action":
+        return fight_lines(state)
+    if request.key == "talisman":
+        return talisman_lines(state)
+    return []
+
+
+def heroes_line(state: State) -> str:
+    """The log's front matter ``hero``: the four heroes."""
+    return "Adelhardt, Krylla, Ibli and Regalan"
