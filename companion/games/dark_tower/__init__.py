@@ -3,69 +3,18 @@
 The rule text is in Russian and prints no card lists, so the players enter each card as it comes up
 (kept in their catalogue for the next game), and companion does the arithmetic, the dice, the health
 and the turn order: ``companion new dark-tower``, then ``companion play`` or ``companion dark ...``.
+
+``GAME`` is built on first use (in :mod:`.spec`), so that importing the command group loads only typer.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from companion.games.base import GameSpec, Variant
-from companion.games.dark_tower import data
-from companion.games.dark_tower.model import DarkTower
-
-if TYPE_CHECKING:
-    from companion.engine.requests import Engine
-    from companion.session.state import State
+from typing import Any
 
 
-def setup(state: State) -> None:
-    state.game = DarkTower()
+def __getattr__(name: str) -> Any:
+    if name == "GAME":
+        from companion.games.dark_tower.spec import GAME
 
-
-def play(state: State) -> Engine:
-    from companion.games.dark_tower.engine import play as run
-
-    return run(state)
-
-
-def status(state: State) -> list[tuple[str, str]]:
-    from companion.games.dark_tower.screen import status as rows
-
-    return rows(state)
-
-
-def hero(state: State) -> str | None:
-    from companion.games.dark_tower import rules
-
-    g = state.game
-    if not isinstance(g, DarkTower) or not g.heroes:
-        return None
-    return ", ".join(f"{h.player} ({rules.hero_card(state, h).name})" for h in g.heroes)
-
-
-def _reduce(state: State, event: dict) -> None:
-    from companion.games.dark_tower.rules import reduce
-
-    reduce(state, event)
-
-
-GAME = GameSpec(
-    name="dark-tower",
-    title="Dark Tower (Тёмная Башня)",
-    variants={
-        data.FIXED_MONSTERS: Variant(
-            data.FIXED_MONSTERS,
-            "A fixed number of monsters per floor",
-            "Reads 'по 4 монстра, 1 препятствию на каждого участника' as 4 monsters on floor 1 (3 on floors 2 "
-            "and 3) whatever the number of players; only the obstacles and items scale with the players.",
-        )
-    },
-    state_type=DarkTower,
-    setup=setup,
-    play=play,
-    reducers={"dark": _reduce},
-    status=status,
-    commands="companion.games.dark_tower.cli:app",
-    hero=hero,
-    log_title="Dark Tower",
-)
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

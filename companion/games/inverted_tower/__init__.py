@@ -6,30 +6,18 @@
 
 The rule numbers are in :mod:`.data` and :mod:`.tables`; the readings of what the draft leaves open
 are in ``docs/rules/inverted-tower.md``.
+
+``GAME`` is built on first use (in :mod:`.spec`), so that importing the command group loads only typer.
 """
 
 from __future__ import annotations
 
-from companion.games.base import GameSpec
+from typing import Any
 
-from . import data, events, rules, view
-from .engine import play
-from .state import Tower
-from .tables import TABLES
 
-GAME = GameSpec(
-    name="inverted-tower",
-    title="The Inverted Tower",
-    tables=TABLES,
-    variants=data.VARIANTS,
-    state_type=Tower,
-    setup=rules.setup,
-    play=play,
-    reducers=events.REDUCERS,
-    status=view.status,
-    advise=view.advise,
-    xp_to_next=rules.xp_to_next,
-    commands="companion.games.inverted_tower.cli:app",
-    hero=view.hero,
-    log_title="The Inverted Tower",
-)
+def __getattr__(name: str) -> Any:
+    if name == "GAME":
+        from companion.games.inverted_tower.spec import GAME
+
+        return GAME
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
