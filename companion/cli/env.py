@@ -6,7 +6,6 @@ colour settings, and so a rich Console is only built when something is printed.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -101,6 +100,8 @@ class Env:
 
     def print_json(self, data: Any) -> None:
         """One JSON document on stdout, unstyled, so scripts can parse it."""
+        import json
+
         self.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         self.stdout.flush()
 

@@ -129,11 +129,12 @@ def roll(
 
 def _show(env: Env, result: object, table: Table | None, json_out: bool, show_odds: bool, extra: dict) -> None:
     from companion.dice import render
-    from companion.dice.odds import odds
 
     roll_ = result  # a companion.dice.roll.Roll
     row = table.row_text(roll_.total) if table is not None else None  # type: ignore[attr-defined]
     if json_out:
+        from companion.dice.odds import odds
+
         o = odds(roll_.expr, roll_.modifier - roll_.expr.const)  # type: ignore[attr-defined]
         data = render.to_json(
             roll_,  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from fractions import Fraction
 from companion.dice.expr import DC_TARGET, Expr
 from companion.dice.faces import Die
 from companion.dice.roll import check_modifier, compare
+from companion.dice.targets import target_text
 from companion.errors import InputError
 
 #: Odds of sums whose distribution would have more entries than this are refused (one line).
@@ -43,30 +44,6 @@ def dc_faces_needed(modifier: int) -> int | None:
 def dc_chance(modifier: int) -> Fraction:
     """P(pass) of a Dice Check: a natural 6 always passes, a natural 1 always fails."""
     return Fraction(7 - dc_faces_needed(modifier), 6)  # type: ignore[operator]
-
-
-def target_text(expr: Expr, modifier: int = 0) -> str | None:
-    """What a roll is checked against, in words: ``5+``, ``a natural 6``, ``7+``, ``12``."""
-    mod = expr.const + modifier
-    if expr.kind == "DC":
-        need = DC_TARGET - mod
-        if need > 6:
-            return "a natural 6"
-        return f"{max(2, need)}+"
-    if expr.kind == "EC":
-        return "a natural 6"
-    if expr.kind == "talisman":
-        return "12"
-    if expr.op is None:
-        return None
-    t = expr.target
-    return {
-        ">=": f"{t}+",
-        "<=": f"{t} or less",
-        ">": f"more than {t}",
-        "<": f"less than {t}",
-        "==": f"exactly {t}",
-    }[expr.op]
 
 
 def _uniform(counts: dict[int, int], die: Die, sign: int) -> dict[int, int]:

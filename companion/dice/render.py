@@ -6,13 +6,14 @@ read the same words.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from companion.dice.odds import odds, percent, target_text
 from companion.dice.roll import Roll
+from companion.dice.targets import target_text
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from rich.text import Text
 
 Segment = tuple[str, str]
@@ -20,6 +21,8 @@ Segment = tuple[str, str]
 
 def fraction(p: Fraction) -> str:
     """``2/3 (66.7%)``: a chance as the fraction and the percentage."""
+    from companion.dice.odds import percent
+
     return f"{p.numerator}/{p.denominator} ({percent(p)})"
 
 
@@ -96,6 +99,8 @@ def segments(roll: Roll, *, row: str | None = None, show_odds: bool = False) -> 
     if nat:
         segs.append((f"  {nat}", "bold yellow"))
     if show_odds:
+        from companion.dice.odds import odds
+
         o = odds(expr, roll.modifier - expr.const)
         if o.success is not None:
             segs.append((f"  odds {fraction(o.success)}", "dim"))
