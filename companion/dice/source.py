@@ -44,10 +44,16 @@ class VirtualDice:
         self.draws += 1
         return int(self._random() * sides) + 1
 
-    def roll(
-        self, expr: Expr, modifier: int = 0, parts: tuple[tuple[str, int], ...] = ()
-    ) -> Roll:
-        check_modifier(expr, modifier)
+    def roll(self, expr: Expr, modifier: int = 0, parts: tuple[tuple[str, int], ...] = ()) -> Roll:
+        if modifier:
+            check_modifier(expr, modifier)
+        terms = expr.terms
+        if len(terms) == 1 and terms[0].count == 1:
+            # One die (every DC, DR, EC and SR): the same single draw as :meth:`faces`, without
+            # building the dice tuple; evaluate() serves repeats from its cache.
+            self.draws += 1
+            face = int(self._random() * terms[0].die.sides) + 1
+            return evaluate(expr, (face,), modifier, source="virtual", parts=parts)
         return evaluate(expr, self.faces(expr), modifier, source="virtual", parts=parts)
 
     def skip(self, count: int) -> None:
