@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from companion.dice.odds import dc_chance
+from companion.dice.odds import dc_faces_needed
 
 from . import data as d
 from .rules import floor_penalty
@@ -91,33 +91,48 @@ def fight_odds(
 
 @lru_cache(maxsize=4096)
 def _fight(hp: int, base: int, damages: tuple[int, ...], plan: tuple[int, ...]) -> dict[int, Fraction]:
-    """The distribution of the HP left (0 = dead) after fighting ``damages`` in order."""
+    """The distribution of the HP left (0 = dead) after fighting ``damages`` in order.
+
+    A forward pass over the rolls, in integers: after ``r`` rolls, every (foes killed, HP) state
+    holds how many of the ``6**r`` equally likely face sequences lead to it. Each roll kills the foe
+    in front or costs HP, so a fight ends within ``foes + hp`` rolls; the ends are counted over
+    ``6**(foes + hp)`` and turned into fractions once. The roll number is the layer, so a dagger
+    plan (a bonus for the 1st, 2nd, ... roll) costs nothing extra. A 20-HP fight against 20 foes
+    takes a few milliseconds.
+    """
     foes = len(damages)
+    if hp <= 0:
+        return {0: Fraction(1)}
+    if foes == 0:
+        return {hp: Fraction(1)}
     last = len(plan)
-    chance = [dc_chance(base + x) for x in plan]
-    bare = dc_chance(base)
-    memo: dict[tuple[int, int, int], dict[int, Fraction]] = {}
-
-    def go(i: int, k: int, h: int) -> dict[int, Fraction]:
-        if h <= 0:
-            return {0: Fraction(1)}
-        if k == foes:
-            return {h: Fraction(1)}
-        key = (i, k, h)
-        got = memo.get(key)
-        if got is not None:
-            return got
-        p = chance[i] if i < last else bare
-        nxt = min(i + 1, last)
-        out: dict[int, Fraction] = {}
-        for end, q in go(nxt, k + 1, h).items():
-            out[end] = out.get(end, Fraction(0)) + p * q
-        for end, q in go(nxt, k, h - damages[k]).items():
-            out[end] = out.get(end, Fraction(0)) + (1 - p) * q
-        memo[key] = out
-        return out
-
-    return go(0, 0, hp)
+    passing = [7 - dc_faces_needed(base + x) for x in plan]  # faces of six that pass each planned roll
+    bare = 7 - dc_faces_needed(base)
+    most = foes + hp
+    ends: dict[int, int] = {}
+    layer: dict[tuple[int, int], int] = {(0, hp): 1}
+    r = 0
+    while layer:
+        good = passing[r] if r < last else bare
+        bad = 6 - good  # a natural 6 always passes and a natural 1 always fails: both are at least 1
+        r += 1
+        scale = 6 ** (most - r)
+        nxt: dict[tuple[int, int], int] = {}
+        for (k, h), c in layer.items():
+            if k + 1 == foes:
+                ends[h] = ends.get(h, 0) + c * good * scale
+            else:
+                key = (k + 1, h)
+                nxt[key] = nxt.get(key, 0) + c * good
+            left = h - damages[k]
+            if left <= 0:
+                ends[0] = ends.get(0, 0) + c * bad * scale
+            else:
+                key = (k, left)
+                nxt[key] = nxt.get(key, 0) + c * bad
+        layer = nxt
+    total = 6**most
+    return {h: Fraction(c, total) for h, c in ends.items()}
 
 
 def percent(p: Fraction) -> str:
