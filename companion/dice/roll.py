@@ -87,10 +87,15 @@ def evaluate(
     """Read ``faces`` (already checked against the dice) under ``expr`` plus an extra ``modifier``."""
     if len(faces) != 1:
         return _evaluate(expr, faces, modifier, source, parts)
-    key = (id(expr), faces[0], modifier, source, id(parts))
+    return single(expr, faces[0], modifier, source, parts)
+
+
+def single(expr: Expr, face: int, modifier: int, source: str, parts: tuple[tuple[str, int], ...]) -> Roll:
+    """``evaluate(expr, (face,), ...)`` for an expression of one die, served from the cache."""
+    key = (id(expr), face, modifier, source, id(parts))
     roll = _SINGLE.get(key)
     if roll is None:
-        roll = _evaluate(expr, faces, modifier, source, parts)
+        roll = _evaluate(expr, (face,), modifier, source, parts)
         if len(_SINGLE) >= _SINGLE_LIMIT:
             _SINGLE.clear()
         _SINGLE[key] = roll

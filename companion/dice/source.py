@@ -12,7 +12,7 @@ import random
 
 from companion.dice.expr import Expr
 from companion.dice.faces import read_face
-from companion.dice.roll import Roll, check_modifier, evaluate, evaluate_total
+from companion.dice.roll import Roll, check_modifier, evaluate, evaluate_total, single
 from companion.errors import InputError
 
 
@@ -52,8 +52,7 @@ class VirtualDice:
             # One die (every DC, DR, EC and SR): the same single draw as :meth:`faces`, without
             # building the dice tuple; evaluate() serves repeats from its cache.
             self.draws += 1
-            face = int(self._random() * terms[0].die.sides) + 1
-            return evaluate(expr, (face,), modifier, source="virtual", parts=parts)
+            return single(expr, int(self._random() * terms[0].die.sides) + 1, modifier, "virtual", parts)
         return evaluate(expr, self.faces(expr), modifier, source="virtual", parts=parts)
 
     def skip(self, count: int) -> None:
