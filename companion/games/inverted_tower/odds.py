@@ -20,6 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from companion.dice.odds import dc_faces_needed
+from companion.sim.fights import Chart, FightOutcome
 
 from . import data as d
 from .rules import floor_penalty
@@ -145,3 +146,65 @@ def summary(o: FightOdds) -> str:
     if o.hp_if_win is not None:
         text += f" · HP left {float(o.hp_if_win):.1f} on a win"
     return text
+
+
+def foes_text(normal: int, elite: bool = False, boss: bool = False) -> str:
+    """``2 Skeleton Warriors + a Lich``."""
+    text = f"{normal} {d.NORMAL_NAME}{'s' if normal != 1 else ''}"
+    if elite:
+        text += f" + a {d.ELITE_NAME}"
+    if boss:
+        text += f" + a {d.BOSS_NAME}"
+    return text
+
+
+def fight_outcome(
+    hp: int,
+    attribute: int,
+    floor: int,
+    normal: int,
+    *,
+    elite: bool = False,
+    boss: bool = False,
+    daggers: int | Sequence[int] = 0,
+    variants: Collection[str] = (),
+    label: str = "attribute",
+) -> FightOutcome:
+    """:func:`fight_odds` as the shells show every game's fight (``companion odds fight``, ``tower odds``).
+
+    ``label`` names the attribute in the fight's description (``STR``, ``best attribute``).
+    """
+    o = fight_odds(hp, attribute, floor, normal, elite=elite, boss=boss, daggers=daggers, variants=variants)
+    plan = plan_of(daggers)
+    fight = f"{foes_text(normal, elite, boss)} on floor {floor}, HP {hp}, {label} {attribute:+d}"
+    if isinstance(daggers, int) and daggers:
+        fight += ", a dagger on the first roll" if daggers == 1 else f", a dagger on each of the first {daggers} rolls"
+    elif not isinstance(daggers, int) and any(plan):
+        fight += ", daggers on the rolls: " + " ".join(str(x) for x in plan)
+    variant_list = sorted(v for v in variants if v in d.VARIANTS)
+    rows = tuple((("dead" if h == 0 else str(h)), p) for h, p in sorted(o.hp.items()))
+    notes = ["No potion counted: a potion drunk before a roll heals to Max HP and changes these odds."]
+    if d.ELITES_DEAL_2 in variant_list and (elite or boss):
+        notes.append(f"Variant {d.ELITES_DEAL_2}: a failed roll against the {'Lich' if elite else 'boss'} costs 2 HP.")
+    return FightOutcome(
+        game="inverted-tower",
+        fight=fight,
+        win=o.win,
+        lose=o.death,
+        death=o.death,
+        hp_left=o.hp_left,
+        hp_if_win=o.hp_if_win,
+        words={"lose": "die"},
+        charts=(Chart("HP at the end of the fight", rows),),
+        notes=tuple(notes),
+        inputs={
+            "hp": hp,
+            "attribute": attribute,
+            "floor": floor,
+            "mobs": normal,
+            "elite": elite,
+            "boss": boss,
+            "daggers": list(plan) if not isinstance(daggers, int) else daggers,
+            "variants": variant_list,
+        },
+    )
