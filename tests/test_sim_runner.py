@@ -250,3 +250,12 @@ def test_tally_of_no_runs_reports_no_figures():
 def test_game_data_from_the_catalogue_reaches_the_state():
     state = runner.new_run_state("inverted-tower", 5, (), {"answer": 42}, "Sim")
     assert state.data == {"answer": 42} and state.log.enabled is False and state.hero == "Sim"
+
+
+def test_a_policy_meeting_a_number_from_the_book_refuses_clearly():
+    from companion.engine.requests import Number
+
+    request = Number("data.tohit", "The Paladin's to-hit number", 2, 12, where="the book's table, page 12")
+    with pytest.raises(InputError, match=r"needs a number from your book: The Paladin's to-hit number \(the book") as e:
+        runner.need_data(request)
+    assert "kept for every run" in (e.value.hint or "")

@@ -125,6 +125,20 @@ def simulator(game: str) -> Simulator:
     return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
 
 
+def need_data(request: Request) -> None:
+    """What a policy does when the engine asks for a number the player's book prints: refuse clearly.
+
+    The simulator never invents a number. A game whose engine asks for one (a to-hit table, a card)
+    finds it in ``state.data`` once the player has entered it (the catalogue is copied into every run,
+    as ``companion new`` copies it into a session); a policy meeting such a request anyway calls this.
+    """
+    where = getattr(request, "where", "") or ""
+    raise InputError(
+        f"the simulator needs a number from your book: {request.prompt}" + (f" ({where})" if where else ""),
+        hint="enter it once in a game (companion play) or with the game's own command; it is kept for every run",
+    )
+
+
 # ---- seeds ---------------------------------------------------------------------------------------
 _MASK = (1 << 64) - 1
 
