@@ -69,3 +69,21 @@ def test_fight_odds_in_a_terminal_draw_their_chart(tmp_path):
     text = ANSI.sub("", raw)
     assert text.startswith("2 Skeleton Warriors + a Lich on floor 3, HP 6, attribute +2:")
     assert "HP at the end of the fight" in text and "dead" in text and "█" in text
+
+
+def test_ctrl_c_stops_a_simulation_on_every_core_with_one_line(tmp_path):
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path / "h"), COMPANION_LOGS=str(tmp_path / "l"))
+    child = pexpect.spawn(
+        COMPANION,
+        ["simulate", "it", "--runs", "1000000", "--jobs", "2"],
+        env=env,
+        dimensions=(24, 100),
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.expect("simulating")
+    child.sendintr()
+    rest = child.read()
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted" in rest and "Traceback" not in rest and "KeyboardInterrupt" not in rest

@@ -332,14 +332,20 @@ def _map(work: list[Task], jobs: int) -> Iterator[Tally]:
         return
     import multiprocessing
 
-    # The pool is made (its workers forked) before the caller's progress bar starts a thread.
-    pool = multiprocessing.get_context().Pool(min(jobs, len(work)))
+    pool = multiprocessing.get_context().Pool(min(jobs, len(work)), initializer=_worker_start)
     try:
         yield from pool.imap_unordered(run_task, work)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C to the parent, which stops the pool and reports one line (no worker tracebacks)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def cpu_count() -> int:
