@@ -67,7 +67,7 @@ def simulate(
     from companion.games import canonical, load
     from companion.session import catalogue
     from companion.sim import report
-    from companion.sim.runner import cpu_count, simulator
+    from companion.sim.runner import CHUNK, cpu_count, simulator
     from companion.store.paths import data_dir
 
     name = canonical(game)
@@ -95,7 +95,8 @@ def simulate(
     for part in report.render(doc, sim):
         env.print(part)
     rate = runs / elapsed if elapsed > 0 else float("inf")
-    processes = f"{workers} process{'es' if workers > 1 else ''}"
+    used = 1 if workers <= 1 else min(workers, -(-runs // CHUNK))  # a chunk of runs is the smallest share
+    processes = f"{used} process{'es' if used > 1 else ''}"
     env.print(f"[dim]{runs:,} runs in {elapsed:.1f} s ({rate:,.0f} runs/s on {processes}).[/dim]")
 
 
