@@ -195,3 +195,9 @@ def test_new_commands_keep_start_up_light():
     )
     loaded = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert not {m for m in loaded if m.startswith(("companion.sim", "companion.games.", "multiprocessing"))}
+
+
+def test_simulate_help_names_its_argument_and_offers_no_shell_completion():
+    out = run("simulate", "--help")
+    assert "Usage: companion simulate [OPTIONS] {game}" in out  # as companion new shows its game
+    assert "--install-completion" not in out and "--jobs" in out and "every core" in out

@@ -145,5 +145,6 @@ def _isatty(stream: object) -> bool:
         return False
 
 
-app = typer.Typer(rich_markup_mode=None)
+# One command: typer would give a lone command the shell-completion options; the root has none.
+app = typer.Typer(rich_markup_mode=None, add_completion=False)
 app.command("simulate", epilog=EPILOG)(simulate)
