@@ -81,7 +81,8 @@ class TowerPlayer:
             return hp.value * 3 <= (hp.max or 0)
         if drink == "half":
             return hp.value * 2 <= (hp.max or 0)
-        return hp.value <= _threat(state)  # "last": only when one more blow could kill
+        # "last": only when one more blow could kill (a blow costs at most STRONG_DAMAGE_VARIANT)
+        return hp.value <= d.STRONG_DAMAGE_VARIANT and hp.value <= _threat(state)
 
     def daggers(self, state: State, request: Choice) -> str:
         options = request.options
@@ -95,7 +96,8 @@ class TowerPlayer:
         if rule == "spare":
             return "1" if owned > 1 or t.counters["hp"].value <= 2 else "0"
         # "last": every dagger that still helps, on the roll that could kill
-        if t.counters["hp"].value > _threat(state):
+        hp = t.counters["hp"].value
+        if hp > d.STRONG_DAMAGE_VARIANT or hp > _threat(state):
             return "0"
         g = state.game
         base = g.attributes[g.fight.attribute] - floor_penalty(t.floor)
