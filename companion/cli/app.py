@@ -23,6 +23,8 @@ Examples:
   companion roll 4dt                Dark Tower dice: sum, hearts and stars
   companion odds DC --mod 2         exact odds: 2/3
   companion new inverted-tower      start a game; then companion play
+  companion odds fight it --mobs 2  exact fight odds
+  companion simulate it --runs 5000 whole games, win rate with its 95% interval
 """
 
 app = typer.Typer(
@@ -92,6 +94,7 @@ def root(
 COMMAND_MODULES: dict[str, str] = {
     "roll": "companion.cli.roll_cmds",
     "odds": "companion.cli.roll_cmds",
+    "simulate": "companion.cli.sim_cmds",
     "new": "companion.cli.session_cmds",
     "play": "companion.cli.play_cmds",
     "next": "companion.cli.play_cmds",

@@ -80,6 +80,13 @@ class CompanionGroup(TyperGroup):
                 formatter.write_dl(rows)
         return None
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        # ``companion odds EXPR`` takes free words, so ``odds fight GAME ...`` is routed here to its
+        # own group (companion.cli.fight_cmds) rather than read as a dice expression.
+        if ctx.parent is None and len(args) >= 2 and args[0] == "odds" and args[1] == "fight":
+            return "odds fight", _built("companion.cli.fight_cmds:app"), args[2:]
+        return super().resolve_command(ctx, args)
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)

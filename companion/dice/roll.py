@@ -67,6 +67,15 @@ def total_of(expr: Expr, faces: tuple[int, ...]) -> int:
     return total
 
 
+#: Single-die rolls already evaluated, by (id(expr), face, modifier, source, id(parts)). A Roll is
+#: immutable and fully determined by these, so one object serves every identical roll: the
+#: simulator plays hundreds of thousands of single-die checks a second, almost all of them repeats.
+#: Keying by ``id`` is safe because each cached Roll holds its ``expr`` and ``parts``: while the
+#: entry lives, those objects live, so no other object can have their ids.
+_SINGLE: dict[tuple[int, int, int, str, int], Roll] = {}
+_SINGLE_LIMIT = 8192
+
+
 def evaluate(
     expr: Expr,
     faces: tuple[int, ...],
@@ -76,6 +85,26 @@ def evaluate(
     parts: tuple[tuple[str, int], ...] = (),
 ) -> Roll:
     """Read ``faces`` (already checked against the dice) under ``expr`` plus an extra ``modifier``."""
+    if len(faces) != 1:
+        return _evaluate(expr, faces, modifier, source, parts)
+    return single(expr, faces[0], modifier, source, parts)
+
+
+def single(expr: Expr, face: int, modifier: int, source: str, parts: tuple[tuple[str, int], ...]) -> Roll:
+    """``evaluate(expr, (face,), ...)`` for an expression of one die, served from the cache."""
+    key = (id(expr), face, modifier, source, id(parts))
+    roll = _SINGLE.get(key)
+    if roll is None:
+        roll = _evaluate(expr, (face,), modifier, source, parts)
+        if len(_SINGLE) >= _SINGLE_LIMIT:
+            _SINGLE.clear()
+        _SINGLE[key] = roll
+    return roll
+
+
+def _evaluate(
+    expr: Expr, faces: tuple[int, ...], modifier: int, source: str, parts: tuple[tuple[str, int], ...]
+) -> Roll:
     mod = expr.const + modifier
     total = total_of(expr, faces) + mod
     kind = expr.kind

@@ -12,7 +12,7 @@ import random
 
 from companion.dice.expr import Expr
 from companion.dice.faces import read_face
-from companion.dice.roll import Roll, check_modifier, evaluate, evaluate_total
+from companion.dice.roll import NO_MODIFIER, Roll, check_modifier, evaluate, evaluate_total, single
 from companion.errors import InputError
 
 
@@ -45,7 +45,14 @@ class VirtualDice:
         return int(self._random() * sides) + 1
 
     def roll(self, expr: Expr, modifier: int = 0, parts: tuple[tuple[str, int], ...] = ()) -> Roll:
-        check_modifier(expr, modifier)
+        if modifier and expr.kind in NO_MODIFIER:
+            check_modifier(expr, modifier)  # raises: a modifier on a roll it cannot change
+        terms = expr.terms
+        if len(terms) == 1 and terms[0].count == 1:
+            # One die (every DC, DR, EC and SR): the same single draw as :meth:`faces`, without
+            # building the dice tuple; evaluate() serves repeats from its cache.
+            self.draws += 1
+            return single(expr, int(self._random() * terms[0].die.sides) + 1, modifier, "virtual", parts)
         return evaluate(expr, self.faces(expr), modifier, source="virtual", parts=parts)
 
     def skip(self, count: int) -> None:

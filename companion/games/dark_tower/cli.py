@@ -1060,3 +1060,114 @@ def odds_cmd(
 
 def odds_pct(p: Any) -> str:
     return f"{float(p) * 100:.1f}%"
+
+
+def _health(text: str, option: str) -> tuple[int, int]:
+    """``4`` or ``4/6`` (health, max health), or one clear error."""
+    from companion.errors import InputError
+
+    now, _, top = text.partition("/")
+    try:
+        health = int(now)
+        most = int(top) if top else health
+    except ValueError:
+        raise InputError(f"{option} {text!r}: give HEALTH or HEALTH/MAX, e.g. 4/6") from None
+    if health < 0 or most < health or most > 99:
+        raise InputError(f"{option} {text!r}: health is 0 to MAX, and MAX at most 99")
+    return health, most
+
+
+def odds_fight(
+    ctx: typer.Context,
+    bonus: Annotated[
+        int | None,
+        typer.Option(
+            "--bonus", help="The heroes' total combat bonus (default: the fight on the table).", show_default=False
+        ),
+    ] = None,
+    strength: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--strength",
+            help="The monster's strength; repeat it for a group (their strengths add up).",
+            show_default=False,
+        ),
+    ] = None,
+    dice: Annotated[
+        int | None,
+        typer.Option("--dice", help="Dice rolled (4, plus one per extra die).", min=1, max=12, show_default=False),
+    ] = None,
+    boost: Annotated[
+        list[str] | None,
+        typer.Option("--boost", help="An activated spell BONUS[:COST] the ★ can cast (repeat).", show_default=False),
+    ] = None,
+    health: Annotated[
+        str | None,
+        typer.Option("--health", help="The roller's HEALTH[/MAX], for the chance to fall.", show_default=False),
+    ] = None,
+    helper: Annotated[
+        str | None,
+        typer.Option("--helper", help="A helper's HEALTH[/MAX] (no hearts heal a helper).", show_default=False),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact odds of a fight against a monster or a group: beaten, tie, damage, the health left.
+
+    With a Dark Tower session in a fight, what you leave out comes from the fight on the table as it
+    stands (the roller alone, no single-use item): its bonus, strength, dice, spells and health.
+    """
+    from companion.errors import InputError
+    from companion.games.dark_tower import data, rules
+    from companion.games.dark_tower.odds import fight_outcome
+    from companion.session.api import active_game
+    from companion.sim.fights import show
+
+    env = _env(ctx)
+    boosts: list[tuple[int, int]] | None = None
+    if boost is not None:
+        boosts = []
+        for b in boost:
+            v, _, c = b.partition(":")
+            try:
+                boosts.append((int(v), int(c) if c else data.DEFAULT_SPELL_COST))
+            except ValueError:
+                raise InputError(f"--boost {b!r}: give BONUS[:COST], e.g. 4:1") from None
+    roller = _health(health, "--health") if health is not None else None
+    table: dict[str, Any] = {}
+    if (bonus is None or strength is None) and active_game(env) == "dark-tower":
+        with _session(ctx) as session:
+            state = session.state
+            g = state.game
+            if g.phase == "fight" and g.group:
+                fb = rules.fight_bonus(state, rules.Plan())
+                hero = g.current()
+                table = {
+                    "bonus": fb.total,
+                    "strength": [rules.monster_card(state, m).strength for m in g.group],
+                    "dice": fb.dice,
+                    "boosts": rules.boosts(state, fb),
+                    "health": (hero.health, hero.max_health),
+                }
+    if bonus is None:
+        bonus = table.get("bonus")
+    if not strength:
+        strength = table.get("strength")
+    if bonus is None or not strength:
+        raise InputError(
+            "give --bonus and --strength (no Dark Tower fight is on the table to read them from), "
+            "e.g. companion odds fight dark-tower --bonus 3 --strength 9"
+        )
+    if any(s < 0 for s in strength):
+        raise InputError("a strength cannot be negative")
+    if roller is None:
+        roller = table.get("health")
+    o = fight_outcome(
+        bonus,
+        strength,
+        dice or table.get("dice") or data.FIGHT_DICE,
+        boosts if boosts is not None else table.get("boosts", ()),
+        health=roller[0] if roller else None,
+        max_health=roller[1] if roller else None,
+        helper=_health(helper, "--helper") if helper is not None else None,
+    )
+    show(env, o, json_out)

@@ -20,6 +20,7 @@ from itertools import combinations
 
 from companion.dice.odds import dt_pool
 from companion.games.dark_tower import data
+from companion.sim.fights import Chart, FightOutcome
 
 Boost = tuple[int, int]  # an activated spell: (bonus, cost in ★)
 
@@ -158,3 +159,80 @@ def fall_chance(odds: FightOdds, health: int, max_health: int, *, heals: bool = 
         if after + m <= 0:
             p += q
     return p
+
+
+def fight_outcome(
+    bonus: int,
+    strength: int | Sequence[int],
+    dice: int = data.FIGHT_DICE,
+    boosts: Sequence[Boost] = (),
+    *,
+    health: int | None = None,
+    max_health: int | None = None,
+    helper: tuple[int, int] | None = None,
+) -> FightOutcome:
+    """:func:`fight_odds` as the shells show every game's fight (``companion odds fight dark-tower``).
+
+    ``strength`` is a monster's, or a group's strengths (summed). With ``health`` (and ``max_health``,
+    which the ♥ heal up to), the roller's chance to fall and the health left; ``helper`` is a
+    helper's (health, max health): the same damage, no hearts.
+    """
+    strengths = [strength] if isinstance(strength, int) else list(strength)
+    total = sum(strengths)
+    fo = fight_odds(bonus, total, dice, boosts)
+    group = str(total)
+    if len(strengths) > 1:
+        group = f"a group of {len(strengths)} ({' + '.join(map(str, strengths))} = {total})"
+    fight = f"{fo.dice} dice {bonus:+d} against strength {group}"
+    if fo.boosts:
+        fight += ", ★ spells " + ", ".join(f"+{b} for {c}★" for b, c in fo.boosts)
+    rows: list[tuple[str, Fraction]] = [("beaten", fo.win)]
+    for dmg, p in fo.damage.items():
+        rows.append(("tie, no damage" if dmg == 0 else f"{dmg} damage", p))
+    charts = [Chart("The outcome", tuple(rows))]
+    death = hp_left = None
+    notes = ["A fight is one roll: beaten when the total is more than the strength, else the difference is damage."]
+    if health is not None:
+        top = max(health, max_health or 0)
+        death = fall_chance(fo, health, top)
+        after: dict[int, Fraction] = {}
+        for (m, h, _), q in fo.outcomes.items():
+            healed = min(top, health + h * data.HEAL_PER_HEART)
+            left = max(0, healed + m) if m <= 0 else healed
+            after[left] = after.get(left, Fraction(0)) + q
+        hp_left = sum((h * p for h, p in after.items()), Fraction(0))
+        charts.append(
+            Chart(
+                f"The roller's health after the fight (from {health}/{top}, each ♥ heals 1 first)",
+                tuple(("fallen" if h == 0 else str(h), p) for h, p in sorted(after.items())),
+            )
+        )
+        fight += f", the roller at {health}/{top} health"
+    more: list[tuple[str, Fraction]] = []
+    if helper is not None:
+        h_health, h_top = helper
+        more.append((f"the helper ({h_health}/{h_top}) falls", fall_chance(fo, h_health, h_top, heals=False)))
+        notes.append("A helper takes the same damage and heals nothing: the hearts are the roller's.")
+    return FightOutcome(
+        game="dark-tower",
+        fight=fight,
+        win=fo.win,
+        lose=fo.loss - fo.tie,
+        draw=fo.tie,
+        death=death,
+        hp_left=hp_left,
+        hp_name="health",
+        words={"win": "beaten", "lose": "not beaten, damage", "draw": "tie, no damage", "death": "the roller falls"},
+        more=tuple(more),
+        charts=tuple(charts),
+        notes=tuple(notes),
+        inputs={
+            "bonus": bonus,
+            "strength": strengths,
+            "dice": fo.dice,
+            "boosts": [list(b) for b in fo.boosts],
+            "health": health,
+            "max_health": max(health, max_health or 0) if health is not None else None,
+            "helper": list(helper) if helper else None,
+        },
+    )

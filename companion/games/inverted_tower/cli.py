@@ -289,11 +289,16 @@ def odds(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Exact odds of a fight: the chance to win, to die, and the HP left (no potion counted)."""
+    """Exact odds of a fight: the chance to win, to die, the HP left and its chart (no potion counted).
+
+    Also companion odds fight inverted-tower. With an Inverted Tower session active, HP, the floor,
+    the attributes and the variants default to the hero's.
+    """
     from companion.errors import InputError
     from companion.games.inverted_tower import data
-    from companion.games.inverted_tower.odds import fight_odds, percent
+    from companion.games.inverted_tower.odds import fight_outcome
     from companion.session.api import active_game, opened
+    from companion.sim.fights import show, to_json
 
     env: Env = ctx.obj
     attrs: dict[str, int] = {}
@@ -326,13 +331,12 @@ def odds(
         value, label = attrs[key], key
     hp_ = hp if hp is not None else (session_hp or data.START_MAX_HP)
     floor_ = floor if floor is not None else (session_floor or 1)
-    o = fight_odds(hp_, value, floor_, mobs, elite=elite, boss=boss, daggers=daggers, variants=variants)
+    o = fight_outcome(hp_, value, floor_, mobs, elite=elite, boss=boss, daggers=daggers, variants=variants, label=label)
     if json_out:
-
-        def frac(p: Any) -> str | None:
-            return None if p is None else f"{p.numerator}/{p.denominator}"
-
-        env.print_json(
+        out = to_json(o)
+        ends = out["charts"][0]["rows"]
+        # The keys this command printed before it joined ``companion odds fight``, kept for scripts.
+        out.update(
             {
                 "hp": hp_,
                 "attribute": value,
@@ -342,26 +346,9 @@ def odds(
                 "boss": boss,
                 "daggers": daggers,
                 "variants": variants,
-                "win": frac(o.win),
-                "death": frac(o.death),
-                "hp_left": frac(o.hp_left),
-                "hp_if_win": frac(o.hp_if_win),
-                "hp_distribution": {str(k): frac(v) for k, v in o.hp.items()},
+                "hp_distribution": {row["label"].replace("dead", "0"): row["chance"] for row in ends},
             }
         )
+        env.print_json(out)
         return
-    foes = f"{mobs} {data.NORMAL_NAME}{'s' if mobs != 1 else ''}"
-    if elite:
-        foes += f" + a {data.ELITE_NAME}"
-    if boss:
-        foes += f" + a {data.BOSS_NAME}"
-    env.print(
-        f"{foes} on floor {floor_}, HP {hp_}, {label} {value:+d}"
-        + (f", {daggers} dagger(s) one a roll" if daggers else "")
-        + ":"
-    )
-    env.print(f"  win {o.win.numerator}/{o.win.denominator} ({percent(o.win)})")
-    env.print(f"  die {o.death.numerator}/{o.death.denominator} ({percent(o.death)})")
-    env.print(
-        f"  HP left on average {float(o.hp_left):.2f}" + (f", {float(o.hp_if_win):.2f} on a win" if o.hp_if_win else "")
-    )
+    show(env, o, json_out=False)

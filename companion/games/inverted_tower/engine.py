@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 # ---- requests that never change ------------------------------------------------------------------
 DC = dc()
+DAGGER, POTION = d.DAGGER, d.POTION
 NAME = Text("hero.name", "Your hero's name?")
 ROOM_DC = RollRequest("room.dc", DC, "New room: an event on a pass, an encounter on a fail")
 EVENT_INFO = (table_text(EVENT),)
@@ -423,9 +424,9 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
         attr = f.attribute
         value = g.attributes[attr]
         floor = t.floor
-        base = value - rules.floor_penalty(floor)
-        useful = min(items.get(d.DAGGER, 0), rules.useful_daggers(base))
-        potion = items.get(d.POTION, 0) > 0 and hp.value < hp.max
+        owned = items.get(DAGGER, 0)
+        useful = min(owned, rules.useful_daggers(value - rules.floor_penalty(floor))) if owned else 0
+        potion = items.get(POTION, 0) > 0 and hp.value < hp.max
         spend = 0
         if useful or potion:
             answer = yield dagger_choice(useful, potion)

@@ -303,7 +303,8 @@ def open_room(state: State, number: int) -> Room:
     g.at = number
     room = Room(g.floor, number, "…", "unexplored")
     state.trackers.rooms.append(room)
-    state.log.line(room.key, room.line())
+    if state.log.enabled:  # the simulator plays with the log off: no line text to build
+        state.log.line(room.key, room.line())
     return room
 
 
@@ -316,7 +317,8 @@ def set_room(state: State, number: int, kind: str | None = None, content: str | 
         room.state = d.TRACKER_STATE[kind]
     if content is not None:
         room.content = content
-        state.log.update(room.key, room.line())
+        if state.log.enabled:
+            state.log.update(room.key, room.line())
     return room
 
 
@@ -325,7 +327,8 @@ def reopen_room(state: State, number: int) -> Room:
     g: Tower = state.game
     g.at = number
     room = tracker_room(state, g.floor, number)
-    state.log.line(room.key, room.line())
+    if state.log.enabled:
+        state.log.line(room.key, room.line())
     return room
 
 

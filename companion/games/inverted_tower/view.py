@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.odds import dc_chance
+from companion.sim.chart import spark
 
 from . import data as d
 from . import rules
@@ -133,14 +134,21 @@ def advise(state: State, request: Request) -> list[str]:
     head = f"Fight odds vs {foes} (HP {hp}, floor {t.floor}, no potion drunk):"
     if key == "combat.attribute":
         lines = [head]
+        best = None
         for a in d.ATTRIBUTES:
             value = g.attributes[a]
-            line = f"  {a} {value:+d}: {summary(remaining_odds(state, f, value))}"
+            o = remaining_odds(state, f, value)
+            if best is None or o.win > best[1].win:
+                best = (a, o)
+            line = f"  {a} {value:+d}: {summary(o)}"
             if owned:
                 spent = remaining_odds(state, f, value, owned)
                 first = "the first roll" if owned == 1 else f"each of the first {owned} rolls"
                 line += f"; a dagger on {first}: win {percent(spent.win)}"
             lines.append(line)
+        if best is not None and hp > 0:
+            a, o = best
+            lines.append(f"  HP at the end with {a}: dead {spark([o.hp.get(h, 0) for h in range(hp + 1)])} {hp}")
         return lines
     value = g.attributes[f.attribute]
     base = value - rules.floor_penalty(t.floor)

@@ -1,0 +1,189 @@
+"""Exact fight odds across games: one result shape, and the registry behind ``companion odds fight GAME``.
+
+Each game computes its own odds in its own ``odds.py`` (exact fractions, never sampled) and turns them
+into a :class:`FightOutcome`, which the shells show the same way for every game: the chance to win,
+to lose, to flee where fleeing exists, the expected HP left, and a bar chart of the outcome
+distribution. ``--json`` prints :func:`to_json`.
+
+``FIGHT_ODDS`` lists the games that give fight odds. An entry names the game's typer command for
+``companion odds fight GAME`` and its pure function returning a FightOutcome; both are imported only
+when that game's odds are asked for. This module imports nothing heavy: the CLI reads the registry
+to list the games.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One bar chart: a title and (label, chance) rows in the order they are shown."""
+
+    title: str
+    rows: tuple[tuple[str, Fraction], ...]
+
+
+@dataclass(frozen=True)
+class FightOutcome:
+    """The exact odds of one fight, as every shell shows them.
+
+    ``win`` + ``lose`` + (``flee`` or 0) + (``draw`` or 0) is 1. ``death`` is the chance to die (in a
+    game where losing is dying it equals ``lose``); ``hp_left`` the expected HP at the end, a death
+    counting 0. A field a game cannot give is None, and is not shown.
+    """
+
+    game: str
+    #: The fight in words, as computed: "2 Skeleton Warriors + a Lich on floor 3, HP 5, STR +2".
+    fight: str
+    win: Fraction
+    lose: Fraction
+    flee: Fraction | None = None
+    draw: Fraction | None = None
+    death: Fraction | None = None
+    hp_left: Fraction | None = None
+    hp_if_win: Fraction | None = None
+    #: What the game calls HP ("HP", "health", "wounds left").
+    hp_name: str = "HP"
+    #: How each outcome is named: keys win, lose, flee, draw, death.
+    words: dict[str, str] = field(default_factory=dict)
+    #: Further named chances, shown after the others (e.g. "the helper falls").
+    more: tuple[tuple[str, Fraction], ...] = ()
+    charts: tuple[Chart, ...] = ()
+    notes: tuple[str, ...] = ()
+    #: The numbers the odds were computed from (JSON-ready), e.g. {"hp": 5, "floor": 3}.
+    inputs: dict[str, Any] = field(default_factory=dict)
+
+    def word(self, key: str) -> str:
+        return self.words.get(key, _WORDS[key])
+
+
+_WORDS = {"win": "win", "lose": "lose", "flee": "flee", "draw": "draw", "death": "die"}
+
+
+@dataclass(frozen=True)
+class FightOddsEntry:
+    """A game's plug into ``companion odds fight``."""
+
+    #: One line for ``companion odds fight --help``.
+    summary: str
+    #: "module:function" of the typer command run as ``companion odds fight GAME [OPTIONS]``.
+    command: str
+    #: "module:function" returning a :class:`FightOutcome` from plain numbers (tests, benchmarks).
+    outcome: str
+    #: One example command line, for the help.
+    example: str = ""
+
+
+#: Canonical game name → its entry. The three games in progress plug in here (docs/odds-and-simulation.md).
+FIGHT_ODDS: dict[str, FightOddsEntry] = {
+    "inverted-tower": FightOddsEntry(
+        summary="Skeleton Warriors, a Lich or a boss: HP, attribute, floor, daggers",
+        command="companion.games.inverted_tower.cli:odds",
+        outcome="companion.games.inverted_tower.odds:fight_outcome",
+        example="companion odds fight inverted-tower --mobs 2 --elite --attr 2 --hp 5 --floor 3 --daggers 1",
+    ),
+    "dark-tower": FightOddsEntry(
+        summary="a monster or a group: the heroes' bonus, the dice and ★ spells against the strength",
+        command="companion.games.dark_tower.cli:odds_fight",
+        outcome="companion.games.dark_tower.odds:fight_outcome",
+        example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
+    ),
+}
+
+
+def load(target: str) -> Callable[..., Any]:
+    """The object at ``module:attribute``."""
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
+
+
+def outcome_function(game: str) -> Callable[..., FightOutcome]:
+    return load(FIGHT_ODDS[game].outcome)
+
+
+# ---- showing an outcome --------------------------------------------------------------------------
+def frac(p: Fraction | None) -> str | None:
+    return None if p is None else f"{p.numerator}/{p.denominator}"
+
+
+def _percent(p: Fraction) -> float:
+    return round(float(p) * 100, 4)
+
+
+def to_json(o: FightOutcome) -> dict[str, Any]:
+    """The outcome as JSON: every chance exact (``"n/d"``) and as a percentage beside it."""
+    data: dict[str, Any] = {"game": o.game, "fight": o.fight}
+    for key in ("win", "lose", "flee", "draw", "death"):
+        p = getattr(o, key)
+        data[key] = frac(p)
+        data[f"{key}_percent"] = None if p is None else _percent(p)
+    data["more"] = {label: frac(p) for label, p in o.more}
+    data["hp_left"] = frac(o.hp_left)
+    data["hp_left_mean"] = None if o.hp_left is None else round(float(o.hp_left), 4)
+    data["hp_if_win"] = frac(o.hp_if_win)
+    data["charts"] = [
+        {"title": c.title, "rows": [{"label": label, "chance": frac(p), "percent": _percent(p)} for label, p in c.rows]}
+        for c in o.charts
+    ]
+    data["notes"] = list(o.notes)
+    data["inputs"] = o.inputs
+    return data
+
+
+#: Fractions with a denominator above this are shown as a percentage only (the JSON keeps them exact).
+SHOWN_DENOMINATOR = 10**6
+
+
+def chance_text(p: Fraction) -> str:
+    """``2/3 (66.7%)``, or ``66.67%`` when the fraction is too long to read."""
+    if p.denominator <= SHOWN_DENOMINATOR:
+        return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+    return f"{float(p) * 100:.2f}%"
+
+
+def renderables(o: FightOutcome) -> list[Any]:
+    """What ``companion odds fight`` prints: the fight, each chance, the HP left, the charts, the notes."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from .chart import bar_chart
+
+    out: list[Any] = [Text(o.fight + ":", style="bold")]
+    grid = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+    grid.add_column()
+    grid.add_column()
+    styles = {"win": "green", "lose": "red", "flee": "yellow", "draw": "cyan", "death": "red"}
+    for key in ("win", "lose", "draw", "flee"):
+        p = getattr(o, key)
+        if p is not None:
+            grid.add_row(Text(" " + o.word(key), style=styles[key]), chance_text(p))
+    if o.death is not None and o.death != o.lose:
+        grid.add_row(Text(" " + o.word("death"), style="red"), chance_text(o.death))
+    for label, p in o.more:
+        grid.add_row(Text(" " + label), chance_text(p))
+    out.append(grid)
+    if o.hp_left is not None:
+        text = f" {o.hp_name} left on average {float(o.hp_left):.2f}"
+        if o.hp_if_win is not None:
+            text += f", {float(o.hp_if_win):.2f} on a {o.word('win')}"
+        out.append(Text(text))
+    for c in o.charts:
+        out.append(Text(c.title, style="bold"))
+        out.append(bar_chart([(label, p, f"{float(p) * 100:.1f}%") for label, p in c.rows]))
+    for note in o.notes:
+        out.append(Text(note, style="dim"))
+    return out
+
+
+def show(env: Any, o: FightOutcome, json_out: bool) -> None:
+    """Print an outcome on ``env`` (a :class:`companion.cli.env.Env`), as JSON or for a person."""
+    if json_out:
+        env.print_json(to_json(o))
+        return
+    for r in renderables(o):
+        env.print(r)

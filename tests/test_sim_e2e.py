@@ -1,0 +1,89 @@
+"""End to end in a real pseudo-terminal: the simulator's progress bar and report, and fight odds with their chart."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.e2e
+
+COMPANION = str(Path(sys.executable).with_name("companion"))
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\r")
+
+
+def run_in_terminal(tmp_path: Path, *args: str, timeout: float = 60) -> tuple[str, int]:
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
+    env["COMPANION_HOME"] = str(tmp_path / "home")
+    env["COMPANION_LOGS"] = str(tmp_path / "logs")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(COMPANION, list(args), env=env, dimensions=(24, 100), encoding="utf-8", timeout=timeout)
+    raw = child.read()
+    child.close()
+    return raw, child.exitstatus
+
+
+def test_simulate_in_a_terminal_shows_a_progress_bar_then_the_report(tmp_path):
+    raw, status = run_in_terminal(
+        tmp_path, "simulate", "inverted-tower", "--runs", "1500", "--seed", "1", "--jobs", "2"
+    )
+    assert status == 0, raw[-2000:]
+    assert "simulating" in raw and "/1500" in raw  # the bar, drawn while the runs were played
+    text = ANSI.sub("", raw)
+    assert "The Inverted Tower: 1,500 runs, seed 1, policy steady" in text
+    assert "Win rate (the Necromancer slain)" in text and "95% interval" in text
+    assert "Floor of death" in text and "runs/s on 2 processes" in text
+
+
+def test_simulate_json_keeps_stdout_clean_and_the_bar_on_the_terminal(tmp_path):
+    """stdout to a file, stderr at the terminal: the bar is drawn there, the file holds only the JSON."""
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path / "h"), COMPANION_LOGS=str(tmp_path / "l"))
+    out = tmp_path / "report.json"
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", f"'{COMPANION}' simulate it --runs 1000 --seed 9 --json > '{out}'"],
+        env=env,
+        dimensions=(24, 100),
+        encoding="utf-8",
+        timeout=60,
+    )
+    raw = child.read()
+    child.close()
+    assert child.exitstatus == 0, raw
+    assert "simulating" in raw
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["runs"] == 1000 and doc["figures"]["won"]["n"] == 1000
+
+
+def test_fight_odds_in_a_terminal_draw_their_chart(tmp_path):
+    raw, status = run_in_terminal(
+        tmp_path, "odds", "fight", "it", "--mobs", "2", "--elite", "--attr", "2", "--hp", "6", "--floor", "3"
+    )
+    assert status == 0, raw
+    text = ANSI.sub("", raw)
+    assert text.startswith("2 Skeleton Warriors + a Lich on floor 3, HP 6, attribute +2:")
+    assert "HP at the end of the fight" in text and "dead" in text and "█" in text
+
+
+def test_ctrl_c_stops_a_simulation_on_every_core_with_one_line(tmp_path):
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path / "h"), COMPANION_LOGS=str(tmp_path / "l"))
+    child = pexpect.spawn(
+        COMPANION,
+        ["simulate", "it", "--runs", "1000000", "--jobs", "2"],
+        env=env,
+        dimensions=(24, 100),
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.expect("simulating")
+    child.sendintr()
+    rest = child.read()
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted" in rest and "Traceback" not in rest and "KeyboardInterrupt" not in rest

@@ -1,0 +1,91 @@
+"""The fight odds appear in play before the choice or the roll they inform."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from typer.testing import CliRunner
+
+from companion.cli.app import app
+from companion.cli.env import Env
+from companion.games.inverted_tower.odds import fight_odds
+from companion.session.api import opened
+from companion.shell.play import play
+from companion.sim.chart import spark
+
+DOWN, ENTER = "\x1b[B", "\r"
+runner = CliRunner()
+
+
+def _env() -> Env:
+    return Env(
+        stdin=io.StringIO(),
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+        stdin_isatty=True,
+        stdout_isatty=True,
+        no_color=True,
+        data_dir=Path(os.environ["COMPANION_HOME"]),
+        logs_dir=Path(os.environ["COMPANION_LOGS"]),
+    )
+
+
+def nxt(*answer: str) -> dict:
+    result = runner.invoke(app, ["next", *answer, "--json"])
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_inverted_tower_play_shows_the_fight_odds_and_their_chart_before_the_attribute():
+    assert runner.invoke(app, ["new", "it", "--seed", "42", "--hero", "Aria"]).exit_code == 0
+    nxt()
+    nxt("STR")
+    nxt("2")  # room DC failed: an encounter
+    nxt("3")  # SR 3-4: two Skeleton Warriors
+    step = nxt("1")  # EC failed: no elite
+    request = step["request"]
+    assert request["key"] == "combat.attribute"
+    info = request["info"]
+    exact = fight_odds(5, 1, 1, 2)
+    assert info[0] == "Fight odds vs 2 Skeleton Warriors (HP 5, floor 1, no potion drunk):"
+    assert any(line.startswith(f"  STR +1: win {float(exact.win) * 100:.1f}%") for line in info)
+    chart = spark([exact.hp.get(h, 0) for h in range(6)])
+    assert f"  HP at the end with STR: dead {chart} 5" in info
+
+
+def test_dark_tower_play_shows_the_fight_odds_before_the_fight_roll():
+    assert runner.invoke(app, ["new", "dark-tower", "--seed", "3"]).exit_code == 0
+    assert runner.invoke(app, ["dark", "card", "item", "Sword", "--class", "weapon", "--bonus", "2"]).exit_code == 0
+    keys = [
+        ENTER,  # terms: English
+        ENTER,  # your own cards
+        "Ann" + ENTER,
+        ENTER,  # hero: the Clan Champion
+        DOWN + ENTER,  # everyone is here
+        ENTER,  # the random item drawn: Sword
+        ENTER,  # no quest
+        ENTER,  # the decks are built
+        ENTER,  # the top card is a monster
+        ENTER,  # the Gelatinous Cube
+        "1 2 4 6" + ENTER,  # the fight roll
+        ENTER,  # end the turn
+        ENTER,  # a monster
+        ENTER,  # the Cube again
+        "q" + ENTER,  # save and quit at the roll
+    ]
+    env = _env()
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        inp.send_text("".join(keys))
+        with opened(env, engine=True) as session:
+            play(env, session)
+    out = env.stdout.getvalue()
+    odds_at = out.index("Win 15/16 (93.8%)")
+    rolled_at = out.index("[1] [2] [♥] [★] → 7")
+    assert odds_at < rolled_at
+    assert "4 dice +4 vs 4" in out[:rolled_at]
