@@ -31,8 +31,9 @@ SWITCH_WORDS = {"v", "virtual", "p", "physical"}
 def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> str:
     """``DC +1 STR −1 floor: passes on 5+ → 1/3 (33.3%)``."""
     label = str(expr)
-    if parts:
-        label += " " + " ".join(f"{v:+d} {n}" for n, v in parts if v).replace("-", "−")
+    shown = " ".join(f"{v:+d} {n}" for n, v in parts if v).replace("-", "−")
+    if shown:
+        label += " " + shown
     elif mod:
         label += f" {mod:+d}".replace("-", "−")
     o = odds(expr, mod)
@@ -65,9 +66,7 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
     Returns a Roll for typed faces, ``"virtual"`` for Enter, or one of ``"undo"``, ``"quit"``,
     ``"switch"``.
     """
-    hint = (
-        "type your dice" + (" (Enter: virtual roll)" if not physical else "") + " · u undo · q quit · v/p switch dice"
-    )
+    hint = ("type your dice" if physical else "Enter to roll, or type your dice") + " (u undo, q quit, v/p dice)"
 
     def validate(text: str) -> bool | str:
         t = text.strip().lower()
