@@ -229,3 +229,13 @@ def test_the_inverted_tower_outcome_is_its_fight_odds():
     exact = fight_odds(5, 1, 2, 2, elite=True, daggers=1)
     assert (o.win, o.lose, o.death, o.hp_left) == (exact.win, exact.death, exact.death, exact.hp_left)
     assert o.charts[0].rows[0] == ("dead", exact.death)
+
+
+def test_a_long_fraction_never_reads_as_impossible_or_certain():
+    from companion.sim.fights import chance_text, share_text
+
+    tiny = Fraction(1, 3 * 10**7)
+    assert chance_text(tiny) == "<0.01%" and chance_text(1 - tiny) == ">99.99%"
+    assert chance_text(Fraction(1, 3)) == "1/3 (33.3%)" and chance_text(Fraction(10**7, 3 * 10**7 + 1)) == "33.33%"
+    assert share_text(tiny) == "<0.1%" and share_text(1 - tiny) == ">99.9%"
+    assert (share_text(Fraction(0)), share_text(Fraction(1)), share_text(Fraction(1, 8))) == ("0.0%", "100.0%", "12.5%")
