@@ -31,6 +31,7 @@ from companion.sim.fights import FIGHT_ODDS, outcome_function
 from companion.sim.report import build
 from companion.sim.runner import HISTOGRAM, RATE, Metric, PolicySpec, Simulator
 from companion.sim.stats import wilson
+from tests.aitd_support import DATA as AITD_DATA
 
 Z999 = 3.2905  # two-sided 99.9%
 
@@ -209,6 +210,7 @@ def test_the_exact_odds_lie_within_the_simulators_intervals(monkeypatch, fight, 
 EXAMPLES = {
     "inverted-tower": {"hp": 5, "attribute": 1, "floor": 2, "normal": 2, "elite": True, "daggers": 1},
     "dark-tower": {"bonus": 3, "strength": [5, 4], "boosts": [(2, 1)], "health": 4, "max_health": 6},
+    "talisman": {"area": 9, "values": AITD_DATA, "hits": (6, 4, 5, 2), "monster_hits": 2},
 }
 
 

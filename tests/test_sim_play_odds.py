@@ -89,3 +89,32 @@ def test_dark_tower_play_shows_the_fight_odds_before_the_fight_roll():
     rolled_at = out.index("[1] [2] [♥] [★] → 7")
     assert odds_at < rolled_at
     assert "4 dice +4 vs 4" in out[:rolled_at]
+
+
+def test_adventure_in_the_dungeon_play_shows_who_stands_at_the_end_before_fight_or_flee():
+    from fractions import Fraction
+
+    from companion.games.adventure_in_the_dungeon import data as D
+    from companion.games.adventure_in_the_dungeon import odds as O
+    from companion.games.adventure_in_the_dungeon import rules as R
+    from companion.games.adventure_in_the_dungeon.view import pct
+    from tests.aitd_support import DATA
+
+    assert runner.invoke(app, ["gamedata", "talisman", *(f"{k}={v}" for k, v in DATA.items())]).exit_code == 0
+    assert runner.invoke(app, ["new", "talisman", "--seed", "7"]).exit_code == 0
+    nxt()
+    nxt("8")  # the Cadaver Creeper
+    nxt("wait")  # Krylla does not strike first
+    step = nxt("6 5")  # the Creeper hits Adelhardt: paralysed until the cure
+    request = step["request"]
+    assert request["key"] == "round.action"
+    model = R.compile_model(next(a for a in D.AREAS if a.number == 8), R.numbers(DATA))
+    s = R.Fight(0, (1, 0, 0, 0), para=0b0001, struck=0b0001)
+    exact = O.fight_odds(model, s, at="choice", detail=True)
+    assert exact.standing[0] < 1  # the paralysed Paladin may die
+    info = request["info"]
+    line = f"Heroes standing at the end: none {spark(exact.survivors)} 4 · "
+    line += f"the party's hits left {float(exact.hits_left):.1f} on average"
+    assert line in info
+    assert f"Adelhardt {pct(1 - exact.standing[0])}" in info[info.index(line) + 1]
+    assert sum(exact.survivors) == 1 and exact.survivors[4] < Fraction(1)

@@ -80,7 +80,7 @@ class FightOddsEntry:
     example: str = ""
 
 
-#: Canonical game name → its entry. The three games in progress plug in here (docs/odds-and-simulation.md).
+#: Canonical game name → its entry (how a game plugs in: docs/odds-and-simulation.md).
 FIGHT_ODDS: dict[str, FightOddsEntry] = {
     "inverted-tower": FightOddsEntry(
         summary="Skeleton Warriors, a Lich or a boss: HP, attribute, floor, daggers",
@@ -93,6 +93,12 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         command="companion.games.dark_tower.cli:odds_fight",
         outcome="companion.games.dark_tower.odds:fight_outcome",
         example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
+    ),
+    "talisman": FightOddsEntry(
+        summary="a round, or a whole fight against an area's monster with the party as it stands",
+        command="companion.games.adventure_in_the_dungeon.cli:odds_fight",
+        outcome="companion.games.adventure_in_the_dungeon.odds:fight_outcome",
+        example="companion odds fight talisman 9 --round",
     ),
 }
 

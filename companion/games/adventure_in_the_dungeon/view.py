@@ -139,6 +139,32 @@ def fight_lines(state: State) -> list[str]:
     if odds.stuck:
         text += f" · no one left can hurt it {pct(odds.stuck)}"
     lines.append(text)
+    lines.extend(standing_lines(model, s))
+    return lines
+
+
+def standing_lines(model: R.Model, s: R.Fight) -> list[str]:
+    """Who is standing when the fight ends, once that count fits the table's budget: a one-line chart
+    of 0 to 4 heroes standing, the party's hits left, and each hero's chance to fall.
+
+    Counting who stands takes longer than the chances alone (``odds`` module docstring), so it gets
+    the smaller ``DETAIL_BUDGET``; in a big fight it shows a round or two later, as the count goes on.
+    """
+    from companion.sim.chart import spark
+
+    odds = O.fight_odds(model, s, at="choice", budget=O.DETAIL_BUDGET, detail=True)
+    if odds is None or odds.survivors is None or odds.standing is None or odds.hits_left is None:
+        return []
+    live = R.alive(model, s)
+    falls = [
+        f"{HEROES[h].name} {pct(1 - odds.standing[h])}" for h in range(4) if live >> h & 1 and odds.standing[h] < 1
+    ]
+    lines = [
+        f"Heroes standing at the end: none {spark(odds.survivors)} 4 · "
+        f"the party's hits left {float(odds.hits_left):.1f} on average"
+    ]
+    if falls:
+        lines.append("Chance to fall: " + " · ".join(falls))
     return lines
 
 
