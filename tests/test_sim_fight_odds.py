@@ -22,6 +22,8 @@ import pytest
 from companion import games
 from companion.games.base import GameSpec
 from companion.games.dark_tower import odds as dt_odds
+from companion.games.haunted_tower import odds as ht_odds
+from companion.games.haunted_tower.monsters import MONSTERS as HT_MONSTERS
 from companion.games.inverted_tower import data as d
 from companion.games.inverted_tower import engine, rules
 from companion.games.inverted_tower.odds import fight_odds, fight_outcome
@@ -211,6 +213,14 @@ EXAMPLES = {
     "inverted-tower": {"hp": 5, "attribute": 1, "floor": 2, "normal": 2, "elite": True, "daggers": 1},
     "dark-tower": {"bonus": 3, "strength": [5, 4], "boosts": [(2, 1)], "health": 4, "max_health": 6},
     "talisman": {"area": 9, "values": AITD_DATA, "hits": (6, 4, 5, 2), "monster_hits": 2},
+    "haunted-tower": {
+        "monster": HT_MONSTERS["carrion-crawler"],
+        "hero_hp": 5,
+        "hero_attack": 3,
+        "hero_ac": 5,
+        "hero_damage": 1,
+        "run_at": 2,
+    },
 }
 
 
@@ -241,3 +251,24 @@ def test_a_long_fraction_never_reads_as_impossible_or_certain():
     assert chance_text(Fraction(1, 3)) == "1/3 (33.3%)" and chance_text(Fraction(10**7, 3 * 10**7 + 1)) == "33.33%"
     assert share_text(tiny) == "<0.1%" and share_text(1 - tiny) == ">99.9%"
     assert (share_text(Fraction(0)), share_text(Fraction(1)), share_text(Fraction(1, 8))) == ("0.0%", "100.0%", "12.5%")
+
+
+@pytest.mark.parametrize(
+    ("key", "kw"),
+    [("ghoul", {}), ("robber-fly", {"items": 1, "run_at": 2}), ("gargoyle", {"hero_damage": 0, "run_at": 6})],
+)
+def test_the_haunted_tower_outcome_is_its_duel_with_the_hp_at_the_end(key, kw):
+    """The duel's ends with the hero's HP are checked against icepool in tests/test_haunted_odds.py."""
+    args = {"hero_hp": 6, "hero_attack": 3, "hero_ac": 5, "hero_damage": 1, **kw}
+    monster = HT_MONSTERS[key]
+    o = ht_odds.fight_outcome(monster, **args, hero="Aria")
+    d = ht_odds.duel(monster, **args)
+    ends = dict(ht_odds.duel_ends(monster, **args))
+    assert (o.win, o.lose, o.death) == (d.win, d.fall, d.fall)
+    assert (o.flee or 0) == d.escape and (o.draw or 0) == d.away + d.endless
+    assert o.hp_left == sum(h * p for (_, h), p in ends.items())
+    if d.win:
+        assert o.hp_if_win == sum(h * p for (k, h), p in ends.items() if k == "win") / d.win
+    chart = dict(o.charts[0].rows)
+    assert chart.get("fallen", 0) == d.fall and sum(chart.values()) == 1
+    assert dict(o.more)["running away succeeds (each try)"] == ht_odds.run_chance(monster.att)

@@ -118,3 +118,26 @@ def test_adventure_in_the_dungeon_play_shows_who_stands_at_the_end_before_fight_
     assert line in info
     assert f"Adelhardt {pct(1 - exact.standing[0])}" in info[info.index(line) + 1]
     assert sum(exact.survivors) == 1 and exact.survivors[4] < Fraction(1)
+
+
+def test_haunted_tower_play_shows_the_hps_chart_with_the_duel_odds_before_the_heros_turn():
+    from fractions import Fraction
+
+    from companion.engine.requests import Choice, Option
+    from companion.games.haunted_tower import GAME as HT
+    from companion.games.haunted_tower import odds as ht_odds
+    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower.monsters import MONSTERS
+    from tests.haunted_helpers import fight, make_state
+
+    state = make_state()
+    fight(state, "dire-wolf", first="monster")
+    assert R.monster_attack(state, 6)  # a hit: Aria is down to 5 HP; her turn, last in the round
+    advice = HT.advise(state, Choice("fight.turn", "Aria's turn", (Option("attack:", "Attack"),)))
+    wolf = MONSTERS["dire-wolf"]
+    ends = ht_odds.duel_ends(wolf, hero_hp=5, hero_attack=3, hero_ac=5, hero_damage=1, turn="hero-last")
+    shares = [sum((p for (_, h), p in ends if h == hp), Fraction(0)) for hp in range(6)]
+    mean = sum(h * p for h, p in enumerate(shares))
+    assert advice[0].startswith("Fight on to the end: win ")
+    assert advice[1] == f"Aria's HP at the end: fallen {spark(shares)} 5 · {float(mean):.1f} on average"
+    assert shares[0] > 0 and sum(1 for p in shares if p) >= 3  # a chart, not one bar

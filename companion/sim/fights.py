@@ -94,6 +94,12 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         outcome="companion.games.dark_tower.odds:fight_outcome",
         example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
     ),
+    "haunted-tower": FightOddsEntry(
+        summary="a duel with initiative: a monster of the listing against a hero (or the fight in progress)",
+        command="companion.games.haunted_tower.cli:odds_fight",
+        outcome="companion.games.haunted_tower.odds:fight_outcome",
+        example="companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 --run-at 1",
+    ),
     "talisman": FightOddsEntry(
         summary="a round, or a whole fight against an area's monster with the party as it stands",
         command="companion.games.adventure_in_the_dungeon.cli:odds_fight",
