@@ -268,3 +268,45 @@ def test_haunted_tower_fight_odds_read_the_fight_in_progress():
 def test_bad_haunted_tower_fight_odds_input_is_one_line(args, message):
     err = run(*args, code=2)
     assert message in err and "Traceback" not in err
+
+
+# ---- The Dragon's Den -------------------------------------------------------------------------------
+def test_dragons_den_fight_odds_from_two_healths():
+    from companion.games.dragons_den import odds as dd_odds
+
+    data = js("odds", "fight", "dragons-den", "--health", "5", "--against", "3")
+    ex = dd_odds.exchange(5, 3)
+    assert data["game"] == "dragons-den" and Fraction(data["win"]) == ex.win and Fraction(data["lose"]) == ex.lose
+    assert Fraction(data["hp_left"]) == sum(h * p for h, p in ex.first_left.items())
+    second = js("odds", "fight", "dd", "--health", "5", "--against", "3", "--second")
+    assert Fraction(second["win"]) == dd_odds.exchange(3, 5).lose
+    out = run("odds", "fight", "dragons-den", "--health", "5", "--against", "3")
+    assert out.startswith("The striker (health 5) against the other side (health 3), the striker striking first:")
+    assert "The striker's health at the end" in out
+
+
+def test_dragons_den_fight_odds_on_the_board():
+    from companion.games.dragons_den import odds as dd_odds
+
+    run("new", "dd", "--seed", "7")
+    run("dragon", "setup", "sam", "jared", "--chits", "physical", "--dragon", "9", "--discard", "1", "--discard", "2")
+    run("dragon", "reveal", "4", "--chit", "m18", "--chit", "t1")  # a hill giant (health 8)
+    data = js("odds", "fight", "dragons-den", "sam", "hill-giant")
+    assert Fraction(data["win"]) == dd_odds.exchange(8, 8).win and data["inputs"]["name"] == "Sam Barleyman"
+    assert js("odds", "fight", "dragons-den")["inputs"]["other"] == "the Hill Giant"  # the hero whose turn it is
+    assert js("odds", "fight", "dd", "hill", "sam")["inputs"]["name"] == "the Hill Giant"
+    assert "its only attack is its breath" in run("odds", "fight", "dd", "sam", "dragon", code=2)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("odds", "fight", "dragons-den"), "give --health and --against"),
+        (("odds", "fight", "dragons-den", "--health", "3"), "give --health and --against"),
+        (("odds", "fight", "dragons-den", "sam", "troll"), "naming figures needs a Dragon's Den game"),
+        (("odds", "fight", "dragons-den", "--health", "0", "--against", "3"), "--health"),
+    ],
+)
+def test_bad_dragons_den_fight_odds_input_is_one_line(args, message):
+    err = run(*args, code=2)
+    assert message in err and "Traceback" not in err

@@ -22,6 +22,7 @@ import pytest
 from companion import games
 from companion.games.base import GameSpec
 from companion.games.dark_tower import odds as dt_odds
+from companion.games.dragons_den import odds as dd_odds
 from companion.games.haunted_tower import odds as ht_odds
 from companion.games.haunted_tower.monsters import MONSTERS as HT_MONSTERS
 from companion.games.inverted_tower import data as d
@@ -34,6 +35,7 @@ from companion.sim.report import build
 from companion.sim.runner import HISTOGRAM, RATE, Metric, PolicySpec, Simulator
 from companion.sim.stats import wilson
 from tests.aitd_support import DATA as AITD_DATA
+from tests.dragons_den.test_odds import oracle as dd_oracle
 
 Z999 = 3.2905  # two-sided 99.9%
 
@@ -221,6 +223,7 @@ EXAMPLES = {
         "hero_damage": 1,
         "run_at": 2,
     },
+    "dragons-den": {"health": 5, "against": 7, "name": "Ren", "other": "the troll"},
 }
 
 
@@ -272,3 +275,20 @@ def test_the_haunted_tower_outcome_is_its_duel_with_the_hp_at_the_end(key, kw):
     chart = dict(o.charts[0].rows)
     assert chart.get("fallen", 0) == d.fall and sum(chart.values()) == 1
     assert dict(o.more)["running away succeeds (each try)"] == ht_odds.run_chance(monster.att)
+
+
+@pytest.mark.parametrize(("health", "against", "first"), [(1, 1, True), (5, 7, True), (5, 7, False), (9, 3, False)])
+def test_the_dragons_den_outcome_equals_icepools_exchange(health, against, first):
+    """Both sides' health at the end, from icepool's absorbing chain (tests/dragons_den/test_odds.py)."""
+    o = dd_odds.fight_outcome(health, against, first=first, name="Ren", other="the troll")
+    ends = dd_oracle(health, against) if first else dd_oracle(against, health)
+    mine = {}  # Ren's health at the end → chance (0: slain), and the troll's
+    theirs = {}
+    for (a, b, _), p in ends.items():
+        me, them = (a, b) if first else (b, a)
+        mine[me] = mine.get(me, 0) + p
+        theirs[them] = theirs.get(them, 0) + p
+    assert o.win == theirs.get(0, 0) and o.lose == mine.get(0, 0) and o.win + o.lose == 1
+    assert o.hp_left == sum(h * p for h, p in mine.items())
+    assert dict(o.charts[0].rows) == {("slain" if h == 0 else str(h)): p for h, p in mine.items() if p}
+    assert dict(o.charts[1].rows) == {("slain" if h == 0 else str(h)): p for h, p in theirs.items() if p}

@@ -141,3 +141,26 @@ def test_haunted_tower_play_shows_the_hps_chart_with_the_duel_odds_before_the_he
     assert advice[0].startswith("Fight on to the end: win ")
     assert advice[1] == f"Aria's HP at the end: fallen {spark(shares)} 5 · {float(mean):.1f} on average"
     assert shares[0] > 0 and sum(1 for p in shares if p) >= 3  # a chart, not one bar
+
+
+def test_dragons_den_play_shows_the_health_chart_with_the_exchange_before_the_attack_roll():
+    from companion.engine.requests import RollRequest
+    from companion.games.dragons_den import odds as dd_odds
+    from tests.dragons_den.test_engine import den, set_up
+
+    d = set_up("7")
+    for n in (9, 1, 2):
+        d.send(n)
+    d.send("reveal")
+    d.send(1)
+    d.send("m18")  # a hill giant, health 8
+    d.send("t1")
+    den(d.state).figure("sam").health = 3
+    d.send("attack:hill-giant")
+    r = d.request
+    assert isinstance(r, RollRequest)
+    ex = dd_odds.exchange(3, 8)
+    shares = [ex.lose, ex.first_left.get(1, 0), ex.first_left.get(2, 0), ex.first_left.get(3, 0)]
+    mean = sum(h * p for h, p in enumerate(shares))
+    sam = den(d.state).figure("sam").name
+    assert f"{sam}'s health at the end: slain {spark(shares)} 3 · {float(mean):.1f} on average" in r.info

@@ -100,6 +100,12 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         outcome="companion.games.haunted_tower.odds:fight_outcome",
         example="companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 --run-at 1",
     ),
+    "dragons-den": FightOddsEntry(
+        summary="an exchange of attacks at the current health: a hero against a monster",
+        command="companion.games.dragons_den.cli:odds_fight",
+        outcome="companion.games.dragons_den.odds:fight_outcome",
+        example="companion odds fight dragons-den --health 8 --against 4",
+    ),
     "talisman": FightOddsEntry(
         summary="a round, or a whole fight against an area's monster with the party as it stands",
         command="companion.games.adventure_in_the_dungeon.cli:odds_fight",
