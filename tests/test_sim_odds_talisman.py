@@ -317,7 +317,7 @@ def test_one_round_is_the_rounds_own_distribution():
     assert o.win == kernel.get(R.SLAIN, 0) and o.lose == kernel.get(R.WIPED, 0)
     assert o.draw == sum(p for k, p in kernel.items() if isinstance(k, R.Fight))
     assert o.win + o.lose + o.draw + (o.flee or 0) == 1
-    assert dict(o.more)["Krylla hits it first"] == O.chance(model.hit[D.RANGERESS][0])
+    assert dict(o.more)["Krylla's first strike hits"] == O.chance(model.hit[D.RANGERESS][0])
     for chart in o.charts:
         assert sum(p for _, p in chart.rows) == 1
 

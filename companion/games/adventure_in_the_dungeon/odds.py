@@ -866,22 +866,24 @@ def _round_outcome(
         taken[m] = taken.get(m, Fraction(0)) + p
     monster = spec.monster
     begun = begin_round(s) if at == "start" else s
-    ro = round_odds(model, begun, at_choice=at == "choice")
+    live = alive(model, begun)
     more: list[tuple[str, Fraction]] = []
-    for h, p in enumerate(ro.monster):
-        if p is not None:
-            more.append((f"the {monster} {spec.says('hits', 'hit')} {names[h]}", p))
+    heroes_turn = begun
     if at != "choice" and first_strike and can_strike_first(model, begun):
-        more.append((f"{names[RANGERESS]} hits it first", chance(model.hit[RANGERESS][0])))
-    for h, p in enumerate(ro.hero):
-        if p is not None:
-            more.append((f"{names[h]} hits it" + (" with a spell" if magic(model, begun, h) else ""), p))
+        more.append((f"{names[RANGERESS]}'s first strike hits", chance(model.hit[RANGERESS][0])))
+        heroes_turn = begun._replace(att=begun.att | bit(RANGERESS))  # she does not attack again
+    if at != "choice":
+        for h in range(4):
+            if live >> h & 1:
+                more.append((f"an attack of the {monster} hits {names[h]}", chance(model.mon[h][begun.sfirst])))
+    for h in range(4):
+        if may_attack(model, heroes_turn, h):
+            cast = magic(model, heroes_turn, h)
+            spell = " (a spell)" if at == "choice" else " (a spell, unless he is struck first)"
+            more.append((f"{names[h]}'s attack hits" + (spell if cast else ""), chance(model.hit[h][cast])))
     how = {"start": "a round", "begun": "this round", "choice": "the heroes' attacks this round"}[at]
-    notes.insert(
-        0,
-        "Each roll's chance is for the situation as it stands now; "
-        + ("Krylla strikes first if she can." if first_strike else "Krylla does not strike first."),
-    )
+    if heroes_turn is not begun:
+        notes.insert(0, "Krylla strikes first, so the monster attacks her first, and she does not attack again.")
     if ended[STUCK]:
         notes.append("After this round no one left can hurt it: the party must flee.")
     slain_word = f"the {monster} {spec.says('is', 'are')} slain"
