@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from math import gcd
 
 from companion.dice.odds import percent
 from companion.games.haunted_tower.data import D6, D10
@@ -97,8 +98,10 @@ class DuelOdds:
 _State = tuple[int, int, int, bool, bool, int]
 #: How a duel ends, with the hero's HP then: ("win" | "fall" | "escape" | "away" | "endless", HP).
 End = tuple[str, int]
-_Ends = dict[End, Fraction]
+#: Ends as integer numerators over one denominator (``math.gcd`` on ints is far cheaper than Fractions).
+_Ends = tuple[dict[End, int], int]
 ENDS = ("win", "fall", "escape", "away", "endless")
+_NO_ENDS: _Ends = ({}, 1)
 
 
 def _hit_effects(monster: Monster) -> tuple[tuple[Fraction, str], ...]:
@@ -108,9 +111,22 @@ def _hit_effects(monster: Monster) -> tuple[tuple[Fraction, str], ...]:
     return ((ONE, monster.on_hit),)
 
 
-def _add(into: _Ends, ends: _Ends, p: Fraction) -> None:
-    for k, v in ends.items():
-        into[k] = into.get(k, ZERO) + p * v
+def _combine(terms: list[tuple[Fraction, _Ends]]) -> _Ends:
+    """``sum(p * ends)`` with one common denominator, reduced."""
+    lcm = 1
+    for p, (_, d) in terms:
+        q = p.denominator * d
+        if lcm % q:
+            lcm = lcm // gcd(lcm, q) * q
+    out: dict[End, int] = {}
+    for p, (nums, d) in terms:
+        f = p.numerator * (lcm // (p.denominator * d))
+        for k, v in nums.items():
+            out[k] = out.get(k, 0) + f * v
+    g = gcd(lcm, *out.values())
+    if g > 1:
+        return {k: v // g for k, v in out.items()}, lcm // g
+    return out, lcm
 
 
 @lru_cache(maxsize=512)
@@ -237,15 +253,15 @@ def duel_ends(
         """The ends from the start of a round in state ``s``."""
         ends, stay = node("round", s, s, True)
         if stay == 1:
-            return {("endless", s[0]): ONE}
-        return {k: v / (1 - stay) for k, v in ends.items()}
+            return {("endless", s[0]): 1}, 1
+        return _combine([(1 / (1 - stay), ends)])
 
     @cache
     def node(pos: str, s: _State, root: _State, top: bool = False) -> tuple[_Ends, Fraction]:
         """(ends, weight of coming back to the start of a round in ``root``) from ``pos`` in ``s``."""
         if pos == "round" and not top:
             if s == root:
-                return {}, ONE
+                return _NO_ENDS, ONE
             return solve(s), ZERO
         parts: list[tuple[Fraction, str, _State | End]] = []
         if pos == "round":
@@ -259,28 +275,27 @@ def duel_ends(
         else:
             for p, nxt in monster_acts(s):
                 parts.append((p, "hero-last" if pos == "monster-first" else "round", nxt))
-        ends: _Ends = {}
+        terms: list[tuple[Fraction, _Ends]] = []
         stay = ZERO
         for p, where, nxt in parts:
             if p == 0:
                 continue
             if len(nxt) == 2:  # an end (a state has six fields)
-                ends[nxt] = ends.get(nxt, ZERO) + p  # type: ignore[index]
+                terms.append((p, ({nxt: 1}, 1)))  # type: ignore[dict-item]
                 continue
             sub, w = node(where, nxt, root)  # type: ignore[arg-type]
-            _add(ends, sub, p)
-            stay += p * w
-        return ends, stay
+            terms.append((p, sub))
+            if w:
+                stay += p * w
+        return _combine(terms), stay
 
     start: _State = (hero_hp, m_hp, 0, not drained, slowed, items)
     if turn == "round":
-        got = solve(start)
+        nums, den = solve(start)
     else:
         got, stay = node(turn, start, start)
-        got = dict(got)
-        if stay:
-            _add(got, solve(start), stay)
-    return tuple(sorted((k, v) for k, v in got.items() if v))
+        nums, den = _combine([(ONE, got), (stay, solve(start))]) if stay else got
+    return tuple(sorted((k, Fraction(v, den)) for k, v in nums.items() if v))
 
 
 def duel_text(odds: DuelOdds) -> str:
@@ -338,9 +353,10 @@ def fight_outcome(
     if run_at:
         fight += f", running at {run_at} HP or less"
     more: list[tuple[str, Fraction]] = []
+    who = "the hero" if hero == "The hero" else hero  # in the middle of a line
     if monster.initiative != "last":
-        more.append((f"{hero} attacks first in a round", initiative_chance(monster)))
-    more.append((f"{hero}'s attack hits", hit_chance(hero_attack - (2 if slowed else 0), monster.ac)))
+        more.append((f"{who} attacks first in a round", initiative_chance(monster)))
+    more.append((f"{who}'s attack hits", hit_chance(hero_attack - (2 if slowed else 0), monster.ac)))
     more.append((f"the {monster.name}'s attack hits", hit_chance(monster.att, hero_ac)))
     more.append(("running away succeeds (each try)", run_chance(monster.att)))
     notes = [
