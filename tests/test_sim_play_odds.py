@@ -97,7 +97,7 @@ def test_adventure_in_the_dungeon_play_shows_who_stands_at_the_end_before_fight_
     from companion.games.adventure_in_the_dungeon import data as D
     from companion.games.adventure_in_the_dungeon import odds as O
     from companion.games.adventure_in_the_dungeon import rules as R
-    from companion.games.adventure_in_the_dungeon.view import pct
+    from companion.games.adventure_in_the_dungeon.view import pct, standing_lines
     from tests.aitd_support import DATA
 
     assert runner.invoke(app, ["gamedata", "talisman", *(f"{k}={v}" for k, v in DATA.items())]).exit_code == 0
@@ -116,8 +116,19 @@ def test_adventure_in_the_dungeon_play_shows_who_stands_at_the_end_before_fight_
     line = f"Heroes standing at the end: none {spark(exact.survivors)} 4 · "
     line += f"the party's hits left {float(exact.hits_left):.1f} on average"
     assert line in info
-    assert f"Adelhardt {pct(1 - exact.standing[0])}" in info[info.index(line) + 1]
+    assert 0 < 1 - exact.standing[0] < Fraction(1, 1000)  # every risk here rounds below 0.1%
+    assert info[info.index(line) + 1] == "Chance to fall: under 0.1% for every hero"
     assert sum(exact.survivors) == 1 and exact.survivors[4] < Fraction(1)
+    # a party in danger: the heroes at risk are named, the others summed up
+    xorn = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
+    hurt = R.Fight(0, (8, 6, 7, 4))
+    risky = O.fight_odds(xorn, hurt, at="choice", detail=True)
+    lines = standing_lines(xorn, hurt)
+    named = [D.HEROES[h].name for h in range(4) if 1 - risky.standing[h] >= Fraction(1, 1000)]
+    assert named and lines[1].startswith("Chance to fall: ")
+    for h in range(4):
+        if D.HEROES[h].name in named:
+            assert f"{D.HEROES[h].name} {pct(1 - risky.standing[h])}" in lines[1]
 
 
 def test_haunted_tower_play_shows_the_hps_chart_with_the_duel_odds_before_the_heros_turn():

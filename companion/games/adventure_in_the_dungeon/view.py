@@ -156,15 +156,17 @@ def standing_lines(model: R.Model, s: R.Fight) -> list[str]:
     if odds is None or odds.survivors is None or odds.standing is None or odds.hits_left is None:
         return []
     live = R.alive(model, s)
-    falls = [
-        f"{HEROES[h].name} {pct(1 - odds.standing[h])}" for h in range(4) if live >> h & 1 and odds.standing[h] < 1
-    ]
+    risks = [(HEROES[h].name, 1 - odds.standing[h]) for h in range(4) if live >> h & 1 and odds.standing[h] < 1]
+    shown = [f"{name} {pct(p)}" for name, p in risks if p >= Fraction(1, 1000)]
     lines = [
         f"Heroes standing at the end: none {spark(odds.survivors)} 4 · "
         f"the party's hits left {float(odds.hits_left):.1f} on average"
     ]
-    if falls:
-        lines.append("Chance to fall: " + " · ".join(falls))
+    if shown:
+        rest = " · any other hero <0.1%" if len(shown) < len(risks) else ""
+        lines.append("Chance to fall: " + " · ".join(shown) + rest)
+    elif risks:
+        lines.append("Chance to fall: under 0.1% for every hero")
     return lines
 
 
