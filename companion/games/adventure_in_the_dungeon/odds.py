@@ -603,6 +603,9 @@ TABLE_BUDGET = 30_000
 #: Situations counted in detail (who stands at the end, with how many hits) before a choice, once the
 #: chances alone are known: a value in detail takes about twice as long (a quarter of a second).
 DETAIL_BUDGET = 6_000
+#: The table stops counting a fight in detail beyond this many situations (about 150 MiB): a fight that
+#: big shows the chances alone (``companion odds fight talisman`` counts it all).
+DETAIL_CAP = 60_000
 
 
 def fight_odds(

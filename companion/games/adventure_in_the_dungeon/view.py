@@ -148,11 +148,14 @@ def standing_lines(model: R.Model, s: R.Fight) -> list[str]:
     of 0 to 4 heroes standing, the party's hits left, and each hero's chance to fall.
 
     Counting who stands takes longer than the chances alone (``odds`` module docstring), so it gets
-    the smaller ``DETAIL_BUDGET``; in a big fight it shows a round or two later, as the count goes on.
+    the smaller ``DETAIL_BUDGET``; in a big fight it shows a round or two later, as the count goes on,
+    and a fight bigger than ``DETAIL_CAP`` situations shows the chances alone.
     """
     from companion.sim.chart import spark
 
-    odds = O.fight_odds(model, s, at="choice", budget=O.DETAIL_BUDGET, detail=True)
+    # Past DETAIL_CAP situations nothing more is counted (memory): only what is counted already shows.
+    budget = O.DETAIL_BUDGET if O.solver(model, detail=True).states < O.DETAIL_CAP else 0
+    odds = O.fight_odds(model, s, at="choice", budget=budget, detail=True)
     if odds is None or odds.survivors is None or odds.standing is None or odds.hits_left is None:
         return []
     live = R.alive(model, s)
