@@ -10,6 +10,7 @@ import pytest
 from companion.games.haunted_tower.monsters import EFFECT_DAMAGE, MONSTERS, Monster
 from companion.games.haunted_tower.odds import (
     duel,
+    duel_ends,
     duel_text,
     hit_chance,
     initiative_chance,
@@ -64,15 +65,17 @@ def oracle(
     slowed: bool = False,
     turn: str = "round",
     free_attack: bool = True,
-) -> dict[str, Fraction]:
-    """The duel written again from the rulebook, one die at a time, and solved by icepool."""
+    keep_hp: bool = False,
+) -> dict:
+    """The duel written again from the rulebook, one die at a time, and solved by icepool: how it
+    ends → chance, or with ``keep_hp`` (how it ends, the hero's HP then) → chance."""
     d6, d10 = icepool.d6, icepool.d10
     bonus = 1 if monster.initiative == "+1" else 0
     drains = monster.on_hit in ("drain", "double-drain")
     table = {t: eff for lo, hi, eff in monster.table for t in range(lo, hi + 1)}
 
-    def end(what: str) -> tuple:
-        return ("end", what, 0, 0, 0, 0, 0)
+    def end(what: str, h: int = 0) -> tuple:
+        return ("end", what, h if keep_hp else 0, 0, 0, 0, 0)
 
     def step(state: tuple) -> object:
         pos, h, m, pen, may, slow, it = state
@@ -94,7 +97,7 @@ def oracle(
 
                 def run(r: int) -> tuple:
                     if r >= monster.att:
-                        return end("escape")
+                        return end("escape", h)
                     if pos == "H2":
                         return ("MX" if free_attack else "R", h, m, pen, may, slow, it)
                     return ("M2", h, m, pen, may, slow, it)
@@ -105,7 +108,7 @@ def oracle(
             def attack(r: int) -> tuple:
                 if r + att >= monster.ac and hero_damage > 0:
                     if m - hero_damage <= 0:
-                        return end("win")
+                        return end("win", h)
                     return (nxt, h, m - hero_damage, pen, may, 0, it)
                 return (nxt, h, m, pen, may, 0, it)
 
@@ -114,7 +117,7 @@ def oracle(
 
         def effect(eff: str) -> tuple:
             if eff == "steal":
-                return (nxt, h, m, pen, may, slow, it - 1) if it > 0 else end("away")
+                return (nxt, h, m, pen, may, slow, it - 1) if it > 0 else end("away", h)
             if eff == "rust":
                 return (nxt, h, m, pen, may, slow, it)
             if eff == "stone":
@@ -139,6 +142,8 @@ def oracle(
     start = icepool.Die([(pos, hero_hp, m_hp, 0, 0 if drained else 1, 1 if slowed else 0, items)])
     result = start.map(step, repeat="inf")
     total = result.denominator()
+    if keep_hp:
+        return {(o[1], o[2]): Fraction(q, total) for o, q in result.items()}
     return {outcome[1]: Fraction(q, total) for outcome, q in result.items()}
 
 
@@ -171,6 +176,13 @@ def test_duel_matches_an_independent_model(key, kw):
     expected = oracle(MONSTERS[key], **args)
     assert exact.as_dict() == {k: expected.get(k, Fraction(0)) for k in exact.as_dict()}
     assert sum(exact.as_dict().values()) == 1
+
+
+@pytest.mark.parametrize(("key", "kw"), CASES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(CASES)])
+def test_duel_ends_with_the_heroes_hp_match_the_independent_model(key, kw):
+    """The whole distribution (how it ends, the hero's HP then) that companion odds fight charts."""
+    args = {"hero_hp": 6, "hero_attack": 3, "hero_ac": 5, "hero_damage": 1, **kw}
+    assert dict(duel_ends(MONSTERS[key], **args)) == oracle(MONSTERS[key], **args, keep_hp=True)
 
 
 def test_a_fight_nobody_can_end_is_reported_as_endless():

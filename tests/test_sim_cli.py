@@ -201,3 +201,112 @@ def test_simulate_help_names_its_argument_and_offers_no_shell_completion():
     out = run("simulate", "--help")
     assert "Usage: companion simulate [OPTIONS] {game}" in out  # as companion new shows its game
     assert "--install-completion" not in out and "--jobs" in out and "every core" in out
+
+
+# ---- The Haunted Tower --------------------------------------------------------------------------------
+def test_haunted_tower_fight_odds_without_a_game_take_the_heros_numbers():
+    from companion.games.haunted_tower import odds as ht_odds
+    from companion.games.haunted_tower.monsters import MONSTERS
+
+    data = js(
+        "odds", "fight", "haunted-tower", "black widow", "--hp", "4", "--attack", "2", "--ac", "4", "--run-at", "1"
+    )
+    exact = ht_odds.duel(MONSTERS["black-widow-spider"], hero_hp=4, hero_attack=2, hero_ac=4, hero_damage=1, run_at=1)
+    assert data["game"] == "haunted-tower" and data["inputs"]["monster"] == "black-widow-spider"
+    assert (Fraction(data["win"]), Fraction(data["lose"]), Fraction(data["flee"])) == (
+        exact.win,
+        exact.fall,
+        exact.escape,
+    )
+    ends = ht_odds.duel_ends(
+        MONSTERS["black-widow-spider"], hero_hp=4, hero_attack=2, hero_ac=4, hero_damage=1, run_at=1
+    )
+    hps = sorted({h for (_, h), _ in ends})
+    assert [r["label"] for r in data["charts"][0]["rows"]] == ["fallen" if h == 0 else str(h) for h in hps]
+    assert hps[0] == 0 and len(hps) > 2
+    out = run("odds", "fight", "ht", "ghoul", "--hp", "6", "--attack", "3", "--ac", "5")
+    assert out.startswith("The hero (HP 6, Att 3, AC 5) against the Ghoul (HP 2):")
+    assert "HP at the end of the fight" in out and "running away succeeds (each try)" in out
+
+
+def test_haunted_tower_fight_odds_read_the_fight_in_progress():
+    from companion.games.haunted_tower import odds as ht_odds
+    from companion.games.haunted_tower.monsters import MONSTERS
+
+    run("new", "haunted-tower", "--seed", "5")
+    for name in ("Aria", "Bram", "Cael"):  # made-up cards: 3 to 6 heroes play
+        run("haunted", "hero", name, "--speed", "6", "--hp", "6", "--attack", "3", "--ac", "5", "--ability", "test")
+    run("haunted", "first", "--got", "9,2,3")
+    assert js("odds", "fight", "ht", "wight", "--hero", "Aria")["win"] == "0/1"  # only silver, magic or holy water
+    run("haunted", "fight", "Aria", "ghoul")
+    run("haunted", "init", "--got", "5,2")
+    run("haunted", "attack", "--got", "6")  # the Ghoul is down to 1 HP; its turn next
+    data = js("odds", "fight", "haunted-tower")
+    exact = ht_odds.duel(
+        MONSTERS["ghoul"],
+        hero_hp=6,
+        hero_attack=3,
+        hero_ac=5,
+        hero_damage=1,
+        monster_hp=1,
+        items=0,
+        turn="monster-last",
+    )
+    assert Fraction(data["win"]) == exact.win and data["inputs"]["turn"] == "monster-last"
+    assert data["fight"].startswith("Aria (HP 6, Att 3, AC 5) against the Ghoul (HP 1 of 2)")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("odds", "fight", "haunted-tower"), "name the monster and give the hero's numbers"),
+        (("odds", "fight", "haunted-tower", "ghoul", "--hp", "6"), "give the hero's --attack, --ac"),
+        (("odds", "fight", "haunted-tower", "ghoul", "--hero", "Aria"), "--hero and --with need a Haunted Tower game"),
+        (("odds", "fight", "haunted-tower", "dragon", "--hp", "6"), "no monster 'dragon' in the listing"),
+    ],
+)
+def test_bad_haunted_tower_fight_odds_input_is_one_line(args, message):
+    err = run(*args, code=2)
+    assert message in err and "Traceback" not in err
+
+
+# ---- The Dragon's Den -------------------------------------------------------------------------------
+def test_dragons_den_fight_odds_from_two_healths():
+    from companion.games.dragons_den import odds as dd_odds
+
+    data = js("odds", "fight", "dragons-den", "--health", "5", "--against", "3")
+    ex = dd_odds.exchange(5, 3)
+    assert data["game"] == "dragons-den" and Fraction(data["win"]) == ex.win and Fraction(data["lose"]) == ex.lose
+    assert Fraction(data["hp_left"]) == sum(h * p for h, p in ex.first_left.items())
+    second = js("odds", "fight", "dd", "--health", "5", "--against", "3", "--second")
+    assert Fraction(second["win"]) == dd_odds.exchange(3, 5).lose
+    out = run("odds", "fight", "dragons-den", "--health", "5", "--against", "3")
+    assert out.startswith("The striker (health 5) against the other side (health 3), the striker striking first:")
+    assert "The striker's health at the end" in out
+
+
+def test_dragons_den_fight_odds_on_the_board():
+    from companion.games.dragons_den import odds as dd_odds
+
+    run("new", "dd", "--seed", "7")
+    run("dragon", "setup", "sam", "jared", "--chits", "physical", "--dragon", "9", "--discard", "1", "--discard", "2")
+    run("dragon", "reveal", "4", "--chit", "m18", "--chit", "t1")  # a hill giant (health 8)
+    data = js("odds", "fight", "dragons-den", "sam", "hill-giant")
+    assert Fraction(data["win"]) == dd_odds.exchange(8, 8).win and data["inputs"]["name"] == "Sam Barleyman"
+    assert js("odds", "fight", "dragons-den")["inputs"]["other"] == "the Hill Giant"  # the hero whose turn it is
+    assert js("odds", "fight", "dd", "hill", "sam")["inputs"]["name"] == "the Hill Giant"
+    assert "its only attack is its breath" in run("odds", "fight", "dd", "sam", "dragon", code=2)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("odds", "fight", "dragons-den"), "give --health and --against"),
+        (("odds", "fight", "dragons-den", "--health", "3"), "give --health and --against"),
+        (("odds", "fight", "dragons-den", "sam", "troll"), "naming figures needs a Dragon's Den game"),
+        (("odds", "fight", "dragons-den", "--health", "0", "--against", "3"), "--health"),
+    ],
+)
+def test_bad_dragons_den_fight_odds_input_is_one_line(args, message):
+    err = run(*args, code=2)
+    assert message in err and "Traceback" not in err

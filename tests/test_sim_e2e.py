@@ -87,3 +87,26 @@ def test_ctrl_c_stops_a_simulation_on_every_core_with_one_line(tmp_path):
     child.close()
     assert child.exitstatus == 130
     assert "interrupted" in rest and "Traceback" not in rest and "KeyboardInterrupt" not in rest
+
+
+def test_the_adventure_in_the_dungeon_in_a_terminal_simulated_and_counted(tmp_path):
+    """The player's numbers entered once; the simulator plays with them (a bar, then the report), and a
+    big whole fight says it is counting before its chart."""
+    import subprocess
+
+    from tests.aitd_support import DATA
+
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path / "home"), COMPANION_LOGS=str(tmp_path / "logs"))
+    args = [COMPANION, "gamedata", "talisman", *(f"{k}={v}" for k, v in DATA.items())]
+    subprocess.run(args, env=env, check=True, capture_output=True)
+    raw, status = run_in_terminal(tmp_path, "simulate", "talisman", "--runs", "500", "--seed", "3")
+    assert status == 0, raw[-2000:]
+    text = ANSI.sub("", raw)
+    assert "simulating" in raw and "The Adventure in the Dungeon: 500 runs, seed 3, policy steady" in text
+    assert "Won: out with the Talisman" in text and "Kills until the Talisman" in text
+    raw, status = run_in_terminal(tmp_path, "odds", "fight", "talisman", "6", "--fresh")  # the Gorgon
+    assert status == 0, raw[-2000:]
+    text = ANSI.sub("", raw)
+    assert "Counting every way the fight can go" in text
+    assert text.index("Counting") < text.index("Area 6: the Gorgon (6 hits to slay), the party with 29 hits left:")
+    assert "Heroes standing when the fight ends" in text and "█" in text

@@ -22,6 +22,9 @@ import pytest
 from companion import games
 from companion.games.base import GameSpec
 from companion.games.dark_tower import odds as dt_odds
+from companion.games.dragons_den import odds as dd_odds
+from companion.games.haunted_tower import odds as ht_odds
+from companion.games.haunted_tower.monsters import MONSTERS as HT_MONSTERS
 from companion.games.inverted_tower import data as d
 from companion.games.inverted_tower import engine, rules
 from companion.games.inverted_tower.odds import fight_odds, fight_outcome
@@ -31,6 +34,8 @@ from companion.sim.fights import FIGHT_ODDS, outcome_function
 from companion.sim.report import build
 from companion.sim.runner import HISTOGRAM, RATE, Metric, PolicySpec, Simulator
 from companion.sim.stats import wilson
+from tests.aitd_support import DATA as AITD_DATA
+from tests.dragons_den.test_odds import oracle as dd_oracle
 
 Z999 = 3.2905  # two-sided 99.9%
 
@@ -209,6 +214,16 @@ def test_the_exact_odds_lie_within_the_simulators_intervals(monkeypatch, fight, 
 EXAMPLES = {
     "inverted-tower": {"hp": 5, "attribute": 1, "floor": 2, "normal": 2, "elite": True, "daggers": 1},
     "dark-tower": {"bonus": 3, "strength": [5, 4], "boosts": [(2, 1)], "health": 4, "max_health": 6},
+    "talisman": {"area": 9, "values": AITD_DATA, "hits": (6, 4, 5, 2), "monster_hits": 2},
+    "haunted-tower": {
+        "monster": HT_MONSTERS["carrion-crawler"],
+        "hero_hp": 5,
+        "hero_attack": 3,
+        "hero_ac": 5,
+        "hero_damage": 1,
+        "run_at": 2,
+    },
+    "dragons-den": {"health": 5, "against": 7, "name": "Ren", "other": "the troll"},
 }
 
 
@@ -229,3 +244,51 @@ def test_the_inverted_tower_outcome_is_its_fight_odds():
     exact = fight_odds(5, 1, 2, 2, elite=True, daggers=1)
     assert (o.win, o.lose, o.death, o.hp_left) == (exact.win, exact.death, exact.death, exact.hp_left)
     assert o.charts[0].rows[0] == ("dead", exact.death)
+
+
+def test_a_long_fraction_never_reads_as_impossible_or_certain():
+    from companion.sim.fights import chance_text, share_text
+
+    tiny = Fraction(1, 3 * 10**7)
+    assert chance_text(tiny) == "<0.01%" and chance_text(1 - tiny) == ">99.99%"
+    assert chance_text(Fraction(1, 3)) == "1/3 (33.3%)" and chance_text(Fraction(10**7, 3 * 10**7 + 1)) == "33.33%"
+    assert share_text(tiny) == "<0.1%" and share_text(1 - tiny) == ">99.9%"
+    assert (share_text(Fraction(0)), share_text(Fraction(1)), share_text(Fraction(1, 8))) == ("0.0%", "100.0%", "12.5%")
+
+
+@pytest.mark.parametrize(
+    ("key", "kw"),
+    [("ghoul", {}), ("robber-fly", {"items": 1, "run_at": 2}), ("gargoyle", {"hero_damage": 0, "run_at": 6})],
+)
+def test_the_haunted_tower_outcome_is_its_duel_with_the_hp_at_the_end(key, kw):
+    """The duel's ends with the hero's HP are checked against icepool in tests/test_haunted_odds.py."""
+    args = {"hero_hp": 6, "hero_attack": 3, "hero_ac": 5, "hero_damage": 1, **kw}
+    monster = HT_MONSTERS[key]
+    o = ht_odds.fight_outcome(monster, **args, hero="Aria")
+    d = ht_odds.duel(monster, **args)
+    ends = dict(ht_odds.duel_ends(monster, **args))
+    assert (o.win, o.lose, o.death) == (d.win, d.fall, d.fall)
+    assert (o.flee or 0) == d.escape and (o.draw or 0) == d.away + d.endless
+    assert o.hp_left == sum(h * p for (_, h), p in ends.items())
+    if d.win:
+        assert o.hp_if_win == sum(h * p for (k, h), p in ends.items() if k == "win") / d.win
+    chart = dict(o.charts[0].rows)
+    assert chart.get("fallen", 0) == d.fall and sum(chart.values()) == 1
+    assert dict(o.more)["running away succeeds (each try)"] == ht_odds.run_chance(monster.att)
+
+
+@pytest.mark.parametrize(("health", "against", "first"), [(1, 1, True), (5, 7, True), (5, 7, False), (9, 3, False)])
+def test_the_dragons_den_outcome_equals_icepools_exchange(health, against, first):
+    """Both sides' health at the end, from icepool's absorbing chain (tests/dragons_den/test_odds.py)."""
+    o = dd_odds.fight_outcome(health, against, first=first, name="Ren", other="the troll")
+    ends = dd_oracle(health, against) if first else dd_oracle(against, health)
+    mine = {}  # Ren's health at the end → chance (0: slain), and the troll's
+    theirs = {}
+    for (a, b, _), p in ends.items():
+        me, them = (a, b) if first else (b, a)
+        mine[me] = mine.get(me, 0) + p
+        theirs[them] = theirs.get(them, 0) + p
+    assert o.win == theirs.get(0, 0) and o.lose == mine.get(0, 0) and o.win + o.lose == 1
+    assert o.hp_left == sum(h * p for h, p in mine.items())
+    assert dict(o.charts[0].rows) == {("slain" if h == 0 else str(h)): p for h, p in mine.items() if p}
+    assert dict(o.charts[1].rows) == {("slain" if h == 0 else str(h)): p for h, p in theirs.items() if p}

@@ -89,3 +89,109 @@ def test_dark_tower_play_shows_the_fight_odds_before_the_fight_roll():
     rolled_at = out.index("[1] [2] [♥] [★] → 7")
     assert odds_at < rolled_at
     assert "4 dice +4 vs 4" in out[:rolled_at]
+
+
+def test_adventure_in_the_dungeon_play_shows_who_stands_at_the_end_before_fight_or_flee():
+    from fractions import Fraction
+
+    from companion.games.adventure_in_the_dungeon import data as D
+    from companion.games.adventure_in_the_dungeon import odds as O
+    from companion.games.adventure_in_the_dungeon import rules as R
+    from companion.games.adventure_in_the_dungeon.view import pct, standing_lines
+    from tests.aitd_support import DATA
+
+    assert runner.invoke(app, ["gamedata", "talisman", *(f"{k}={v}" for k, v in DATA.items())]).exit_code == 0
+    assert runner.invoke(app, ["new", "talisman", "--seed", "7"]).exit_code == 0
+    nxt()
+    nxt("8")  # the Cadaver Creeper
+    nxt("wait")  # Krylla does not strike first
+    step = nxt("6 5")  # the Creeper hits Adelhardt: paralysed until the cure
+    request = step["request"]
+    assert request["key"] == "round.action"
+    model = R.compile_model(next(a for a in D.AREAS if a.number == 8), R.numbers(DATA))
+    s = R.Fight(0, (1, 0, 0, 0), para=0b0001, struck=0b0001)
+    exact = O.fight_odds(model, s, at="choice", detail=True)
+    assert exact.standing[0] < 1  # the paralysed Paladin may die
+    info = request["info"]
+    line = f"Heroes standing at the end: none {spark(exact.survivors)} 4 · "
+    line += f"the party's hits left {float(exact.hits_left):.1f} on average"
+    assert line in info
+    assert 0 < 1 - exact.standing[0] < Fraction(1, 1000)  # every risk here rounds below 0.1%
+    assert info[info.index(line) + 1] == "Chance to fall: under 0.1% for every hero"
+    assert sum(exact.survivors) == 1 and exact.survivors[4] < Fraction(1)
+    # a party in danger: the heroes at risk are named, the others summed up
+    xorn = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
+    hurt = R.Fight(0, (8, 6, 7, 4))
+    risky = O.fight_odds(xorn, hurt, at="choice", detail=True)
+    lines = standing_lines(xorn, hurt)
+    named = [D.HEROES[h].name for h in range(4) if 1 - risky.standing[h] >= Fraction(1, 1000)]
+    assert named and lines[1].startswith("Chance to fall: ")
+    for h in range(4):
+        if D.HEROES[h].name in named:
+            assert f"{D.HEROES[h].name} {pct(1 - risky.standing[h])}" in lines[1]
+
+
+def test_haunted_tower_play_shows_the_hps_chart_with_the_duel_odds_before_the_heros_turn():
+    from fractions import Fraction
+
+    from companion.engine.requests import Choice, Option
+    from companion.games.haunted_tower import GAME as HT
+    from companion.games.haunted_tower import odds as ht_odds
+    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower.monsters import MONSTERS
+    from tests.haunted_helpers import fight, make_state
+
+    state = make_state()
+    fight(state, "dire-wolf", first="monster")
+    assert R.monster_attack(state, 6)  # a hit: Aria is down to 5 HP; her turn, last in the round
+    advice = HT.advise(state, Choice("fight.turn", "Aria's turn", (Option("attack:", "Attack"),)))
+    wolf = MONSTERS["dire-wolf"]
+    ends = ht_odds.duel_ends(wolf, hero_hp=5, hero_attack=3, hero_ac=5, hero_damage=1, turn="hero-last")
+    shares = [sum((p for (_, h), p in ends if h == hp), Fraction(0)) for hp in range(6)]
+    mean = sum(h * p for h, p in enumerate(shares))
+    assert advice[0].startswith("Fight on to the end: win ")
+    assert advice[1] == f"Aria's HP at the end: fallen {spark(shares)} 5 · {float(mean):.1f} on average"
+    assert shares[0] > 0 and sum(1 for p in shares if p) >= 3  # a chart, not one bar
+
+
+def test_dragons_den_play_shows_the_health_chart_with_the_exchange_before_the_attack_roll():
+    from companion.engine.requests import RollRequest
+    from companion.games.dragons_den import odds as dd_odds
+    from tests.dragons_den.test_engine import den, set_up
+
+    d = set_up("7")
+    for n in (9, 1, 2):
+        d.send(n)
+    d.send("reveal")
+    d.send(1)
+    d.send("m18")  # a hill giant, health 8
+    d.send("t1")
+    den(d.state).figure("sam").health = 3
+    d.send("attack:hill-giant")
+    r = d.request
+    assert isinstance(r, RollRequest)
+    ex = dd_odds.exchange(3, 8)
+    shares = [ex.lose, ex.first_left.get(1, 0), ex.first_left.get(2, 0), ex.first_left.get(3, 0)]
+    mean = sum(h * p for h, p in enumerate(shares))
+    sam = den(d.state).figure("sam").name
+    assert f"{sam}'s health at the end: slain {spark(shares)} 3 · {float(mean):.1f} on average" in r.info
+
+
+def test_the_table_stops_counting_in_detail_past_its_cap_but_shows_what_it_has(monkeypatch):
+    from companion.games.adventure_in_the_dungeon import data as D
+    from companion.games.adventure_in_the_dungeon import odds as O
+    from companion.games.adventure_in_the_dungeon import rules as R
+    from companion.games.adventure_in_the_dungeon.view import standing_lines
+    from tests.aitd_support import DATA
+
+    O._SOLVERS.clear()
+    model = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
+    hurt = R.Fight(0, (8, 6, 7, 4))
+    monkeypatch.setattr(O, "DETAIL_CAP", 1)
+    assert standing_lines(model, hurt)  # under the cap when it starts: counted (a small fight)
+    counted = O.solver(model, detail=True).states
+    assert counted >= 1
+    assert standing_lines(model, hurt)  # past the cap, what is counted still shows
+    assert O.solver(model, detail=True).states == counted
+    assert standing_lines(model, R.Fight(0, (7, 5, 6, 3))) == []  # a new count is not started
+    assert O.solver(model, detail=True).states == counted

@@ -21,10 +21,13 @@ Examples:
   companion simulate inverted-tower --runs 10000 --seed 1
   companion simulate it --variant elites-deal-2 --policy thrifty --jobs 0
   companion simulate it --runs 2000 --seed 7 --json
+  companion simulate talisman --policy cautious --jobs 0
 
 \b
 Each run is a session seed derived from --seed, so a run can be replayed at the
 table (companion new GAME --seed N). The report is the same for any --jobs.
+A game that needs numbers from your book (The Adventure in the Dungeon) plays
+the ones you entered (companion gamedata GAME); it never invents one.
 """
 
 MAX_RUNS = 10_000_000
@@ -58,7 +61,7 @@ def simulate(
     json_out: JsonOpt = False,
 ) -> None:
     """Play whole games with the same rules as companion play, and report the win rate, where runs end,
-    how long they last, XP and level, each with its 95% confidence interval."""
+    how long they last and the game's own figures, each with its 95% confidence interval."""
     env: Env = ctx.obj
     import time
 

@@ -49,7 +49,8 @@ class FightOutcome:
     hp_if_win: Fraction | None = None
     #: What the game calls HP ("HP", "health", "wounds left").
     hp_name: str = "HP"
-    #: How each outcome is named: keys win, lose, flee, draw, death.
+    #: How each outcome is named: keys win, lose, flee, draw, death; and hp_if_win, the words after
+    #: ``hp_if_win`` (default: "on a <win>").
     words: dict[str, str] = field(default_factory=dict)
     #: Further named chances, shown after the others (e.g. "the helper falls").
     more: tuple[tuple[str, Fraction], ...] = ()
@@ -79,7 +80,7 @@ class FightOddsEntry:
     example: str = ""
 
 
-#: Canonical game name → its entry. The three games in progress plug in here (docs/odds-and-simulation.md).
+#: Canonical game name → its entry (how a game plugs in: docs/odds-and-simulation.md).
 FIGHT_ODDS: dict[str, FightOddsEntry] = {
     "inverted-tower": FightOddsEntry(
         summary="Skeleton Warriors, a Lich or a boss: HP, attribute, floor, daggers",
@@ -92,6 +93,24 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         command="companion.games.dark_tower.cli:odds_fight",
         outcome="companion.games.dark_tower.odds:fight_outcome",
         example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
+    ),
+    "haunted-tower": FightOddsEntry(
+        summary="a duel with initiative: a monster of the listing against a hero (or the fight in progress)",
+        command="companion.games.haunted_tower.cli:odds_fight",
+        outcome="companion.games.haunted_tower.odds:fight_outcome",
+        example="companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 --run-at 1",
+    ),
+    "dragons-den": FightOddsEntry(
+        summary="an exchange of attacks at the current health: a hero against a monster",
+        command="companion.games.dragons_den.cli:odds_fight",
+        outcome="companion.games.dragons_den.odds:fight_outcome",
+        example="companion odds fight dragons-den --health 8 --against 4",
+    ),
+    "talisman": FightOddsEntry(
+        summary="a round, or a whole fight against an area's monster with the party as it stands",
+        command="companion.games.adventure_in_the_dungeon.cli:odds_fight",
+        outcome="companion.games.adventure_in_the_dungeon.odds:fight_outcome",
+        example="companion odds fight talisman 9 --round",
     ),
 }
 
@@ -140,10 +159,28 @@ SHOWN_DENOMINATOR = 10**6
 
 
 def chance_text(p: Fraction) -> str:
-    """``2/3 (66.7%)``, or ``66.67%`` when the fraction is too long to read."""
+    """``2/3 (66.7%)``, or ``66.67%`` when the fraction is too long to read.
+
+    A long fraction that is possible but rounds to 0.00% shows as ``<0.01%`` (and a near-certainty
+    as ``>99.99%``): a risk the odds count must not read as none.
+    """
     if p.denominator <= SHOWN_DENOMINATOR:
         return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+    if 0 < p < Fraction(1, 10**4):
+        return "<0.01%"
+    if 1 - Fraction(1, 10**4) < p < 1:
+        return ">99.99%"
     return f"{float(p) * 100:.2f}%"
+
+
+def share_text(p: Fraction) -> str:
+    """A chart row's chance, ``32.9%``; a possible row never reads 0.0% (``<0.1%``), nor a row short of
+    certain 100.0% (``>99.9%``)."""
+    if 0 < p < Fraction(1, 2000):
+        return "<0.1%"
+    if 1 - Fraction(1, 2000) < p < 1:
+        return ">99.9%"
+    return f"{float(p) * 100:.1f}%"
 
 
 def renderables(o: FightOutcome) -> list[Any]:
@@ -170,11 +207,11 @@ def renderables(o: FightOutcome) -> list[Any]:
     if o.hp_left is not None:
         text = f" {o.hp_name} left on average {float(o.hp_left):.2f}"
         if o.hp_if_win is not None:
-            text += f", {float(o.hp_if_win):.2f} on a {o.word('win')}"
+            text += f", {float(o.hp_if_win):.2f} " + o.words.get("hp_if_win", f"on a {o.word('win')}")
         out.append(Text(text))
     for c in o.charts:
         out.append(Text(c.title, style="bold"))
-        out.append(bar_chart([(label, p, f"{float(p) * 100:.1f}%") for label, p in c.rows]))
+        out.append(bar_chart([(label, p, share_text(p)) for label, p in c.rows]))
     for note in o.notes:
         out.append(Text(note, style="dim"))
     return out

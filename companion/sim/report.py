@@ -78,7 +78,8 @@ def _pct(x: float) -> str:
 
 
 def _num(x: float) -> str:
-    return f"{x:,.2f}"
+    """``1,234.57``; a bound that rounds to -0.00 (a t interval around a mean of 0) reads 0.00."""
+    return f"{round(x, 2) + 0.0:,.2f}"
 
 
 def render(report: dict[str, Any], sim: Simulator) -> list[RenderableType]:

@@ -33,9 +33,10 @@ if TYPE_CHECKING:
     from companion.session.state import State
 
 #: Game name → "module:attribute" of its :class:`Simulator`, imported only when that game is simulated.
-#: The Adventure in the Dungeon plugs in here (see docs/odds-and-simulation.md).
+#: A game plugs in here (see docs/odds-and-simulation.md).
 SIMULATORS: dict[str, str] = {
     "inverted-tower": "companion.games.inverted_tower.sim:SIMULATOR",
+    "talisman": "companion.games.adventure_in_the_dungeon.sim:SIMULATOR",
 }
 
 #: A policy answers every request that is not a roll: a Choice with one of its values, a Number with

@@ -265,16 +265,22 @@ def odds_cmd(
         _odds(env, session.state, session.fold.pending, dict(session.state.data), area, no_first, json_out)
 
 
-def _odds(
-    env: Env, state: Any, pending: Any, values: dict[str, Any], area: int | None, no_first: bool, json_out: bool
-) -> None:
-    import time
+def _situation(
+    state: Any,
+    pending: Any,
+    values: dict[str, Any],
+    area: int | None,
+    variants: frozenset[str] | None = None,
+    command: str = "companion dungeon odds",
+) -> tuple[int, Any, Any, Any, str]:
+    """The fight to count: (area, its monster, the model, the situation, where in the round it stands).
 
+    With a game (``state``), the party as it stands: in the area it is fighting in (at the choice, or
+    at the start of a round), or entering another one (webs, tentacles and lock-outs left behind). With
+    none, a fresh party against an unhurt monster. Bad input raises one clear InputError.
+    """
     from companion.errors import InputError
-    from companion.games.adventure_in_the_dungeon import odds as O
     from companion.games.adventure_in_the_dungeon import rules as R
-    from companion.games.adventure_in_the_dungeon.data import HEROES
-    from companion.games.adventure_in_the_dungeon.view import pct
 
     nums = R.numbers(values)
     if nums is None:
@@ -287,11 +293,12 @@ def _odds(
     if area is None:
         area = here
         if area is None:
-            raise InputError("which area? e.g. companion dungeon odds 9 (the party is not in one)")
+            raise InputError(f"which area? e.g. {command} 9 (the party is not in one)")
     if area not in areas:
         raise InputError(f"there is no monster in area {area}; the areas are {', '.join(map(str, areas))}")
     spec = areas[area]
-    variants = frozenset(state.meta.variants) if state is not None else frozenset()
+    if variants is None:
+        variants = frozenset(state.meta.variants) if state is not None else frozenset()
     model = R.compile_model(spec, nums, variants)
     at = "start"
     if state is None:
@@ -314,6 +321,21 @@ def _odds(
                 "the party is in the middle of a round",
                 hint="ask at the fight-or-flee choice (companion play shows these odds there too)",
             )
+    return area, spec, model, s, at
+
+
+def _odds(
+    env: Env, state: Any, pending: Any, values: dict[str, Any], area: int | None, no_first: bool, json_out: bool
+) -> None:
+    import time
+
+    from companion.games.adventure_in_the_dungeon import odds as O
+    from companion.games.adventure_in_the_dungeon import rules as R
+    from companion.games.adventure_in_the_dungeon.data import HEROES
+    from companion.games.adventure_in_the_dungeon.view import pct
+
+    area, spec, model, s, at = _situation(state, pending, values, area)
+    areas = R.areas(values)
     started = time.monotonic()
     odds = O.fight_odds(model, s, at=at, first_strike=not no_first)
     elapsed = time.monotonic() - started
@@ -369,6 +391,89 @@ def _odds(
     env.print(f"[dim]  exact fractions with --json; {odds.states:,} situations counted in {elapsed:.1f} s[/dim]")
     shown = ", ".join(f"{k}: {pct(p)}" for k, p in enumerate(schedule, 1))
     env.print(f"Talisman found within k kills ({monsters} monsters, the last holds it): {shown}")
+
+
+def odds_fight(
+    ctx: typer.Context,
+    area: Annotated[
+        int | None, typer.Argument(help="The area (default: the one the party is in).", show_default=False)
+    ] = None,
+    one_round: Annotated[
+        bool, typer.Option("--round", help="One round (the rest of this one in a game), not the whole fight.")
+    ] = False,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="A fresh party against an unhurt monster, not the game as it stands.")
+    ] = False,
+    no_first: Annotated[
+        bool, typer.Option("--no-first-strike", help="Krylla never strikes first (default: whenever she can).")
+    ] = False,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant", "-V", help="With --fresh or no game: a reading to count with (repeat).", show_default=False
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact odds of a fight against an area's monster with the party as it stands (your numbers):
+    the monster slain, every hero fallen, no one left who can hurt it; who stands at the end and the
+    party's hits left. --round gives one round.
+
+    With an Adventure in the Dungeon game active, the party, its hits, the monster's hits and the
+    game's variants are the game's (at the fight-or-flee choice, or entering an area); otherwise a
+    fresh party with the numbers you entered (companion dungeon data). A whole fight against a fresh
+    monster can take a while to count: it says so on stderr.
+    """
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.games import load
+    from companion.games.adventure_in_the_dungeon.odds import fight_outcome
+    from companion.session.api import active_game, opened
+    from companion.sim.fights import show
+
+    chosen: frozenset[str] | None = None
+    if variant:
+        known = load(GAME).variants
+        unknown = [v for v in variant if v not in known]
+        if unknown:
+            raise InputError(
+                f"The Adventure in the Dungeon has no variant {unknown[0]!r}; its variants: {', '.join(known)}"
+            )
+        chosen = frozenset(variant)
+    if fresh or active_game(env) != GAME:
+        values = _catalogue(env)
+        area, _, model, s, at = _situation(
+            None, None, values, area, chosen or frozenset(), "companion odds fight talisman"
+        )
+    else:
+        if chosen is not None:
+            raise InputError("the game's own variants count in a game; --variant goes with --fresh")
+        with opened(env, engine=True) as session:  # read the situation, then count without the lock
+            session.fold.start()
+            state = session.state
+            values = dict(state.data)
+            area, _, model, s, at = _situation(
+                state, session.fold.pending, values, area, command="companion odds fight talisman"
+            )
+    told = False
+
+    def counting(states: int) -> None:
+        nonlocal told
+        if not told:
+            env.err.print(f"[dim]Counting every way the fight can go ({states:,} situations so far)…[/dim]")
+            told = True
+
+    outcome = fight_outcome(
+        area,
+        values,
+        variants=model.variants,
+        first_strike=not no_first,
+        one_round=one_round,
+        fight=s,
+        at=at,
+        progress=counting,
+    )
+    show(env, outcome, json_out)
 
 
 def _frac(p: Any) -> str:

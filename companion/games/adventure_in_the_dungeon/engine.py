@@ -47,6 +47,8 @@ class Dungeon:
     cleared: list[int] = field(default_factory=list)
     #: Areas the party has entered at least once.
     visited: list[int] = field(default_factory=list)
+    #: The area entered last (kept after the fight: where the party fell, or fled from).
+    last: int | None = None
     dead: int = 0
     para: int = 0
     trap: int = 0
@@ -456,7 +458,7 @@ def fight(state: State, number: int) -> Engine:
     area = R.areas(state.data)[number]
     model = model_for(state, area)
     log = state.log
-    g.area, g.round = number, 0
+    g.area, g.round, g.last = number, 0, number
     g.visits += 1
     visit = g.visits
     again = number in g.visited

@@ -139,6 +139,37 @@ def fight_lines(state: State) -> list[str]:
     if odds.stuck:
         text += f" · no one left can hurt it {pct(odds.stuck)}"
     lines.append(text)
+    lines.extend(standing_lines(model, s))
+    return lines
+
+
+def standing_lines(model: R.Model, s: R.Fight) -> list[str]:
+    """Who is standing when the fight ends, once that count fits the table's budget: a one-line chart
+    of 0 to 4 heroes standing, the party's hits left, and each hero's chance to fall.
+
+    Counting who stands takes longer than the chances alone (``odds`` module docstring), so it gets
+    the smaller ``DETAIL_BUDGET``; in a big fight it shows a round or two later, as the count goes on,
+    and a fight bigger than ``DETAIL_CAP`` situations shows the chances alone.
+    """
+    from companion.sim.chart import spark
+
+    # Past DETAIL_CAP situations nothing more is counted (memory): only what is counted already shows.
+    budget = O.DETAIL_BUDGET if O.solver(model, detail=True).states < O.DETAIL_CAP else 0
+    odds = O.fight_odds(model, s, at="choice", budget=budget, detail=True)
+    if odds is None or odds.survivors is None or odds.standing is None or odds.hits_left is None:
+        return []
+    live = R.alive(model, s)
+    risks = [(HEROES[h].name, 1 - odds.standing[h]) for h in range(4) if live >> h & 1 and odds.standing[h] < 1]
+    shown = [f"{name} {pct(p)}" for name, p in risks if p >= Fraction(1, 1000)]
+    lines = [
+        f"Heroes standing at the end: none {spark(odds.survivors)} 4 · "
+        f"the party's hits left {float(odds.hits_left):.1f} on average"
+    ]
+    if shown:
+        rest = " · any other hero <0.1%" if len(shown) < len(risks) else ""
+        lines.append("Chance to fall: " + " · ".join(shown) + rest)
+    elif risks:
+        lines.append("Chance to fall: under 0.1% for every hero")
     return lines
 
 

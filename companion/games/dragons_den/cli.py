@@ -729,3 +729,68 @@ def odds(
         return
     for line in data_["lines"]:
         env.print(line)
+
+
+# ---- companion odds fight dragons-den ------------------------------------------------------------
+
+
+def odds_fight(
+    ctx: typer.Context,
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="ATTACKER [TARGET] on the board (default: the hero whose turn it is, against the one monster).",
+            show_default=False,
+        ),
+    ] = None,
+    health: Annotated[
+        int | None, typer.Option("--health", help="The striker's health (no game needed).", min=1, show_default=False)
+    ] = None,
+    against: Annotated[
+        int | None, typer.Option("--against", help="The other side's health.", min=1, show_default=False)
+    ] = None,
+    second: Annotated[bool, typer.Option("--second", help="The other side strikes first.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact odds of an exchange of attacks at the current health: single blows in turn until one falls.
+
+    With a Dragon's Den game active, the figures on the board at their health now (a hero against a
+    monster, or a monster against a hero); --health and --against set a health yourself.
+    """
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.games.dragons_den.odds import fight_outcome
+    from companion.session.api import active_game, opened
+    from companion.sim.fights import show
+
+    name, other = "the striker", "the other side"
+    if active_game(env) == "dragons-den" and (names or health is None or against is None):
+        with opened(env) as session:
+            den = _den(session)
+            if len(names or []) > 2:
+                raise InputError("name the attacker and the target, e.g. companion odds fight dragons-den jared goblin")
+            a = den.figure(resolve(den, names[0]) if names else _current_hero(den))
+            if names and len(names) == 2:
+                b = den.figure(resolve(den, names[1]))
+            else:
+                foes = den.monsters_alive() if a is not None and a.kind == "hero" else den.heroes_in()
+                if len(foes) != 1:
+                    raise InputError(f"name the target: {a.name if a else 'who'} against whom?")
+                b = foes[0]
+            assert a is not None and b is not None
+            if "dragon" in (a.kind, b.kind):
+                raise InputError(
+                    "the dragon does not trade blows: its only attack is its breath (companion dragon odds)"
+                )
+            if (a.kind == "hero") == (b.kind == "hero"):
+                raise InputError("an exchange is a hero against a monster, or a monster against a hero")
+            name, other = a.name, (f"the {b.name}" if b.kind == "monster" else b.name)
+            if a.kind == "monster":
+                name = f"the {a.name}"
+            health = a.health if health is None else health
+            against = b.health if against is None else against
+    elif names:
+        raise InputError("naming figures needs a Dragon's Den game; without one give --health and --against")
+    if health is None or against is None:
+        raise InputError("give --health and --against: the two sides' health (or name figures in a game)")
+    show(env, fight_outcome(health, against, first=not second, name=name, other=other), json_out)

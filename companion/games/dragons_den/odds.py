@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from companion.games.dragons_den import data
+from companion.sim.fights import Chart, FightOutcome
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -181,3 +182,62 @@ def chance_text(p: Fraction) -> str:
     if p in (ONE, ZERO):
         return f"{'always' if p == ONE else 'never'} ({pct(p)})"
     return f"{p.numerator}/{p.denominator} ({pct(p)})"
+
+
+# ---- every game's fight odds: companion odds fight dragons-den -----------------------------------
+
+
+def fight_outcome(
+    health: int,
+    against: int,
+    *,
+    first: bool = True,
+    name: str = "the striker",
+    other: str = "the other side",
+) -> FightOutcome:
+    """:func:`exchange` as the shells show every game's fight (``companion odds fight dragons-den``):
+    ``name`` at ``health`` trades single blows with ``other`` at ``against`` until one falls, striking
+    first unless ``first`` is False. Win, lose, and each side's health at the end."""
+    if health < 1 or against < 1:
+        raise ValueError("both figures need at least 1 health")
+    if first:
+        ex = exchange(health, against)
+        win, mine, theirs = ex.win, ex.first_left, ex.second_left
+    else:
+        ex = exchange(against, health)
+        win, mine, theirs = ex.lose, ex.second_left, ex.first_left
+    lose = ONE - win
+    hp_left = sum((h * p for h, p in mine.items()), ZERO)
+    who = f"{name} (health {health}) against {other} (health {against})"
+    who += f", {name} striking first" if first else f", {other} striking first"
+    mine_rows = (("slain", lose), *((str(h), p) for h, p in sorted(mine.items())))
+    theirs_rows = (("slain", win), *((str(h), p) for h, p in sorted(theirs.items())))
+    return FightOutcome(
+        game="dragons-den",
+        fight=who[0].upper() + who[1:],
+        win=win,
+        lose=lose,
+        death=lose,
+        hp_left=hp_left,
+        hp_if_win=hp_left / win if win else None,
+        hp_name="health",
+        words={
+            "win": f"{name} wins",
+            "lose": f"{name} is slain",
+            "death": f"{name} is slain",
+            "hp_if_win": f"when {name} wins",
+        },
+        more=(
+            (f"{name}'s first blow hits", attack_chance(health)),
+            (f"{other}'s first blow hits", attack_chance(against)),
+        ),
+        charts=(
+            Chart(f"{name[0].upper() + name[1:]}'s health at the end", tuple(r for r in mine_rows if r[1])),
+            Chart(f"{other[0].upper() + other[1:]}'s health at the end", tuple(r for r in theirs_rows if r[1])),
+        ),
+        notes=(
+            "Single blows in turn until one falls, each hitting on a d6 at or under the striker's current health "
+            "(always at 6 or more) and taking 1 health; no abilities, Shield or breath counted.",
+        ),
+        inputs={"health": health, "against": against, "first": first, "name": name, "other": other},
+    )

@@ -423,10 +423,18 @@ def attack_info(attacker: Figure, target: Figure) -> tuple[str, ...]:
         + (" (automatic: no roll)" if rules.automatic(attacker.health) else "")
     ]
     if target.kind != "dragon" and attacker.kind != "dragon":
+        from companion.sim.chart import spark
+
         ex = odds.exchange(attacker.health, target.health)
         lines.append(
             f"Trading blows until one falls ({attacker.health} vs {target.health} health, "
             f"{attacker.name} first): {attacker.name} wins {odds.chance_text(ex.win)}"
+        )
+        shares = [ex.lose] + [ex.first_left.get(h, odds.ZERO) for h in range(1, attacker.health + 1)]
+        mean = sum(h * p for h, p in enumerate(shares))
+        lines.append(
+            f"{attacker.name}'s health at the end: slain {spark(shares)} {attacker.health} · "
+            f"{float(mean):.1f} on average"
         )
     return tuple(lines)
 

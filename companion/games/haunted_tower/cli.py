@@ -810,3 +810,97 @@ def odds_cmd(
         for k, v in duel.as_dict().items():
             if v:
                 env.print(f"    {k}: {fraction(v)}")
+
+
+# ---- companion odds fight haunted-tower ----------------------------------------------------------
+
+
+def odds_fight(
+    ctx: typer.Context,
+    monster: Annotated[
+        list[str] | None,
+        typer.Argument(help="The monster, as in the listing (default: the fight in progress).", show_default=False),
+    ] = None,
+    hero: Annotated[
+        str | None, typer.Option("--hero", help="A hero of the game: their HP and numbers.", show_default=False)
+    ] = None,
+    with_: Annotated[
+        str | None,
+        typer.Option(
+            "--with", "-w", help="The hero attacks with this item (default: the best one).", show_default=False
+        ),
+    ] = None,
+    hp: Annotated[int | None, typer.Option("--hp", help="The hero's HP now.", min=1, show_default=False)] = None,
+    attack: Annotated[
+        int | None,
+        typer.Option("--attack", help="The hero's attack number, bonuses and −1 chits counted.", show_default=False),
+    ] = None,
+    ac: Annotated[int | None, typer.Option("--ac", help="The hero's armor class.", show_default=False)] = None,
+    damage: Annotated[
+        int | None,
+        typer.Option("--damage", help="HP a hit takes off the monster (1; 0 if it cannot hurt it).", min=0),
+    ] = None,
+    monster_hp: Annotated[
+        int | None, typer.Option("--monster-hp", help="The monster's HP now (default: the listing's).", min=1)
+    ] = None,
+    run_at: Annotated[
+        int | None, typer.Option("--run-at", help="The hero runs away at this HP or less (0: never).", min=0)
+    ] = None,
+    items: Annotated[
+        int | None, typer.Option("--items", help="Magic items the hero holds (the robber fly takes them).", min=0)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact odds of a duel with initiative: win, fall (a death), get away, and the hero's HP at the end.
+
+    With a Haunted Tower game active and no monster named, the fight in progress as it stands (its
+    hero, the monster's HP, where the round is, the best weapon); with --hero, that hero against the
+    monster named. Without a game, give the hero's --hp, --attack and --ac.
+    """
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.games.haunted_tower import data as D
+    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import view
+    from companion.games.haunted_tower.monsters import find
+    from companion.games.haunted_tower.odds import fight_outcome
+    from companion.session.api import active_game
+    from companion.sim.fights import show
+
+    named = find(" ".join(monster)) if monster else None
+    args: dict[str, Any] = {}
+    who = "The hero"
+    if active_game(env) == GAME and (named is None or hero is not None):
+        with _session(env) as session:
+            state = session.state
+            g = R.game(state)
+            if named is None and hero is None:
+                _, h, named = R.fighting(state)  # no fight: one line saying how to start one
+                weapon = R.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
+                args = view.fight_args(state, weapon, run_at=run_at or 0)
+            else:
+                if named is None:
+                    raise InputError("name the monster, e.g. companion odds fight haunted-tower ghoul --hero Aria")
+                h = R.find_hero(g, hero or "")
+                weapon = R.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
+                args = view.duel_args(state, h, named, weapon, run_at=run_at or 0)
+            if weapon is not None and weapon.use != "attack":
+                raise InputError(f"{weapon.name} is not used to attack")
+            who = h.name + (f" with {weapon.name}" if weapon else "")
+    elif hero is not None or with_ is not None:
+        raise InputError("--hero and --with need a Haunted Tower game; without one give --hp, --attack and --ac")
+    if named is None:
+        raise InputError(
+            "name the monster and give the hero's numbers, e.g. "
+            "companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 (or start a fight in a game)"
+        )
+    given = {"hero_hp": hp, "hero_attack": attack, "hero_ac": ac, "hero_damage": damage, "monster_hp": monster_hp}
+    given |= {"run_at": run_at, "items": items}
+    args |= {k: v for k, v in given.items() if v is not None}
+    missing = [
+        opt for key, opt in (("hero_hp", "--hp"), ("hero_attack", "--attack"), ("hero_ac", "--ac")) if key not in args
+    ]
+    if missing:
+        raise InputError(f"give the hero's {', '.join(missing)} (the hero card's numbers), or --hero NAME in a game")
+    args.setdefault("hero_damage", D.NORMAL_DAMAGE)
+    show(env, fight_outcome(named, **args, hero=who), json_out)

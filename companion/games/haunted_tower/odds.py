@@ -21,10 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from math import gcd
 
 from companion.dice.odds import percent
 from companion.games.haunted_tower.data import D6, D10
 from companion.games.haunted_tower.monsters import CRAWLER_PENALTY, EFFECT_DAMAGE, Monster
+from companion.sim.fights import Chart, FightOutcome
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
@@ -94,13 +96,12 @@ class DuelOdds:
 
 # A duel state: (hero HP, monster HP, −1 taken in this duel (0/1), may still drain, slowed, items).
 _State = tuple[int, int, int, bool, bool, int]
-_Vec = tuple[Fraction, Fraction, Fraction, Fraction, Fraction]
-_WIN: _Vec = (ONE, ZERO, ZERO, ZERO, ZERO)
-_FALL: _Vec = (ZERO, ONE, ZERO, ZERO, ZERO)
-_ESCAPE: _Vec = (ZERO, ZERO, ONE, ZERO, ZERO)
-_AWAY: _Vec = (ZERO, ZERO, ZERO, ONE, ZERO)
-_ENDLESS: _Vec = (ZERO, ZERO, ZERO, ZERO, ONE)
-_NONE: _Vec = (ZERO, ZERO, ZERO, ZERO, ZERO)
+#: How a duel ends, with the hero's HP then: ("win" | "fall" | "escape" | "away" | "endless", HP).
+End = tuple[str, int]
+#: Ends as integer numerators over one denominator (``math.gcd`` on ints is far cheaper than Fractions).
+_Ends = tuple[dict[End, int], int]
+ENDS = ("win", "fall", "escape", "away", "endless")
+_NO_ENDS: _Ends = ({}, 1)
 
 
 def _hit_effects(monster: Monster) -> tuple[tuple[Fraction, str], ...]:
@@ -108,6 +109,24 @@ def _hit_effects(monster: Monster) -> tuple[tuple[Fraction, str], ...]:
     if monster.on_hit == "table":
         return tuple((Fraction(hi - lo + 1, D10), effect) for lo, hi, effect in monster.table)
     return ((ONE, monster.on_hit),)
+
+
+def _combine(terms: list[tuple[Fraction, _Ends]]) -> _Ends:
+    """``sum(p * ends)`` with one common denominator, reduced."""
+    lcm = 1
+    for p, (_, d) in terms:
+        q = p.denominator * d
+        if lcm % q:
+            lcm = lcm // gcd(lcm, q) * q
+    out: dict[End, int] = {}
+    for p, (nums, d) in terms:
+        f = p.numerator * (lcm // (p.denominator * d))
+        for k, v in nums.items():
+            out[k] = out.get(k, 0) + f * v
+    g = gcd(lcm, *out.values())
+    if g > 1:
+        return {k: v // g for k, v in out.items()}, lcm // g
+    return out, lcm
 
 
 @lru_cache(maxsize=512)
@@ -141,13 +160,51 @@ def duel(
     - ``free_attack``: a failed run-away after the monster attacked this round gives it another
       attack at once (the default reading; False for the ``run-fail-turn`` variant).
     """
+    ends = duel_ends(
+        monster,
+        hero_hp=hero_hp,
+        hero_attack=hero_attack,
+        hero_ac=hero_ac,
+        hero_damage=hero_damage,
+        monster_hp=monster_hp,
+        run_at=run_at,
+        items=items,
+        drained=drained,
+        slowed=slowed,
+        turn=turn,
+        free_attack=free_attack,
+    )
+    total = dict.fromkeys(ENDS, ZERO)
+    for (kind, _), p in ends:
+        total[kind] += p
+    return DuelOdds(**total)
+
+
+@lru_cache(maxsize=512)
+def duel_ends(
+    monster: Monster,
+    *,
+    hero_hp: int,
+    hero_attack: int,
+    hero_ac: int,
+    hero_damage: int,
+    monster_hp: int | None = None,
+    run_at: int = 0,
+    items: int = 0,
+    drained: bool = False,
+    slowed: bool = False,
+    turn: str = "round",
+    free_attack: bool = True,
+) -> tuple[tuple[End, Fraction], ...]:
+    """:func:`duel` in full: each way the duel can end with the hero's HP then, and its chance, as
+    ``((end, HP), chance)`` pairs (a fall leaves 0 HP). Same arguments as :func:`duel`."""
     if turn not in TURNS:
         raise ValueError(f"turn is one of {TURNS}")
     if hero_hp <= 0:
-        return DuelOdds(*_FALL)
+        return ((("fall", 0), ONE),)
     m_hp = monster.hp if monster_hp is None else monster_hp
     if m_hp <= 0:
-        return DuelOdds(*_WIN)
+        return ((("win", hero_hp), ONE),)
     p_first = initiative_chance(monster)
     p_run = run_chance(monster.att)
     effects = _hit_effects(monster)
@@ -158,55 +215,55 @@ def duel(
 
     p_monster_hit = hit_chance(monster.att, hero_ac)
 
-    def hero_acts(s: _State) -> list[tuple[Fraction, _State | _Vec, bool]]:
+    def hero_acts(s: _State) -> list[tuple[Fraction, _State | End, bool]]:
         """(chance, next state or end, failed run) for the hero's turn."""
         h, m, pen, may, _, it = s
         if run_at and h <= run_at:
-            return [(p_run, _ESCAPE, False), (1 - p_run, s, True)]
+            return [(p_run, ("escape", h), False), (1 - p_run, s, True)]
         p = p_hero_hit(s)
         after = (h, m, pen, may, False, it)
         if hero_damage <= 0 or p == 0:
             return [(ONE, after, False)]
         left = m - hero_damage
-        hit: _State | _Vec = _WIN if left <= 0 else (h, left, pen, may, False, it)
+        hit: _State | End = ("win", h) if left <= 0 else (h, left, pen, may, False, it)
         return [(p, hit, False), (1 - p, after, False)]
 
-    def monster_acts(s: _State) -> list[tuple[Fraction, _State | _Vec]]:
+    def monster_acts(s: _State) -> list[tuple[Fraction, _State | End]]:
         h, m, pen, may, slow, it = s
-        out: list[tuple[Fraction, _State | _Vec]] = [(1 - p_monster_hit, s)]
+        out: list[tuple[Fraction, _State | End]] = [(1 - p_monster_hit, s)]
         for p, effect in effects:
             q = p_monster_hit * p
             if effect == "steal":
-                out.append((q, (h, m, pen, may, slow, it - 1) if it > 0 else _AWAY))
+                out.append((q, (h, m, pen, may, slow, it - 1) if it > 0 else ("away", h)))
             elif effect == "rust":
                 out.append((q, s))
             elif effect == "stone":
-                out.append((q, _FALL))
+                out.append((q, ("fall", 0)))
             else:
                 nh = h - EFFECT_DAMAGE[effect]
                 npen, nmay = pen, may
                 if drains and may:
                     npen, nmay = pen + 1, False
                 nslow = slow or effect == "slow"
-                out.append((q, _FALL if nh <= 0 else (nh, m, npen, nmay, nslow, it)))
+                out.append((q, ("fall", 0) if nh <= 0 else (nh, m, npen, nmay, nslow, it)))
         return out
 
     @cache
-    def solve(s: _State) -> _Vec:
-        """The chances from the start of a round in state ``s``."""
-        vec, stay = node("round", s, s, True)
+    def solve(s: _State) -> _Ends:
+        """The ends from the start of a round in state ``s``."""
+        ends, stay = node("round", s, s, True)
         if stay == 1:
-            return _ENDLESS
-        return tuple(v / (1 - stay) for v in vec)  # type: ignore[return-value]
+            return {("endless", s[0]): 1}, 1
+        return _combine([(1 / (1 - stay), ends)])
 
     @cache
-    def node(pos: str, s: _State, root: _State, top: bool = False) -> tuple[_Vec, Fraction]:
-        """(chances, weight of coming back to the start of a round in ``root``) from ``pos`` in ``s``."""
+    def node(pos: str, s: _State, root: _State, top: bool = False) -> tuple[_Ends, Fraction]:
+        """(ends, weight of coming back to the start of a round in ``root``) from ``pos`` in ``s``."""
         if pos == "round" and not top:
             if s == root:
-                return _NONE, ONE
+                return _NO_ENDS, ONE
             return solve(s), ZERO
-        parts: list[tuple[Fraction, str, _State | _Vec]] = []
+        parts: list[tuple[Fraction, str, _State | End]] = []
         if pos == "round":
             parts = [(p_first, "hero-first", s), (1 - p_first, "monster-first", s)]
         elif pos in ("hero-first", "hero-last"):
@@ -218,31 +275,124 @@ def duel(
         else:
             for p, nxt in monster_acts(s):
                 parts.append((p, "hero-last" if pos == "monster-first" else "round", nxt))
-        vec = list(_NONE)
+        terms: list[tuple[Fraction, _Ends]] = []
         stay = ZERO
         for p, where, nxt in parts:
             if p == 0:
                 continue
-            if len(nxt) == 5:  # an end (a state has six fields)
-                sub, w = nxt, ZERO
-            else:
-                sub, w = node(where, nxt, root)  # type: ignore[arg-type]
-            for i in range(5):
-                vec[i] += p * sub[i]
-            stay += p * w
-        return tuple(vec), stay  # type: ignore[return-value]
+            if len(nxt) == 2:  # an end (a state has six fields)
+                terms.append((p, ({nxt: 1}, 1)))  # type: ignore[dict-item]
+                continue
+            sub, w = node(where, nxt, root)  # type: ignore[arg-type]
+            terms.append((p, sub))
+            if w:
+                stay += p * w
+        return _combine(terms), stay
 
     start: _State = (hero_hp, m_hp, 0, not drained, slowed, items)
     if turn == "round":
-        return DuelOdds(*solve(start))
-    vec, stay = node(turn, start, start)
-    if stay:
-        back = solve(start)
-        vec = tuple(v + stay * b for v, b in zip(vec, back, strict=True))  # type: ignore[assignment]
-    return DuelOdds(*vec)
+        nums, den = solve(start)
+    else:
+        got, stay = node(turn, start, start)
+        nums, den = _combine([(ONE, got), (stay, solve(start))]) if stay else got
+    return tuple(sorted((k, Fraction(v, den)) for k, v in nums.items() if v))
 
 
 def duel_text(odds: DuelOdds) -> str:
     """``win 63.2%, fall 36.8%`` (the ends that can happen, in a fixed order)."""
     names = {"win": "win", "fall": "fall", "escape": "get away", "away": "fly goes away", "endless": "no end"}
     return ", ".join(f"{names[k]} {percent(v)}" for k, v in odds.as_dict().items() if v)
+
+
+# ---- every game's fight odds: companion odds fight haunted-tower ---------------------------------
+
+
+def fight_outcome(
+    monster: Monster,
+    *,
+    hero_hp: int,
+    hero_attack: int,
+    hero_ac: int,
+    hero_damage: int,
+    monster_hp: int | None = None,
+    run_at: int = 0,
+    items: int = 0,
+    drained: bool = False,
+    slowed: bool = False,
+    turn: str = "round",
+    free_attack: bool = True,
+    hero: str = "The hero",
+) -> FightOutcome:
+    """:func:`duel` as the shells show every game's fight (``companion odds fight haunted-tower``):
+    win, fall (a death), get away, and the hero's HP at the end. Same arguments as :func:`duel`;
+    ``hero`` names the hero in the words."""
+    args = {
+        "hero_hp": hero_hp,
+        "hero_attack": hero_attack,
+        "hero_ac": hero_ac,
+        "hero_damage": hero_damage,
+        "monster_hp": monster_hp,
+        "run_at": run_at,
+        "items": items,
+        "drained": drained,
+        "slowed": slowed,
+        "turn": turn,
+        "free_attack": free_attack,
+    }
+    ends = duel_ends(monster, **args)  # type: ignore[arg-type]
+    o = duel(monster, **args)  # type: ignore[arg-type]
+    hp: dict[int, Fraction] = {}
+    on_win = ZERO
+    for (kind, h), p in ends:
+        hp[h] = hp.get(h, ZERO) + p
+        if kind == "win":
+            on_win += h * p
+    m_hp = monster.hp if monster_hp is None else monster_hp
+    fight = f"{hero} (HP {hero_hp}, Att {hero_attack}, AC {hero_ac}) against the {monster.name} (HP {m_hp}"
+    fight += f" of {monster.hp})" if m_hp != monster.hp else ")"
+    if run_at:
+        fight += f", running at {run_at} HP or less"
+    more: list[tuple[str, Fraction]] = []
+    who = "the hero" if hero == "The hero" else hero  # in the middle of a line
+    if monster.initiative != "last":
+        more.append((f"{who} attacks first in a round", initiative_chance(monster)))
+    more.append((f"{who}'s attack hits", hit_chance(hero_attack - (2 if slowed else 0), monster.ac)))
+    more.append((f"the {monster.name}'s attack hits", hit_chance(monster.att, hero_ac)))
+    more.append(("running away succeeds (each try)", run_chance(monster.att)))
+    notes = [
+        "Initiative is rolled every round (ties again); the hero attacks with the same weapon throughout, "
+        "and a weapon with limited uses is counted as lasting the whole fight."
+    ]
+    if hero_damage <= 0:
+        notes.append(
+            f"{hero}'s attack cannot damage the {monster.name}" + (" (only running ends it)." if run_at else ".")
+        )
+    elif monster.hurt_by is not None:
+        notes.append(f"Only {monster.hurt_text()} can damage the {monster.name}: give --damage 0 for any other attack.")
+    if monster.on_hit == "steal":
+        notes.append(f"The {monster.name} takes an item on each hit and goes away on hitting a hero who has none.")
+    draw = o.away + o.endless
+    words = {"lose": "fall (a death)", "flee": "get away", "death": "fall (a death)"}
+    if o.away and o.endless:
+        words["draw"] = f"the {monster.name} goes away, or no end"
+    elif o.away:
+        words["draw"] = f"the {monster.name} goes away"
+    else:
+        words["draw"] = "neither side can ever end it"
+    rows = tuple(("fallen" if h == 0 else str(h), p) for h, p in sorted(hp.items()))
+    return FightOutcome(
+        game="haunted-tower",
+        fight=fight,
+        win=o.win,
+        lose=o.fall,
+        flee=o.escape if run_at or o.escape else None,
+        draw=draw if draw else None,
+        death=o.fall,
+        hp_left=sum((h * p for h, p in hp.items()), ZERO),
+        hp_if_win=on_win / o.win if o.win else None,
+        words=words,
+        more=tuple(more),
+        charts=(Chart(f"{hero}'s HP at the end of the fight", rows),),
+        notes=tuple(notes),
+        inputs={"monster": monster.key, "hero": hero, **args, "monster_hp": m_hp},
+    )

@@ -50,6 +50,15 @@ def run_hint(state: State) -> str:
 
 def duel_for(state: State, weapon: Item | None, *, run_at: int = 0, turn: str | None = None) -> O.DuelOdds:
     """The exact odds of the fight in progress from now on, attacking with ``weapon``."""
+    return O.duel(fight_monster(state), **fight_args(state, weapon, run_at=run_at, turn=turn))
+
+
+def fight_monster(state: State) -> Monster:
+    return R.fighting(state)[2]
+
+
+def fight_args(state: State, weapon: Item | None, *, run_at: int = 0, turn: str | None = None) -> dict[str, Any]:
+    """:func:`duel_args` for the fight in progress, from where it stands in its round."""
     f, hero, monster = R.fighting(state)
     if turn is None:
         turn = {
@@ -57,7 +66,7 @@ def duel_for(state: State, weapon: Item | None, *, run_at: int = 0, turn: str | 
             "hero": "hero-last" if "monster" in f.acted else "hero-first",
             "monster": "monster-extra" if f.extra else ("monster-last" if "hero" in f.acted else "monster-first"),
         }.get(f.phase, "round")
-    return hero_duel(state, hero, monster, weapon, monster_hp=f.hp, run_at=run_at, turn=turn, fight=True)
+    return duel_args(state, hero, monster, weapon, monster_hp=f.hp, run_at=run_at, turn=turn, fight=True)
 
 
 def hero_duel(
@@ -71,23 +80,39 @@ def hero_duel(
     turn: str = "round",
     fight: bool = False,
 ) -> O.DuelOdds:
+    args = duel_args(state, hero, monster, weapon, monster_hp=monster_hp, run_at=run_at, turn=turn, fight=fight)
+    return O.duel(monster, **args)
+
+
+def duel_args(
+    state: State,
+    hero: Hero,
+    monster: Monster,
+    weapon: Item | None,
+    *,
+    monster_hp: int | None = None,
+    run_at: int = 0,
+    turn: str = "round",
+    fight: bool = False,
+) -> dict[str, Any]:
+    """The keyword arguments of :func:`.odds.duel` for ``hero`` attacking ``monster`` with ``weapon``
+    (``fight``: the fight in progress, with its drain and venom)."""
     variants = state.meta.variants
     f = R.game(state).fight if fight else None
     amount, _ = R.damage_of(hero, monster, weapon, variants)
-    return O.duel(
-        monster,
-        hero_hp=hero.hp,
-        hero_attack=R.total(R.attack_parts(hero, monster, weapon, variants)),
-        hero_ac=R.armor_class(hero, monster, variants),
-        hero_damage=amount,
-        monster_hp=monster_hp,
-        run_at=run_at,
-        items=len(hero.items),
-        drained=f.drained if f else False,
-        slowed=f.slowed if f else False,
-        turn=turn,
-        free_attack=R.RUN_FAIL_TURN not in variants,
-    )
+    return {
+        "hero_hp": hero.hp,
+        "hero_attack": R.total(R.attack_parts(hero, monster, weapon, variants)),
+        "hero_ac": R.armor_class(hero, monster, variants),
+        "hero_damage": amount,
+        "monster_hp": monster_hp,
+        "run_at": run_at,
+        "items": len(hero.items),
+        "drained": f.drained if f else False,
+        "slowed": f.slowed if f else False,
+        "turn": turn,
+        "free_attack": R.RUN_FAIL_TURN not in variants,
+    }
 
 
 def best_weapon(state: State, hero: Hero, monster: Monster) -> Item | None:
@@ -105,6 +130,7 @@ def fight_advice(state: State) -> list[str]:
     weapon = best_weapon(state, hero, monster)
     with_ = f" with {weapon.name}" if weapon else ""
     lines = [f"Fight on{with_} to the end: {O.duel_text(duel_for(state, weapon))}."]
+    lines.append(hp_line(hero.name, hero.hp, O.duel_ends(monster, **fight_args(state, weapon))))
     if hero.hp > 1:
         lines.append(f"Fight on{with_}, run at 1 HP: {O.duel_text(duel_for(state, weapon, run_at=1))}.")
     free = "monster" in f.acted and R.RUN_FAIL_TURN not in state.meta.variants
@@ -113,6 +139,19 @@ def fight_advice(state: State) -> list[str]:
     if monster.key == SPECTER:
         lines.append("The specter stays where it is when a hero gets away; it is at full HP 8 next time.")
     return lines
+
+
+def hp_line(name: str, hp: int, ends: tuple[tuple[O.End, Any], ...]) -> str:
+    """``Aria's HP at the end: fallen ▁▂▅█▃ 4 · 2.6 on average``: a one-line chart of a duel's ends."""
+    from fractions import Fraction
+
+    from companion.sim.chart import spark
+
+    shares = [Fraction(0)] * (hp + 1)
+    for (_, h), p in ends:
+        shares[h] += p
+    mean = sum(h * p for h, p in enumerate(shares))
+    return f"{name}'s HP at the end: fallen {spark(shares)} {hp} · {float(mean):.1f} on average"
 
 
 def initiative_hint(state: State) -> str:
