@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import signal
 import sys
 import time
@@ -24,11 +25,51 @@ KILLS = 120
 
 
 def _quiet_child() -> None:
-    """A forked child shares pytest's output streams; point them at /dev/null so nothing it might
-    print can block on (or mix into) the parent's output."""
+    """Make a forked child behave like a fresh companion process.
+
+    It shares pytest's output streams: point them at /dev/null so nothing it might print can block on
+    (or mix into) the parent's output. And it inherits whatever SIGINT handler earlier in-process tests
+    left behind (prompt_toolkit and asyncio install their own while a prompt runs): restore Python's
+    default, so Ctrl-C raises KeyboardInterrupt as it does in a real ``companion``.
+    """
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.set_wakeup_fd(-1)
+
+
+def _reap(pid: int, fd: int, seconds: float = 20.0) -> bytes:
+    """Wait for a stopped child, draining its pipe meanwhile, and return all it reported.
+
+    Never hangs the suite: a child still running ``seconds`` after it was stopped is killed and the
+    test fails, saying so.
+    """
+    data = bytearray()
+    deadline = time.monotonic() + seconds
+    while not os.waitpid(pid, os.WNOHANG)[0]:
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError(f"the writer (pid {pid}) was still running {seconds:.0f} s after it was stopped")
+        if select.select([fd], [], [], 0.05)[0]:
+            data += os.read(fd, 65536)
+    while chunk := os.read(fd, 65536):
+        data += chunk
+    return bytes(data)
+
+
+def _read_ids(fd: int, count: int, buffer: bytearray) -> list[int]:
+    """Block until the child has reported ``count`` more ids (kept beyond them stay in ``buffer``)."""
+    while buffer.count(b"\n") < count:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            raise AssertionError("the writer stopped before reporting its actions")
+        buffer += chunk
+    lines = bytes(buffer).split(b"\n")
+    ids, rest = lines[:count], b"\n".join(lines[count:])
+    buffer[:] = rest
+    return [int(i) for i in ids]
 
 
 def _writer(home: Path, fd: int, start: int) -> None:
@@ -75,18 +116,17 @@ def test_kill_9_and_ctrl_c_never_lose_a_reported_action() -> None:
                 os._exit(0)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         os.close(write_fd)
-        pipe = os.fdopen(read_fd)
         # Let the child finish 0-2 actions (so kills land at every stage of a write however loaded
         # the machine is), then stop it a random moment into the next one.
         wait_for = n % 3
         expected += wait_for
-        for _ in range(wait_for):
-            reported.add(int(pipe.readline()))
+        buffer = bytearray()
+        reported.update(_read_ids(read_fd, wait_for, buffer))
         time.sleep(rng.uniform(0.0, 0.03))
         os.kill(pid, signal.SIGINT if n % 4 == 3 else signal.SIGKILL)
-        os.waitpid(pid, 0)
-        reported.update(int(line) for line in pipe.read().split())
-        pipe.close()
+        buffer += _reap(pid, read_fd)
+        os.close(read_fd)
+        reported.update(int(line) for line in bytes(buffer).split())
         session = open_session(home, "crash")  # must load, whatever moment the kill hit
         ids = {e["id"] for e in session.files.read_events()}
         missing = reported - ids
@@ -114,9 +154,17 @@ def test_the_log_on_disk_matches_the_events_after_kills() -> None:
                 os._exit(0)
         time.sleep(rng.uniform(0.0, 0.05))
         os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        _reap_silent(pid)
         session = open_session(home, "crash2")
         assert (logs / "crash2.md").read_text() == session.log_text() == regenerated_log(home, "crash2")
+
+
+def _reap_silent(pid: int, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not os.waitpid(pid, os.WNOHANG)[0]:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the writer (pid {pid}) survived SIGKILL for {seconds:.0f} s")
+        time.sleep(0.01)
 
 
 def _writer_named(home: Path, name: str, start: int) -> None:
