@@ -188,6 +188,15 @@ def _sim(session: Session) -> State:
 # ---- setup and heroes --------------------------------------------------------------------------
 
 
+def _known(state: Any, kind: str, name: str) -> tuple[dict[str, Any], str]:
+    """A hero card or item chit already in the game data, whatever case the player types its name in:
+    a copy of its values ({} if new), and the name to keep (the stored one if known)."""
+    wanted = f"{kind}.{name.strip().lower()}"
+    key = next((k for k in state.data if k.lower() == wanted), None)
+    known: dict[str, Any] = dict(state.data[key]) if key else {}
+    return known, key[len(kind) + 1 :] if key else name.strip()
+
+
 @app.command("setup")
 def setup_cmd(
     ctx: typer.Context,
@@ -286,9 +295,7 @@ def hero_cmd(
 
     with _session(env) as session:
         state = session.state
-        key = next((k for k in state.data if k.lower() == f"hero.{name.strip().lower()}"), None)
-        known: dict[str, Any] = dict(state.data[key]) if key else {}
-        card_name = key[5:] if key else name.strip()
+        known, card_name = _known(state, "hero", name)
         given = {"speed": speed, "hp": hp, "attack": attack, "ac": ac, "ability": ability}
         values = {**known, **{k: v for k, v in given.items() if v is not None}}
         missing = [f"--{k}" for k in ("speed", "hp", "attack", "ac", "ability") if k not in values]
@@ -538,9 +545,7 @@ def item_cmd(
 
     with _session(env) as session:
         state = session.state
-        key = next((k for k in state.data if k.lower() == f"item.{name.strip().lower()}"), None)
-        known: dict[str, Any] = dict(state.data[key]) if key else {}
-        item_name = key[5:] if key else name.strip()
+        known, item_name = _known(state, "item", name)
         given: dict[str, Any] = {
             "kind": kind.strip().lower() if kind else None,
             "back": back.strip().lower() if back else None,
