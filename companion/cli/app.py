@@ -18,14 +18,15 @@ from companion.cli.group import CompanionGroup
 EXAMPLES = """\
 \b
 Examples:
-  companion roll DC --mod 1         a Dice Check with +1
-  companion roll 2d6 --got 3,5      the dice you rolled yourself
-  companion roll SR STR,DEX,INT     a Split Roll, named options
-  companion roll 4dt                Dark Tower dice: sum, hearts and stars
-  companion odds DC --mod 2         exact odds: 2/3
-  companion new inverted-tower      start a game; then companion play
-  companion odds fight it --mobs 2  exact fight odds
-  companion simulate it --runs 5000 whole games, win rate with its 95% interval
+  companion roll DC --mod 1          a Dice Check with +1
+  companion roll 2d6 --got 3,5       the dice you rolled yourself
+  companion roll SR STR,DEX,INT      a Split Roll, named options
+  companion roll 4dt                 Dark Tower dice: sum, hearts and stars
+  companion odds DC --mod 2          exact odds: 2/3
+  companion new inverted-tower       start a game; then companion play
+  companion odds fight it --mobs 2   exact fight odds
+  companion simulate it --runs 5000  whole games, win rate with its 95% interval
+  companion completion bash          Tab completion (companion completion --help)
 """
 
 app = typer.Typer(
@@ -89,6 +90,32 @@ def root(
     """A table-side companion for dungeon gamebooks and board games."""
     ctx.obj = Env.from_process(data_dir=data_dir, logs_dir=logs_dir, session=session)
 
+
+#: The root's help lists its commands under these headings, in this order (the games' own groups
+#: under "Games"; a command in none of them under "Other commands").
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "Dice": ("roll", "odds"),
+    "Sessions": (
+        "new",
+        "play",
+        "next",
+        "sessions",
+        "use",
+        "status",
+        "undo",
+        "redo",
+        "amend",
+        "note",
+        "mode",
+        "log",
+        "export",
+        "gamedata",
+    ),
+    "Trackers": ("tally", "hp", "xp", "gold", "item", "room", "rooms", "floor", "talisman"),
+    "Games": ("tower", "dark", "haunted", "dragon", "dungeon"),
+    "Analysis": ("simulate",),
+    "Shell": ("shell", "completion"),
+}
 
 #: Command name → the module whose typer ``app`` defines it. Only the module of the command being
 #: run is imported and turned into a click command; typer would otherwise build every command's

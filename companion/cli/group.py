@@ -73,12 +73,19 @@ class CompanionGroup(TyperGroup):
         """
         if ctx.parent is not None:
             return super().format_commands(ctx, formatter)
-        rows = [(name, _short_help(name)) for name in self.list_commands(ctx)]
-        if rows:
-            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
-            rows = [(name, _shorten(text, limit)) for name, text in rows]
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        from companion.cli.app import SECTIONS
+
+        names = self.list_commands(ctx)
+        if not names:
+            return None
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        placed = {name for members in SECTIONS.values() for name in members}
+        sections = [(title, [n for n in members if n in names]) for title, members in SECTIONS.items()]
+        sections.append(("Other commands", [n for n in names if n not in placed]))
+        for title, members in sections:
+            if members:
+                with formatter.section(title):
+                    formatter.write_dl([(name, _shorten(_short_help(name), limit)) for name in members])
         return None
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
@@ -195,7 +202,20 @@ def _built(target: str) -> Any:
     from companion.cli.complete import attach
 
     module, _, attr = target.partition(":")
-    return attach(typer.main.get_command(getattr(importlib.import_module(module), attr)))
+    return attach(plain(typer.main.get_command(getattr(importlib.import_module(module), attr))))
+
+
+def plain(command: Any) -> Any:
+    """One look for help: plain text, as the root's (typer's rich boxes cost start-up, docs/startup.md).
+
+    The games' own groups are typer apps with typer's default rich help; this sets every command
+    under ``command`` to the plain formatter the root uses.
+    """
+    if hasattr(command, "rich_markup_mode"):
+        command.rich_markup_mode = None
+    for sub in (getattr(command, "commands", None) or {}).values():
+        plain(sub)
+    return command
 
 
 def _exit(code: int) -> BaseException:

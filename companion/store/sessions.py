@@ -207,9 +207,13 @@ class Store:
     def open(self, name: str) -> SessionFiles:
         files = self.files(name)
         if not files.session_file.exists():
-            known = ", ".join(self.slugs()) or "none yet"
+            from companion.errors import did_you_mean
+
+            slugs = self.slugs()
+            known = ", ".join(slugs) or "none yet"
             raise NotFoundError(
-                f"no session named {name!r}; sessions: {known}", hint="start one with: companion new GAME"
+                f"no session named {name!r}; sessions: {known}",
+                hint=did_you_mean(files.slug, slugs) or "start one with: companion new GAME",
             )
         return files
 

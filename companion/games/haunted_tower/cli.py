@@ -29,7 +29,7 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
-    epilog="[bold]A fight[/bold]: fight HERO MONSTER → init → attack (whoever's turn it is) or run → ...",
+    epilog="A fight: fight HERO MONSTER → init → attack (whoever's turn it is) or run → ...",
 )
 
 HeroArg = Annotated[str, typer.Argument(help="The hero (a unique start of the name will do).", show_default=False)]
