@@ -173,7 +173,9 @@ def parse_pack(source: str, where: str) -> Pack:
         m = re.search(r"\(at line (\d+), column (\d+)\)", text)
         what = re.sub(r"\s*\(at line \d+, column \d+\)|\s*\(at end of document\)", "", text)
         line = int(m.group(1)) if m else source.count("\n") + 1
-        raise PackError(where, line, f"TOML syntax: {what[:1].lower() + what[1:]}; see docs/tables.md") from None
+        what = what[:1].lower() + what[1:]
+        advice = "put text in double quotes" if what.startswith("invalid value") else "see docs/tables.md"
+        raise PackError(where, line, f"TOML syntax: {what}; {advice}") from None
     return _Reader(source, where).pack(data)
 
 
