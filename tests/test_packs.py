@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.dice.odds import sum_counts
@@ -33,7 +34,7 @@ REFUSALS = {
     "check-tracker": "6: check luck: target names LUCK, which is not in [trackers]; trackers: SKILL",
     "bad-dice": "5: dice '2d6 twice' cannot be rolled on a table; write dice such as 1d6, 2d6, 1d6+1, d20 or d%",
     "syntax": "7: TOML syntax: invalid value; put text in double quotes",
-    "bad-roll": "6: table room: roll = '1 to 5' is not a roll; write \"4\", \"1-3\" or \"11+\"",
+    "bad-roll": '6: table room: roll = \'1 to 5\' is not a roll; write "4", "1-3" or "11+"',
     "unknown-key": "5: tables.room has an unknown key 'die'; table keys: title, dice, rows, description",
     "bad-effect": "7: effect 'gold plus one' is not a tracker change; write NAME +N, NAME -N or NAME =N (e.g. gold +1)",
     "no-pack": '1: a pack starts with [pack] and name = "..." (a short name, e.g. ruined-keep)',
@@ -160,7 +161,7 @@ def packs(draw):
         cuts = sorted(draw(st.sets(st.sampled_from(inner), max_size=min(8, len(inner)))) if inner else [])
         bounds = [lo, *cuts, hi + 1]
         rows = []
-        for j, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        for j, (a, b) in enumerate(itertools.pairwise(bounds)):
             last = j == len(bounds) - 2
             span = str(a) if a == b - 1 else f"{a}-{b - 1}"
             if last and draw(st.booleans()):
@@ -175,7 +176,7 @@ def packs(draw):
     return '[pack]\nname = "gen"\n\n' + "\n".join(tables) + "\n[trackers]\nSKILL = { start = 7, max = 12 }\n"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(packs())
 def test_every_total_of_a_valid_pack_maps_to_exactly_one_row(source):
     pack = parse_pack(source, "gen.toml")
@@ -186,7 +187,7 @@ def test_every_total_of_a_valid_pack_maps_to_exactly_one_row(source):
             assert table.lookup(total) is covering[0]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(packs())
 def test_the_odds_of_a_table_add_up_to_one(source):
     pack = parse_pack(source, "gen.toml")
@@ -196,13 +197,15 @@ def test_the_odds_of_a_table_add_up_to_one(source):
         assert all(p > 0 for _, p in chances)  # every row can be rolled
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(packs(), st.data())
 def test_a_row_made_to_overlap_its_neighbour_is_refused_on_its_line(source, data):
     pack = parse_pack(source, "gen.toml")
-    table = next(t for t in pack.tables.values() if len(t.rows) > 1) if any(
-        len(t.rows) > 1 for t in pack.tables.values()
-    ) else None
+    table = (
+        next(t for t in pack.tables.values() if len(t.rows) > 1)
+        if any(len(t.rows) > 1 for t in pack.tables.values())
+        else None
+    )
     if table is None:
         return
     i = data.draw(st.integers(1, len(table.rows) - 1))

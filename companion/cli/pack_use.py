@@ -322,7 +322,8 @@ def _roll_segments(r: dict[str, Any]) -> list[Segment]:
             (f" ({r['expr']}" + (f", {tracker['name']} {tracker['value']}" if tracker else "") + ")", "dim"),
         ]
         segs.append(("  " + _faces(r), "bold magenta"))
-        segs.append((f" = {total}", "bold"))
+        if r.get("faces") is None or len(r["faces"]) > 1 or total != sum(r["faces"]):
+            segs.append((f" = {total}", "bold"))
         passed = r["result"].startswith("pass")
         segs.append((f"  → {r['result']}", "bold green" if passed else "bold red"))
     segs.append((f"  · {r['src']}", "italic dim"))

@@ -214,6 +214,8 @@ def _describe(event: dict[str, Any]) -> str:
         return f"answer to {event.get('key')}"
     if t == "note":
         return "note"
+    if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
+        return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
 
 

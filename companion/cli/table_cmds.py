@@ -196,7 +196,12 @@ def validate_cmd(
             }
         )
         return
-    env.echo(f"{file}: ok, pack {p.name} ({len(p.tables)} tables, {len(p.checks)} checks, {len(p.trackers)} trackers)")
+    counts = [_count(len(p.tables), "table"), _count(len(p.checks), "check"), _count(len(p.trackers), "tracker")]
+    env.echo(f"{file}: ok, pack {p.name} ({', '.join(counts)})")
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 app = typer.Typer(rich_markup_mode=None)
