@@ -212,3 +212,37 @@ def test_new_json_names_the_packs(isolated_home):
     result = cli("new", "freeform", "--tables", CRYPT, "--tables", CRYPT)
     assert result.exit_code == 2
     assert "two --tables packs are both named 'sunken-crypt'" in result.stderr
+
+
+def test_every_command_in_docs_tables_runs_as_typed(isolated_home, monkeypatch):
+    """The player's page: each `$ companion ...` line, in order, from the repository's root."""
+    import re
+    import shlex
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    text = (root / "docs" / "tables.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", text, flags=re.S)
+    commands = [line[2:] for block in blocks for line in block.splitlines() if line.startswith("$ companion ")]
+    assert len(commands) >= 15
+    for line in commands:
+        words = shlex.split(line, comments=True)
+        assert words[0] == "companion"
+        result = cli(*words[1:])
+        want = 2 if line.rstrip().endswith("# exit 2") else 0
+        assert result.exit_code == want, (line, result.stderr)
+        if want == 0:
+            assert result.stderr == "", (line, result.stderr)
+
+
+def test_every_example_in_tables_help_runs_as_typed(isolated_home, monkeypatch):
+    import shlex
+
+    from companion.cli.table_cmds import TABLES_EPILOG
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    lines = [line.strip() for line in TABLES_EPILOG.splitlines() if line.strip().startswith("companion ")]
+    assert len(lines) >= 5
+    for line in lines:
+        result = cli(*shlex.split(line)[1:])
+        assert result.exit_code == 0, (line, result.stderr)
