@@ -42,7 +42,7 @@ def test_a_reference_chain_an_effect_and_undo_in_a_session(isolated_home):
     assert lines[room + 2] == (
         "  - d: `DR treasure` → `[4]` → **4: A silver locket** · physical — What glints in the silt, from room"
     )
-    assert lines[room + 3] == "  - Gold: 3 (room: Gold +3)"
+    assert lines[room + 3] == "  - Gold: 3 (treasure: Gold +3)"
     assert regenerated_log(isolated_home, "freeform-1") == log
 
     ok("undo")

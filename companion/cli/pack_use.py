@@ -58,6 +58,13 @@ def _game_table(env: Env, name: str, game: str | None) -> bool:
     return any(c in tables for c in (name, name.removesuffix("s"), name + "s"))
 
 
+def _leave_to_game(env: Env) -> bool:
+    """Whether a DR no pack answers is the active game's to refuse (any game but freeform)."""
+    from companion.session.api import active_game
+
+    return active_game(env) not in ("freeform",)
+
+
 def lookup(env: Env, kind: str, name: str, found: Found | None = None) -> tuple[Pack, Any]:
     """The pack and the table (``kind`` "dr") or check ("check") called ``name`` or ``PACK/NAME``."""
     found = found if found is not None else available(env)
@@ -74,9 +81,14 @@ def lookup(env: Env, kind: str, name: str, found: Found | None = None) -> tuple[
         if found.broken:
             raise found.broken[0]
         known = sorted(f"{p.name}/{n}" for p in found.packs for n in (p.tables if kind == "dr" else p.checks))
-        listed = f"{what}s: {', '.join(known)}" if known else "no table pack has any"
+        if not found.packs:
+            message = f"no {what} {item!r}: no table pack is in use"
+        else:
+            message = f"no {what} {item!r} in your table packs; " + (
+                f"{what}s: {', '.join(known)}" if known else f"they have no {what}s"
+            )
         raise NotFoundError(
-            f"no {what} {item!r} in your table packs; {listed}",
+            message,
             hint="companion tables list shows every pack; start a session with companion new freeform --tables FILE",
         )
     if len(hits) > 1 and found.origin.get(hits[0][0].name) != "session":
@@ -188,7 +200,7 @@ def roll(
     if kind == "dr" and (game is not None or _game_table(env, name.lower(), None)):
         return False
     found = available(env)
-    if kind == "dr" and not found.packs and not found.broken:
+    if kind == "dr" and not found.packs and not found.broken and _leave_to_game(env):
         return False  # no packs at all: the built-in games' DR and its messages
     pack, obj = lookup(env, kind, name, found)
     if kind == "dr" and mod:

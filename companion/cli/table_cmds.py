@@ -87,7 +87,7 @@ def list_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         names = [f"DR {t}" for t in p.tables] + [f"check {c}" for c in p.checks]
         grid.add_row(escape(p.name), labels[origin], escape(", ".join(names)))
     env.print(grid)
-    env.print(f"Your folder: {escape(str(folder))}")
+    env.print(f"Your folder: {escape(str(folder))}", soft_wrap=True)
     if not any(origin == "folder" for _, origin in packs):
         env.print("  (no packs there yet: copy a .toml pack into it, or use companion new freeform --tables FILE)")
     for exc in broken:
@@ -148,8 +148,9 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
 
     from companion.cli.pack_use import show_table_odds
 
-    where = "built-in, read-only" if p.builtin else p.path
-    env.print(f"[bold]{escape(p.title)}[/bold] ({escape(p.name)}, {escape(where)})")
+    env.print(f"[bold]{escape(p.title)}[/bold] ({escape(p.name)}" + (", built-in, read-only)" if p.builtin else ")"))
+    if not p.builtin:
+        env.print(f"File: {escape(p.path)}", soft_wrap=True)
     if p.description:
         env.print(escape(p.description))
     for t in p.tables.values():

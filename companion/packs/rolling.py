@@ -81,9 +81,9 @@ def table_event(pack: Pack, steps: list[Step], why: str | None = None) -> dict[s
             entry["via"] = s.via
         rolls.append(entry)
     event: dict[str, Any] = {"t": "table", "pack": pack.name, "table": steps[0].table.name, "rolls": rolls}
-    effects = chain_effects(steps)
+    effects = [{**e.event(), "from": s.table.name} for s in steps for e in s.row.effects]
     if effects:
-        event["effects"] = [e.event() for e in effects]
+        event["effects"] = effects
     if why:
         event["why"] = why
     return event
@@ -99,7 +99,7 @@ def check_event(pack: Pack, check: Check, roll: Roll, value: int | None, why: st
     event: dict[str, Any] = {"t": "table", "pack": pack.name, "check": check.name, "rolls": [entry]}
     effects = check_effects(check, passed)
     if effects:
-        event["effects"] = [e.event() for e in effects]
+        event["effects"] = [{**e.event(), "from": check.name} for e in effects]
     if why:
         event["why"] = why
     return event

@@ -280,7 +280,7 @@ class Fold:
                         "op": effect["op"],
                         "value": effect["value"],
                         "label": effect["label"],
-                        "why": f"{source}: {effect['label']} {change}",
+                        "why": f"{effect.get('from', source)}: {effect['label']} {change}",
                     }
                 )
 
