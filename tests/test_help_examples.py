@@ -17,12 +17,15 @@ and none may show a traceback.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import cli
+
+REPO = Path(__file__).resolve().parent.parent
 
 #: Which game's session an example of each group runs in (root commands: a freeform session).
 GROUP_GAME = {
@@ -108,16 +111,24 @@ def _examples(path: list[str], text: str) -> list[str]:
 
 
 def _argv(tmp: Path, lines: list[str]) -> list[list[str] | str]:
-    """bash's words for each line (or bash's error for a line it cannot read)."""
+    """bash's words for each line (or what is wrong: bash cannot read it, or it redirects, e.g. ``>=9``)."""
     out: list[list[str] | str] = []
+    sandbox = tmp / "bash-sandbox"
     for line in lines:
+        sandbox.mkdir()
         proc = subprocess.run(
             ["bash", "--norc", "--noprofile", "-c", 'eval "set -- $1" && printf "%s\\0" "$@"', "_", line],
             capture_output=True,
             text=True,
             timeout=60,
+            cwd=sandbox,
         )
-        out.append(proc.stdout.split("\0")[:-1] if proc.returncode == 0 else proc.stderr.strip())
+        made = sorted(p.name for p in sandbox.iterdir())
+        if made:
+            out.append(f"bash redirects its output into {made}")
+        else:
+            out.append(proc.stdout.split("\0")[:-1] if proc.returncode == 0 else proc.stderr.strip())
+        shutil.rmtree(sandbox)
     return out
 
 
@@ -143,7 +154,7 @@ def test_the_walk_finds_the_known_examples():
 
 @pytest.mark.parametrize(("where", "lines"), CASES, ids=[c[0] for c in CASES])
 def test_every_example_runs_as_typed(where, lines, tmp_path, isolated_home, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(REPO)  # as typed in a checkout: examples name files such as examples/tables/*.toml
     group = where.split()[1] if len(where.split()) > 1 else ""
     game = GROUP_GAME.get(group, "freeform")
     assert cli("new", game, "--name", "example", "--seed", "1").exit_code == 0

@@ -94,7 +94,7 @@ def root(
 #: The root's help lists its commands under these headings, in this order (the games' own groups
 #: under "Games"; a command in none of them under "Other commands").
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "Dice": ("roll", "odds"),
+    "Dice": ("roll", "odds", "tables"),
     "Sessions": (
         "new",
         "play",
