@@ -25,7 +25,9 @@ def bar(value: int, maximum: int, width: int = 10) -> Text:
     return Text("█" * filled, style=style).append("░" * (width - filled), style="dim").append(f" {value}/{maximum}")
 
 
-def status_panel(session: Session) -> Panel:
+def status_panel(session: Session, width: int | None = None) -> Panel:
+    """The status panel; with ``width`` it keeps that width whatever its rows hold (guided play
+    passes one width for the whole game, so the panel does not grow and shrink between turns)."""
     state = session.state
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
@@ -69,7 +71,7 @@ def status_panel(session: Session) -> Panel:
     if state.finished:
         footer += f" · {state.finished}"
     body = Group(grid, Text(footer, style="dim")) if rows else Text(footer + "\nNothing tracked yet.", style="dim")
-    return Panel(body, title=title, title_align="left", expand=False)
+    return Panel(body, title=title, title_align="left", expand=width is not None, width=width)
 
 
 def entry_renderable(entry: Entry) -> Text:

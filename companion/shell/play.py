@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text as RichText
 
-from companion.dice.source import read_physical
+from companion.dice.roll import Roll
+from companion.dice.source import read_physical, total_note
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.session.fold import answer_event
 from companion.shell import prompts
@@ -28,6 +29,10 @@ RESUME_TAIL = 8
 def play(env: Env, session: Session) -> None:
     fold = session.fold
     fold.start()
+    # Write one column short of the edge, as the prompts do: nothing the terminal could wrap or cut.
+    width = prompts.columns()
+    env.out.width = width
+    panel_width = min(width, 80)  # one width through the whole game, whatever the rows hold
     entries = session.state.log.entries
     if session.count:
         env.print(RichText(f"Resuming {session.meta.name} after {session.count} actions.", style="dim"))
@@ -45,14 +50,14 @@ def play(env: Env, session: Session) -> None:
             env.print(entry_renderable(entry))
         shown = len(entries)
         if fold.done:
-            env.print(status_panel(session))
+            env.print(status_panel(session, panel_width))
             env.print(
                 RichText(
                     f"The game is over: {session.state.finished or 'ended'}. Log: {session.meta.log_path}", style="bold"
                 )
             )
             return
-        panel = status_panel(session)
+        panel = status_panel(session, panel_width)
         signature = repr(session.spec.status(session.state)) if session.spec.status else str(session.count)
         if signature != last_panel:
             env.print(panel)
@@ -76,8 +81,11 @@ def play(env: Env, session: Session) -> None:
             answer = prompts.ask_roll(request, physical, reader=read_physical)
             if answer == "virtual":
                 answer = session.dice().roll(request.expr, request.mod, request.parts)
+            elif isinstance(answer, Roll) and answer.faces is None:
+                env.print(RichText("  " + total_note(answer), style="cyan"))
         elif isinstance(request, Choice):
-            answer = prompts.ask_choice(request)
+            risk = session.spec.risk(session.state, request) if session.spec.risk else None
+            answer = prompts.ask_choice(request, risk=risk)
             answer = {"__undo__": "undo", "__quit__": "quit", "__switch__": "switch"}.get(answer, answer)
             if answer not in ("undo", "quit", "switch"):
                 answer = ("choice", answer)
