@@ -76,6 +76,21 @@ class Terminal:
                 return True
         return self.child.isalive()
 
+    def prompting(self) -> bool:
+        """Whether a prompt is open now: prompt_toolkit turns bracketed paste on while it reads a
+        key and off when it is done, so keys sent now reach the prompt (not the terminal's echo)."""
+        return self.raw.rfind("\x1b[?2004h") > self.raw.rfind("\x1b[?2004l")
+
+    def ready(self, quiet: float = 0.05, limit: float = TIMEOUT) -> bool:
+        """Wait until a prompt is open and drawn; False once the process has exited."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if not self.settle(quiet, limit):
+                return False
+            if self.prompting():
+                return True
+        raise AssertionError(f"no prompt within {limit} s; the screen:\n{self.display()}")
+
     def wait_for(self, text: str, timeout: float = TIMEOUT) -> None:
         """Wait until ``text`` is on the visible screen."""
         deadline = time.monotonic() + timeout
@@ -98,10 +113,26 @@ class Terminal:
     def send(self, keys: str) -> None:
         self.child.send(keys)
 
-    def key(self, keys: str, quiet: float = 0.15) -> bool:
-        """Press ``keys`` and let the screen settle; False once the process has exited."""
+    def key(self, keys: str, echo: float = 3.0) -> bool:
+        """Press ``keys`` and wait for the next prompt; False once the process has exited.
+
+        It first waits (up to ``echo`` seconds: a key may change nothing on screen) for the screen to
+        answer the key, so the prompt found open is not the one the key has just closed.
+        """
+        size = len(self.raw)
         self.send(keys)
-        return self.settle(quiet)
+        deadline = time.monotonic() + echo
+        while len(self.raw) == size and time.monotonic() < deadline:
+            if not self.pump(0.05):
+                return False
+        return self.ready()
+
+    def seen(self, text: str, timeout: float = TIMEOUT) -> None:
+        """Wait until ``text`` has been on the screen (now or in the scroll-back)."""
+        deadline = time.monotonic() + timeout
+        while text not in "\n".join(self.all_lines()):
+            if time.monotonic() > deadline or not self.pump(0.1):
+                raise AssertionError(f"{text!r} never appeared; the screen:\n{self.display()}")
 
     def finish(self) -> int:
         """Wait for the end; the exit code."""

@@ -73,14 +73,14 @@ def test_random_keys_at_80_columns(game, tmp_path):
     new_session(env, game, sessions)
     transcripts: list[tuple[list[str], str]] = []
     term = Terminal(env, "play")
-    term.settle()
+    term.ready()
     pressed = 0
     starts = 0
     try:
         while pressed < PRESSES:
             key = rng.choices(keys, weights)[0]
             pressed += 1
-            if term.key(key, quiet=0.08):
+            if term.key(key):
                 continue
             # The process ended: a quit, or the game is over. Keep its screen, then go on.
             term.finish()
@@ -91,7 +91,7 @@ def test_random_keys_at_80_columns(game, tmp_path):
                 sessions += 1
                 new_session(env, game, sessions)
             term = Terminal(env, "play")
-            term.settle()
+            term.ready()
         term.settle()
         transcripts.append((term.all_lines(), term.raw))
     finally:

@@ -160,12 +160,13 @@ def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], al
             return exc.message
         return None
 
-    text = _ask_until_valid(_message(f"{why}: roll {expr} and type what the dice show"), check)
+    question = f"{why}: roll {expr} and type what the dice show" if why else f"Roll {expr} and type what the dice show"
+    text = _ask_until_valid(_message(question, "faces like 3 4, or one number for their total · ? help"), check)
     return reader(expr, text, mod, allow_total=allow_total)
 
 
 def roll_hint(physical: bool) -> str:
-    return ("Type your dice" if physical else "Enter rolls, or type your dice") + " · u undo · q quit · v/p dice · ? help"
+    return ("Roll, then type your dice" if physical else "Enter rolls, or type your dice") + " · u undo · q quit · v/p dice · ? help"
 
 
 def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll]) -> str | Roll:
