@@ -163,7 +163,7 @@ def test_guided_screens_fit_the_terminal(game, columns, tmp_path):
     term = Terminal(env, "play", columns=columns)
     try:
         assert term.ready()
-        for _ in range(60):
+        for _ in range(40):
             line = cursor_line(term)
             keys = ENTER
             if line.startswith("  ›") and any("✗" in row for row in term.screen.display[-4:]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -86,3 +86,27 @@ def entry_renderable(entry: Entry) -> Text:
     if kind == "line":
         return Text(text, style="bold cyan")
     return Text(("  " if entry.get("p") else "") + text)
+
+
+def hanging(text: Text, extra: int = 0) -> RenderableType:
+    """``text`` with its wrapped lines under its first word, not at the screen's edge.
+
+    The lead (leading spaces, and a ``🎲``/``✎`` mark) stays in a column of its own, and the rest
+    wraps beside it (``extra`` more columns in), so a long log line or odds line reads as one block.
+    """
+    plain = text.plain
+    body = plain.lstrip(" ")
+    lead = len(plain) - len(body)
+    for mark in ("🎲 ", "✎ "):
+        if body.startswith(mark):
+            lead += len(mark)
+            break
+    if not lead and not extra:
+        return text
+    from rich.cells import cell_len
+
+    grid = Table.grid()
+    grid.add_column(width=cell_len(plain[:lead]) + extra, no_wrap=True)
+    grid.add_column()
+    grid.add_row(text[:lead], text[lead:])
+    return grid

@@ -16,7 +16,7 @@ from companion.dice.source import read_physical, total_note
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.session.fold import answer_event
 from companion.shell import prompts
-from companion.shell.panels import entry_renderable, status_panel
+from companion.shell.panels import entry_renderable, hanging, status_panel
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -37,17 +37,17 @@ def play(env: Env, session: Session) -> None:
     if session.count:
         env.print(RichText(f"Resuming {session.meta.name} after {session.count} actions.", style="dim"))
         for entry in entries[-RESUME_TAIL:]:
-            env.print(entry_renderable(entry))
+            env.print(hanging(entry_renderable(entry)))
     else:
         for entry in entries:
-            env.print(entry_renderable(entry))
+            env.print(hanging(entry_renderable(entry)))
     shown = len(session.state.log.entries)
     last_panel = None
     while True:
         fold = session.fold
         entries = session.state.log.entries
         for entry in entries[shown:]:
-            env.print(entry_renderable(entry))
+            env.print(hanging(entry_renderable(entry)))
         shown = len(entries)
         if fold.done:
             env.print(status_panel(session, panel_width))
@@ -72,12 +72,12 @@ def play(env: Env, session: Session) -> None:
         for line in list(getattr(request, "info", ())) + (
             session.spec.advise(session.state, request) if session.spec.advise else []
         ):
-            env.print(RichText(line, style="dim"))
+            env.print(hanging(RichText(line, style="dim")))
         physical = session.state.dice == "physical"
         if isinstance(request, RollRequest):
             line = prompts.odds_line(request.expr, request.mod, request.parts)
             if ": " in line:  # a roll with no chance to show (a bare 1d6) would only repeat the prompt
-                env.print(RichText("  " + line, style="cyan"))
+                env.print(hanging(RichText("  " + line, style="cyan")))
             answer = prompts.ask_roll(request, physical, reader=read_physical)
             if answer == "virtual":
                 answer = session.dice().roll(request.expr, request.mod, request.parts)

@@ -118,7 +118,9 @@ def _ask_until_valid(message: str, check: Callable[[str], str | None], *, secret
     ask = questionary.password if secret else questionary.text
 
     def first() -> Any:
-        return ask(message, style=STYLE) if secret else ask(message, default=default, style=STYLE)
+        if secret:
+            return ask(message, style=STYLE, reserve_space_for_menu=0)
+        return ask(message, default=default, style=STYLE, reserve_space_for_menu=0)
 
     question = first()
     while True:
@@ -131,7 +133,7 @@ def _ask_until_valid(message: str, check: Callable[[str], str | None], *, secret
         if error is None:
             return text
         message = "\n".join(wrap(error, "", "  ", columns() - 2)) + "\n  ›"
-        question = ask(message, qmark="✗", style=ERROR_STYLE)
+        question = ask(message, qmark="✗", style=ERROR_STYLE, reserve_space_for_menu=0)
 
 
 def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> str:
@@ -263,7 +265,7 @@ def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str,
         "fg:ansiyellow bold",
     )
     answer = questionary.text(
-        _message("Go on anyway?", "y goes on · Enter or n chooses again"), style=STYLE
+        _message("Go on anyway?", "y goes on · Enter or n chooses again"), style=STYLE, reserve_space_for_menu=0
     ).unsafe_ask()
     return answer.strip().lower() in ("y", "yes")
 
