@@ -246,3 +246,18 @@ def test_every_example_in_tables_help_runs_as_typed(isolated_home, monkeypatch):
     for line in lines:
         result = cli(*shlex.split(line)[1:])
         assert result.exit_code == 0, (line, result.stderr)
+
+
+def test_the_tracker_command_changes_a_packs_tracker_and_refuses_others(isolated_home):
+    ok("new", "freeform", "--tables", LABYRINTH)
+    assert ok("tracker", "luck", "-1", "--why", "a trap").stdout == "LUCK: 9/12\n"
+    assert ok("tracker", "SKILL", "=14").stdout == "SKILL: 12/12\n"  # never past its max
+    assert cli_json("tracker", "LUCK") == {"name": "LUCK", "value": 9, "max": 12}
+    assert cli_json("odds", "check", "luck")["expr"] == "2d6<=9"
+    result = cli("tracker", "MIGHT", "+1")
+    assert result.exit_code == 2
+    assert result.stderr == "companion: this session keeps no tracker 'MIGHT'; its trackers: SKILL, STAMINA, LUCK\n"
+    result = cli("tracker", "LUCK", "lots")
+    assert result.exit_code == 2
+    log = open_session(isolated_home, "freeform-1").log_text()
+    assert "- LUCK: 9/12 (a trap)" in log and "- SKILL: 12/12" in log

@@ -312,9 +312,12 @@ def _faces(r: dict[str, Any]) -> str:
 
 def _total(r: dict[str, Any]) -> int:
     from companion.dice.expr import parse
-    from companion.session.fold import roll_from
+    from companion.dice.roll import evaluate, evaluate_total
 
-    return roll_from(parse(r["expr"]), r).total
+    expr = parse(r["expr"])
+    if r.get("faces") is not None:
+        return evaluate(expr, tuple(r["faces"]), 0, source=r["src"]).total
+    return evaluate_total(expr, int(r["total"]), 0, source=r["src"]).total
 
 
 def _roll_segments(r: dict[str, Any]) -> list[Segment]:
