@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from startup import companion_script, run_once  # noqa: E402
+from startup import companion_script, run_once
 
 PACK = Path(__file__).resolve().parent.parent / "examples" / "tables" / "sunken-crypt.toml"
 
