@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import cli, cli_json, open_session, regenerated_log
+from tests.test_completion import bash_complete  # noqa: F401  (a fixture)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "tables"
 CRYPT = str(EXAMPLES / "sunken-crypt.toml")
@@ -261,3 +262,17 @@ def test_the_tracker_command_changes_a_packs_tracker_and_refuses_others(isolated
     assert result.exit_code == 2
     log = open_session(isolated_home, "freeform-1").log_text()
     assert "- LUCK: 9/12 (a trap)" in log and "- SKILL: 12/12" in log
+
+
+def test_tab_completes_table_and_check_names(bash_complete_packs):
+    complete = bash_complete_packs
+    assert sorted(complete("companion roll DR ")) == ["monster", "room", "trap", "treasure"]
+    assert sorted(complete("companion roll DR tr")) == ["trap", "treasure"]
+    assert complete("companion odds check ") == ["swim"]
+    assert complete("companion roll 2d6 ") == []
+
+
+@pytest.fixture
+def bash_complete_packs(bash_complete, isolated_home):  # noqa: F811  (the fixture imported above)
+    ok("new", "freeform", "--tables", CRYPT)
+    return bash_complete
