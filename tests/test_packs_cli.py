@@ -276,3 +276,12 @@ def test_tab_completes_table_and_check_names(bash_complete_packs):
 def bash_complete_packs(bash_complete, isolated_home):  # noqa: F811  (the fixture imported above)
     ok("new", "freeform", "--tables", CRYPT)
     return bash_complete
+
+
+def test_a_table_roll_is_corrected_by_undo_not_amend(isolated_home):
+    ok("new", "freeform", "--physical", "--tables", CRYPT)
+    ok("roll", "DR", "room", "--got", "6/4")
+    result = cli("amend", "--reason", "misread", "--got", "5")
+    assert result.exit_code == 1
+    assert "cannot be amended roll by roll" in result.stderr
+    assert "undo it and run it again" in result.stderr
