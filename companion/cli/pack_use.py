@@ -44,6 +44,24 @@ def available(env: Env) -> Found:
     return found
 
 
+def names_for_completion(kind: str, data: Path, override: Path | None, session: str | None) -> list[tuple[str, str]]:
+    """Table (``kind`` "dr") or check names for Tab: the session's packs, the player's folder, its game."""
+    from companion.packs.find import Found, config_dir, scan, session_dir
+
+    found = Found()
+    if session:
+        scan(session_dir(data / "sessions" / session), found, origin="session")
+    scan(config_dir(override), found)
+    out = [(n, p.title) for p in found.packs for n in (p.tables if kind == "dr" else p.checks)]
+    if kind == "dr" and session:
+        from companion.games import load
+        from companion.store.sessions import Store
+
+        spec = load(Store(data).files(session).read_meta()["meta"]["game"])
+        out += [(n, spec.title) for n in spec.tables]
+    return out
+
+
 def _game_table(env: Env, name: str, game: str | None) -> bool:
     """True when the game (--game, else the active session's) has a table of this name."""
     if game is None:
@@ -312,9 +330,12 @@ def _faces(r: dict[str, Any]) -> str:
 
 def _total(r: dict[str, Any]) -> int:
     from companion.dice.expr import parse
-    from companion.session.fold import roll_from
+    from companion.dice.roll import evaluate, evaluate_total
 
-    return roll_from(parse(r["expr"]), r).total
+    expr = parse(r["expr"])
+    if r.get("faces") is not None:
+        return evaluate(expr, tuple(r["faces"]), 0, source=r["src"]).total
+    return evaluate_total(expr, int(r["total"]), 0, source=r["src"]).total
 
 
 def _roll_segments(r: dict[str, Any]) -> list[Segment]:
