@@ -192,7 +192,7 @@ def audit(
     env: Env = ctx.obj
     from companion.errors import InputError
     from companion.export.audit import audit as run_audit
-    from companion.export.audit import die_label, needed
+    from companion.export.audit import die_label, die_order, needed
     from companion.export.rolls import Rolls, collect
     from companion.session.api import require_name, store
 
@@ -228,7 +228,7 @@ def audit(
         env.echo(f"{head}: {r.verdict}")
         if r.rolls:
             env.echo("  " + "  ".join(f"{face}: {n}" for face, n in r.counts.items()))
-    dice = sorted({r.die for r in results}, key=lambda d: (d == "dt", d))
+    dice = sorted({r.die for r in results}, key=die_order)
     env.echo("")
     env.echo("A verdict needs " + ", ".join(f"{needed(d)} rolls of a {die_label(d)}" for d in dice) + ".")
     if rolls.amended:

@@ -139,7 +139,7 @@ def audit(faces: Iterable[Face]) -> list[DieAudit]:
         label = categories(f.die).label(f.die, f.face)
         tally = tallies.setdefault((f.die, f.source), {})
         tally[label] = tally.get(label, 0) + 1
-    dice = sorted({die for die, _ in tallies}, key=_die_order)
+    dice = sorted({die for die, _ in tallies}, key=die_order)
     out: list[DieAudit] = []
     for die in dice:
         for source in SOURCES:
@@ -148,5 +148,5 @@ def audit(faces: Iterable[Face]) -> list[DieAudit]:
     return out
 
 
-def _die_order(die: str) -> tuple[int, int]:
+def die_order(die: str) -> tuple[int, int]:
     return (1, 6) if die == "dt" else (0, int(die[1:]))
