@@ -28,6 +28,17 @@ def source(name: str):
     return script().SOURCES[name]()
 
 
+@functools.cache
+def replayed(name: str, odds: bool = False):
+    """The example's events folded again step by step (``odds``: with the chance to win each fight,
+    which The Adventure in the Dungeon computes exactly at every round: the slow part)."""
+    from companion.export.moments import probe_for
+    from companion.export.replay import replay
+
+    src = source(name)
+    return replay(src.meta, src.events, probe_for(src.meta.game) if odds else None)
+
+
 def examples() -> list[str]:
     return sorted(script().SOURCES)
 

@@ -178,8 +178,8 @@ def test_dice_audit_command_text_and_json():
     _session_with_rolls([6] * 40)
     result = runner.invoke(app, ["dice", "audit"])
     assert result.exit_code == 0, result.stderr
-    assert "d6, physical: 6 came up 100% of 40 rolls (a fair die: 17%), p < 0.001: check this die" in result.stdout
-    assert "d6, virtual (control): too few to say: 3 rolls, a verdict needs 30" in result.stdout
+    assert "d6, physical\n  6 came up 100% of 40 rolls (a fair die: 17%), p < 0.001: check this die\n" in result.stdout
+    assert "d6, virtual (control)\n  too few to say: 3 rolls, a verdict needs 30\n  1: " in result.stdout
     assert "A verdict needs 30 rolls of a d6." in result.stdout
     data = json.loads(runner.invoke(app, ["dice", "audit", "--session", "dice", "--json"]).stdout)
     by_source = {d["source"]: d for d in data["dice"]}

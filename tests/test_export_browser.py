@@ -59,7 +59,7 @@ def _count(image, colour: tuple[int, int, int], box: tuple[int, int, int, int], 
     return sum(
         n
         for n, px in region.getcolors(region.width * region.height)
-        if all(abs(a - b) <= tolerance for a, b in zip(px, colour))
+        if all(abs(a - b) <= tolerance for a, b in zip(px, colour, strict=True))
     )
 
 

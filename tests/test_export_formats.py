@@ -15,18 +15,12 @@ from companion.cli.app import app
 from companion.export import lonelog
 from companion.export.document import FORMAT, document
 from companion.export.html import page
-from companion.export.moments import probe_for
-from companion.export.replay import replay
-from tests.export_support import ROOT, examples, fetched_resources, source
+from tests.export_support import ROOT, examples, fetched_resources, replayed, source
 
 runner = CliRunner()
 SCHEMA = json.loads((ROOT / "docs" / "session-export.schema.json").read_text(encoding="utf-8"))
 XHTML = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def _replay(src):
-    return replay(src.meta, src.events, probe_for(src.meta.game))
 
 
 def parse_html(text: str):
@@ -72,7 +66,7 @@ _LONELOG = [
 @pytest.mark.parametrize("name", examples())
 def test_every_lonelog_line_is_a_known_symbol_a_header_or_the_players_own_prose(name):
     src = source(name)
-    text = lonelog.render(src, _replay(src))
+    text = lonelog.render(src, replayed(name))
     head, sep, body = text.partition("\n---\n")
     assert text.startswith("---\n") and sep, "a YAML campaign header"
     assert all(re.match(r"^[a-z_]+: ", line) for line in head.splitlines()[1:])
@@ -87,7 +81,7 @@ def test_every_lonelog_line_is_a_known_symbol_a_header_or_the_players_own_prose(
 
 def test_lonelog_of_a_guided_game_has_scenes_choices_and_consequences():
     src = source("inverted-tower-example.md")
-    text = lonelog.render(src, _replay(src))
+    text = lonelog.render(src, replayed("inverted-tower-example.md"))
     assert "\n### S1 Floor 1\n" in text and "\n### S10 Floor 10\n" in text
     assert "\n@ Explore a new room\n" in text
     assert "\nd: Fight: Skeleton Warrior 1 of 2: DC +1 STR [2] = 3 vs 5+ -> fail (virtual)\n" in text
@@ -97,7 +91,7 @@ def test_lonelog_of_a_guided_game_has_scenes_choices_and_consequences():
 
 def test_lonelog_keeps_notes_as_typed():
     src = source("freeform-example.md")
-    text = lonelog.render(src, _replay(src))
+    text = lonelog.render(src, replayed("freeform-example.md"))
     assert "\nKrylla wants to go back to Room 2: companion roll DC decides if something wanders in.\n" in text
     assert "(amended from [1]: the die had rolled under the book: it showed a 6)" in text
 
@@ -105,7 +99,7 @@ def test_lonelog_keeps_notes_as_typed():
 @pytest.mark.parametrize("name", examples())
 def test_html_export_parses_has_an_svg_chart_and_fetches_nothing(name):
     src = source(name)
-    text = page(src, _replay(src))
+    text = page(src, replayed(name, odds=True))
     doc = parse_html(text)
     svgs = list(doc.iter(f"{SVG}svg"))
     assert svgs, "at least one SVG chart"
@@ -126,7 +120,7 @@ def test_html_export_parses_has_an_svg_chart_and_fetches_nothing(name):
 
 def test_html_header_charts_moments_and_dice_of_a_won_game():
     src = source("inverted-tower-example.md")
-    text = page(src, _replay(src))
+    text = page(src, replayed("inverted-tower-example.md", odds=True))
     doc = parse_html(text)
     header = "".join(doc.find(f".//{XHTML}header").itertext())
     for part in ("The Inverted Tower", "example", "Aria", "won", "2026-01-01"):
@@ -145,7 +139,7 @@ def test_html_header_charts_moments_and_dice_of_a_won_game():
 
 def test_the_log_on_the_page_reads_as_the_markdown_does():
     src = source("talisman-example.md")
-    doc = parse_html(page(src, _replay(src)))
+    doc = parse_html(page(src, replayed("talisman-example.md")))
     log = doc.find(f".//{XHTML}section[@id='log']")
     headings = ["".join(h.itertext()) for h in log.iter(f"{XHTML}h2")][1:]
     assert headings == [line[3:] for line in src.markdown.splitlines() if line.startswith("## ")]

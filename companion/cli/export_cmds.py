@@ -6,6 +6,7 @@ whose html page alone imports Jinja2 and pygal (see docs/log-format.md).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -221,20 +222,46 @@ def audit(
     if not results:
         env.echo(f"Dice audit of {scope}: no dice rolled yet.")
         return
-    env.echo(f"Dice audit of {scope}: each die type against a fair die (chi-square goodness of fit).")
+    width = _width(env)
+    say = functools.partial(_say, env, width)
+    say(f"Dice audit of {scope}: each die type against a fair die (a chi-square test).")
     for r in results:
         head = f"{die_label(r.die)}, {r.source}" + (" (control)" if r.source == "virtual" else "")
         env.echo("")
-        env.echo(f"{head}: {r.verdict}")
+        env.echo(head)
+        say(r.verdict, indent="  ")
         if r.rolls:
-            env.echo("  " + "  ".join(f"{face}: {n}" for face, n in r.counts.items()))
+            say("  ".join(f"{face}: {n}" for face, n in r.counts.items()), indent="  ", sep="  ")
     dice = sorted({r.die for r in results}, key=die_order)
     env.echo("")
-    env.echo("A verdict needs " + ", ".join(f"{needed(d)} rolls of a {die_label(d)}" for d in dice) + ".")
+    say("A verdict needs " + ", ".join(f"{needed(d)} rolls of a {die_label(d)}" for d in dice) + ".")
     if rolls.amended:
-        env.echo(f"{rolls.amended} amended roll(s) counted with the faces you corrected them to.")
+        say(f"{rolls.amended} amended roll(s) counted with the faces you corrected them to.")
     if rolls.unknown:
-        env.echo(f"{rolls.unknown} roll(s) left out: their event does not say which dice they were.")
+        say(f"{rolls.unknown} roll(s) left out: their event does not say which dice they were.")
+
+
+def _width(env: Env) -> int:
+    """The terminal's width (80 when printing to a pipe), at most 100 for reading."""
+    if not env.stdout_isatty:
+        return 80
+    import shutil
+
+    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+
+def _say(env: Env, width: int, text: str, indent: str = "", sep: str = " ") -> None:
+    """Print ``text`` wrapped at ``width`` between words (``sep`` separates them), later lines indented."""
+    words = text.split(sep)
+    line = indent
+    for word in words:
+        candidate = line + (sep if line.strip() else "") + word
+        if len(candidate) > width - 1 and line.strip():
+            env.echo(line)
+            line = "  " + (indent if indent else "") + word
+        else:
+            line = candidate
+    env.echo(line)
 
 
 audit.__doc__ = AUDIT_HELP
