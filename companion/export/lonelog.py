@@ -59,12 +59,18 @@ def choice_line(request: object, event: dict) -> str | None:
     if isinstance(request, Choice):
         label = next((o.label for o in request.options if o.value == v.get("choice")), str(v.get("choice")))
         label = _one_line(label)
-        return f"@ {label}" if len(label.split()) >= 3 else f"@ {_one_line(request.prompt)} {label}"
+        return f"@ {label}" if len(label.split()) >= 3 else f"@ {_asked(request.prompt)} {label}"
     if isinstance(request, Number) and not request.secret:
-        return f"@ {_one_line(request.prompt)} {v.get('n')}"
+        return f"@ {_asked(request.prompt)} {v.get('n')}"
     if isinstance(request, Text):
-        return f"@ {_one_line(request.prompt)} {_one_line(v.get('text', ''))}"
+        return f"@ {_asked(request.prompt)} {_one_line(v.get('text', ''))}"
     return None
+
+
+def _asked(prompt: str) -> str:
+    """A prompt before its answer: ``Fight with which attribute?`` or ``Hit points:``."""
+    prompt = _one_line(prompt)
+    return prompt if prompt.endswith(("?", ":")) else prompt + ":"
 
 
 _META_PREFIXES = ("Dice switched to", "Game data (", "Roll #")
