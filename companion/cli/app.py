@@ -122,5 +122,6 @@ COMMAND_MODULES: dict[str, str] = {
     "floor": "companion.cli.tracker_cmds",
     "talisman": "companion.cli.tracker_cmds",
     "tables": "companion.cli.table_cmds",
+    "tracker": "companion.cli.table_cmds",
     "completion": "companion.cli.completion_cmds",
 }

@@ -75,7 +75,7 @@ def new(
         from companion.cli import pack_use
 
         packs = [pack_use.resolve(env, t) for t in tables]
-        pack_use.check_packs(packs)
+        pack_use.check_packs(packs, game)
     st = store(env)
     if name is None:
         n = 1
