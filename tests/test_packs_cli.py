@@ -206,10 +206,26 @@ def test_startup_stays_lean_until_a_pack_is_used(isolated_home):
     assert not {m.split(".")[0] for m in modules} & {"questionary", "prompt_toolkit", "tinydb"}
 
 
-def test_new_json_names_the_packs(isolated_home):
-    result = cli("new", "freeform", "--tables", CRYPT, "--tables", LABYRINTH, "--json")
+PLAIN = """[pack]
+name = "plain"
+
+[tables.weather]
+dice = "1d6"
+rows = [ { roll = "1-4", result = "Rain" }, { roll = "5-6", result = "Sun", effect = "gold +1" } ]
+"""
+
+
+def test_new_json_names_the_packs(isolated_home, tmp_path):
+    plain = tmp_path / "plain.toml"
+    plain.write_text(PLAIN, encoding="utf-8")
+    result = cli("new", "freeform", "--tables", CRYPT, "--tables", str(plain), "--json")
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["tables"] == ["sunken-crypt", "glass-labyrinth"]
+    assert json.loads(result.stdout)["tables"] == ["sunken-crypt", "plain"]
+    result = cli("new", "freeform", "--tables", CRYPT, "--tables", LABYRINTH)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "companion: sunken-crypt and glass-labyrinth both declare an HP tracker (HP and STAMINA); keep it in one pack\n"
+    )
     result = cli("new", "freeform", "--tables", CRYPT, "--tables", CRYPT)
     assert result.exit_code == 2
     assert "two --tables packs are both named 'sunken-crypt'" in result.stderr
@@ -285,3 +301,15 @@ def test_a_table_roll_is_corrected_by_undo_not_amend(isolated_home):
     assert result.exit_code == 1
     assert "cannot be amended roll by roll" in result.stderr
     assert "undo it and run it again" in result.stderr
+
+
+def test_a_game_with_rules_of_its_own_takes_tables_but_not_trackers(isolated_home, tmp_path):
+    result = cli("new", "inverted-tower", "--tables", CRYPT)
+    assert result.exit_code == 2
+    assert "sunken-crypt declares trackers (HP, torches), and only a freeform session keeps" in result.stderr
+    plain = tmp_path / "plain.toml"
+    plain.write_text(PLAIN, encoding="utf-8")
+    ok("new", "inverted-tower", "--hero", "Ada", "--tables", str(plain))
+    data = cli_json("roll", "DR", "weather", "--got", "2")
+    assert data["rolls"][0]["result"] == "Rain"
+    assert cli_json("roll", "DR", "events", "--got", "3")["table"] == "event"  # the game's own table

@@ -152,13 +152,27 @@ def attach(env: Env, session: Session, packs: list[Pack]) -> None:
                 s.record(event)
 
 
-def check_packs(packs: list[Pack]) -> None:
-    """Refuse two packs with one name, or two that declare the same tracker differently."""
+def check_packs(packs: list[Pack], game: str) -> None:
+    """Refuse two packs with one name, two packs with one tracker, and trackers in a game with rules of its own."""
     seen: dict[str, Pack] = {}
+    kept: dict[str, Pack] = {}
     for pack in packs:
         if pack.name in seen:
             raise InputError(f"two --tables packs are both named {pack.name!r}; give each pack once")
         seen[pack.name] = pack
+        if pack.trackers and game != "freeform":
+            names = ", ".join(t.name for t in pack.trackers.values())
+            raise InputError(
+                f"{pack.path}: {pack.name} declares trackers ({names}), and only a freeform session keeps a pack's "
+                f"trackers (the {game} rules keep their own); use companion new freeform --tables, or a pack "
+                "without [trackers]"
+            )
+        for t in pack.trackers.values():
+            if t.key in kept:
+                other = next(o for o in kept[t.key].trackers.values() if o.key == t.key)
+                what = f"an HP tracker ({other.name} and {t.name})" if t.hp or other.hp else f"the tracker {t.name}"
+                raise InputError(f"{kept[t.key].name} and {pack.name} both declare {what}; keep it in one pack")
+            kept[t.key] = pack
 
 
 # ---- rolling ---------------------------------------------------------------------------------
