@@ -43,8 +43,8 @@ def next_cmd(
         list[str] | None,
         typer.Argument(
             help="The answer: the faces you rolled (or 'roll' for virtual dice); on a menu, the option's number "
-            "in the list (a number always means that, even where the values are numbers), its value, or the "
-            "start of its label; a number; or a text.",
+            "in the list (a number always means that, even where the values are numbers), =VALUE for a value as "
+            "--json shows it, or a value or the start of a label; a number; or a text.",
             show_default=False,
         ),
     ] = None,
