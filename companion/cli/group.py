@@ -22,6 +22,34 @@ from companion.errors import CompanionError
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, ended like Ctrl-C (every completed action is saved), with exit code 128 + N."""
+
+    def __init__(self, signum: int, name: str) -> None:
+        super().__init__(name)
+        self.code = 128 + signum
+        self.name = name
+
+
+def on_signals() -> None:
+    """Make SIGTERM and SIGHUP end a command as Ctrl-C does: one line, nothing lost, exit 143 or 129."""
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated(signum, signal.Signals(signum).name)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), handler)
+
+
+def interrupted_line(exc: BaseException) -> tuple[str, int]:
+    """What to say when ``exc`` (Ctrl-C, SIGTERM or SIGHUP) ends a command, and the exit code."""
+    if isinstance(exc, Terminated):
+        return f"companion: ended by {exc.name}; every completed action is saved.", exc.code
+    return "companion: interrupted; every completed action is saved.", EXIT_INTERRUPTED
+
+
 def _stderr_line(text: str) -> None:
     sys.stderr.write(text + "\n")
     sys.stderr.flush()
@@ -106,9 +134,10 @@ class CompanionGroup(TyperGroup):
         except EOFError:
             _stderr_line("\ncompanion: end of input; every completed action is saved.")
             raise _exit(EXIT_ERROR) from None
-        except KeyboardInterrupt:
-            _stderr_line("\ncompanion: interrupted; every completed action is saved.")
-            raise _exit(EXIT_INTERRUPTED) from None
+        except KeyboardInterrupt as exc:
+            line, code = interrupted_line(exc)
+            _stderr_line("\n" + line)
+            raise _exit(code) from None
 
     def main(  # type: ignore[override]
         self,
