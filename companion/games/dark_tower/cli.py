@@ -531,8 +531,9 @@ def decks_cmd(
     table = Table(box=None, pad_edge=False)
     for col in (C.term("floor", lang), C.term("monsters", lang), C.term("obstacles", lang), C.term("items", lang), ""):
         table.add_column(col, justify="right")
+    table.add_column("", justify="right")  # the total, right-aligned after its own "=" column
     for d in decks:
-        table.add_row(str(d.floor), str(d.monsters), str(d.obstacles), str(d.items), f"= {d.total}")
+        table.add_row(str(d.floor), str(d.monsters), str(d.obstacles), str(d.items), "=", str(d.total))
     reading_text = "fixed monsters (variant)" if reading else "monsters per player"
     env.print(
         f"{players} player{'s' if players != 1 else ''}, {reading_text}" + (", with the quest's cards" if quest else "")
@@ -552,6 +553,10 @@ def draw_cmd(
     name: Annotated[
         str, typer.Argument(help="The card (enter a new one first with: companion dark card).", show_default=False)
     ],
+    any_floor: Annotated[
+        bool,
+        typer.Option("--any-floor", help="A monster of another floor came up here (a quest's cards may say so)."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """The current player drew the top card of the floor."""
@@ -564,7 +569,7 @@ def draw_cmd(
             raise InputError("a floor's deck holds monsters, obstacles and items")
         before = len(session.state.log.entries)
         card = C.find(session.state, k, name)
-        _record(session, {"op": "draw", "kind": k, "card": card})
+        _record(session, {"op": "draw", "kind": k, "card": card, **({"any_floor": True} if any_floor else {})})
         _show(ctx, session, before, json_out)
 
 
@@ -575,6 +580,10 @@ def group_cmd(
     from_deck: Annotated[
         bool, typer.Option("--from-deck", help="It was drawn from this floor's deck (the count goes down).")
     ] = False,
+    any_floor: Annotated[
+        bool,
+        typer.Option("--any-floor", help="A monster of another floor came up here (a quest's cards may say so)."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Another monster joins the group on the table (it was summoned, or a card says so)."""
@@ -583,7 +592,8 @@ def group_cmd(
     with _session(ctx) as session:
         before = len(session.state.log.entries)
         card = C.find(session.state, "monster", monster)
-        _record(session, {"op": "group", "monster": card, "from_deck": from_deck})
+        event = {"op": "group", "monster": card, "from_deck": from_deck}
+        _record(session, {**event, **({"any_floor": True} if any_floor else {})})
         _show(ctx, session, before, json_out)
 
 
@@ -1059,7 +1069,12 @@ def odds_cmd(
 
 
 def odds_pct(p: Any) -> str:
-    return f"{float(p) * 100:.1f}%"
+    """``12.5%``; a possible outcome never reads 0.0% (``<0.1%``): the rule every chance follows."""
+    from fractions import Fraction
+
+    from companion.dice.odds import percent
+
+    return percent(Fraction(p))
 
 
 def _health(text: str, option: str) -> tuple[int, int]:
