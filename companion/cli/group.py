@@ -35,14 +35,14 @@ class CompanionGroup(TyperGroup):
     """A TyperGroup that turns every expected failure into one line and the documented exit code.
 
     It also finds commands lazily: the module of a command (``COMMAND_MODULES`` in
-    :mod:`companion.cli.app`) or of a game's own group (``COMMAND_GROUPS`` in :mod:`companion.games`)
+    :mod:`companion.cli.registry`) or of a game's own group (``COMMAND_GROUPS`` in :mod:`companion.games`)
     is imported, and its click command built, only when that command is run or help lists it.
     """
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = list(super().list_commands(ctx))
         if ctx.parent is None:
-            from companion.cli.app import COMMAND_MODULES
+            from companion.cli.registry import COMMAND_MODULES
             from companion.games import COMMAND_GROUPS
 
             names.extend(n for n in [*COMMAND_MODULES, *COMMAND_GROUPS] if n not in names)
@@ -52,7 +52,7 @@ class CompanionGroup(TyperGroup):
         command = super().get_command(ctx, name)
         if command is not None or ctx.parent is not None:
             return command
-        from companion.cli.app import COMMAND_MODULES
+        from companion.cli.registry import COMMAND_MODULES
         from companion.games import COMMAND_GROUPS
 
         if name in COMMAND_MODULES:
@@ -146,7 +146,7 @@ def _typer_app(target: str) -> Any:
 
 def _short_help(name: str) -> str:
     """The help of root command ``name`` as its typer definition gives it (no click command built)."""
-    from companion.cli.app import COMMAND_MODULES
+    from companion.cli.registry import COMMAND_MODULES
     from companion.games import COMMAND_GROUPS
 
     if name in COMMAND_GROUPS:

@@ -25,7 +25,7 @@ tally_app = typer.Typer(
 
 
 def _record(env: Env, event: dict[str, Any]) -> Session:
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         session.record(event)
@@ -51,7 +51,7 @@ def tally_show(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Show every tally (or use a subcommand to change one)."""
     if ctx.invoked_subcommand is not None:
         return
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     env: Env = ctx.obj
     with opened(env) as session:
@@ -119,7 +119,7 @@ def _counter_command(name: str, label: str, doc: str):
         json_out: JsonOpt = False,
     ) -> None:
         env: Env = ctx.obj
-        from companion.session.api import opened
+        from companion.cli.kit import opened
 
         with opened(env) as session:
             if maximum is not None or change is not None:
@@ -150,8 +150,8 @@ def xp(
 ) -> None:
     """XP, with the game's level thresholds (the Inverted Tower levels up every 10 + level XP)."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.errors import InputError
-    from companion.session.api import opened
 
     with opened(env) as session:
         if change is not None:
@@ -234,7 +234,7 @@ def room(
 def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """List the rooms recorded so far, floor by floor."""
     env: Env = ctx.obj
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         t = session.state.trackers
@@ -281,10 +281,10 @@ def talisman(
 ) -> None:
     """After a kill: roll 2d6 for the Talisman (found on 12; the last monster left holds it)."""
     env: Env = ctx.obj
+    from companion.cli.kit import ask_physical, opened
     from companion.dice.expr import TALISMAN
     from companion.dice.source import read_physical
     from companion.errors import InputError
-    from companion.session.api import ask_physical, opened
     from companion.session.fold import roll_payload
 
     with opened(env) as session:
