@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
+
+# One Hypothesis profile for the whole suite. These machines are shared and busy: no deadline and no
+# too_slow check anywhere, and on CI (CI=true) a fixed seed (derandomize) so a run can be repeated.
+settings.register_profile(
+    "companion",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "ci",
+    parent=settings.get_profile("companion"),
+    derandomize=True,
+    print_blob=True,
+)
+settings.load_profile("ci" if os.environ.get("CI") else "companion")
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from companion import __version__
+from companion.cli.complete import session_names
 from companion.cli.env import Env
 from companion.cli.group import CompanionGroup
 from companion.cli.registry import COMMAND_MODULES
@@ -83,6 +84,7 @@ def root(
             "-s",
             envvar="COMPANION_SESSION",
             help="Use this session instead of the current one.",
+            autocompletion=session_names,
             show_default=False,
         ),
     ] = None,

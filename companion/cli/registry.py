@@ -37,4 +37,5 @@ COMMAND_MODULES: dict[str, str] = {
     "rooms": "companion.cli.tracker_cmds",
     "floor": "companion.cli.tracker_cmds",
     "talisman": "companion.cli.tracker_cmds",
+    "completion": "companion.cli.completion_cmds",
 }
