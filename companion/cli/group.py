@@ -86,7 +86,18 @@ class CompanionGroup(TyperGroup):
         # own group (companion.cli.fight_cmds) rather than read as a dice expression.
         if ctx.parent is None and len(args) >= 2 and args[0] == "odds" and args[1] == "fight":
             return "odds fight", _built("companion.cli.fight_cmds:app"), args[2:]
-        return super().resolve_command(ctx, args)
+        try:
+            return super().resolve_command(ctx, args)
+        except Exception as exc:
+            # typer suggests from the commands already built; the root builds its commands lazily.
+            if ctx.parent is None and args and _is_click_exception(exc) and "Did you mean" not in exc.message:  # type: ignore[attr-defined]
+                from difflib import get_close_matches
+
+                matches = get_close_matches(args[0], self.list_commands(ctx))
+                if matches:
+                    suggestions = ", ".join(repr(m) for m in matches)
+                    exc.message = f"{exc.message.rstrip('.')}. Did you mean {suggestions}?"  # type: ignore[attr-defined]
+            raise
 
     def invoke(self, ctx: Any) -> Any:
         try:

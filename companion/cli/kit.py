@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from companion.dice.roll import Roll
     from companion.session.service import Session
     from companion.session.state import State
-    from companion.store.sessions import Store
+    from companion.store.sessions import SessionFiles, Store
 
 
 def store(env: Env) -> Store:
@@ -60,6 +60,22 @@ def require_name(env: Env) -> str:
     return name
 
 
+#: Sessions whose lock this process holds for longer than one command (``companion shell``), by
+#: folder: a command run inside the shell re-enters that lock instead of waiting for itself.
+_HELD: dict[Any, SessionFiles] = {}
+
+
+@contextmanager
+def holding(files: SessionFiles, wait: float) -> Iterator[SessionFiles]:
+    """Hold a session's lock until the block ends; every :func:`opened` of it meanwhile re-enters it."""
+    with files.locked(wait):
+        _HELD[files.dir] = files
+        try:
+            yield files
+        finally:
+            _HELD.pop(files.dir, None)
+
+
 @contextmanager
 def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: float | None = None) -> Iterator[Session]:
     """The active (or named) session, loaded while its lock is held."""
@@ -67,6 +83,7 @@ def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: flo
     from companion.store.sessions import LOCK_WAIT
 
     files = store(env).open(name or require_name(env))
+    files = _HELD.get(files.dir, files)
     with files.locked(LOCK_WAIT if wait is None else wait):
         yield Session.open(files, engine=engine)
 

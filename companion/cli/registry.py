@@ -16,6 +16,7 @@ COMMAND_MODULES: dict[str, str] = {
     "simulate": "companion.cli.sim_cmds",
     "new": "companion.cli.session_cmds",
     "play": "companion.cli.play_cmds",
+    "shell": "companion.cli.shell_cmds",
     "next": "companion.cli.play_cmds",
     "sessions": "companion.cli.session_cmds",
     "use": "companion.cli.session_cmds",

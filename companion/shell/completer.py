@@ -1,0 +1,79 @@
+"""Tab completion in ``companion shell``, from the command tree itself.
+
+The words before the cursor are resolved against the root click group exactly as click's own shell
+completion does for ``companion completion bash`` (``_resolve_context`` and ``_resolve_incomplete``
+of typer's vendored click): the command or option under the cursor then completes itself through
+its ``shell_complete``, so a parameter's completer (:mod:`companion.cli.complete`: session, game and
+variant names, tallies, heroes, monsters, tables, Dark Tower cards, the pending ``next`` options)
+is one definition for both front ends. At the first word, the shell's short forms and its own words
+are offered too.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.completion import Completer, Completion
+
+if TYPE_CHECKING:
+    from prompt_toolkit.document import Document
+
+    from companion.shell.repl import Shell
+
+
+def split(text: str) -> tuple[list[str], str]:
+    """The complete words before the cursor, and the word being typed (possibly empty)."""
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an open quote: complete inside it
+        try:
+            words = shlex.split(text + '"')
+        except ValueError:
+            words = text.split()
+    if text and not text[-1].isspace() and words:
+        return words[:-1], words[-1]
+    return words, ""
+
+
+class CommandCompleter(Completer):
+    def __init__(self, shell: Shell) -> None:
+        self.shell = shell
+
+    def get_completions(self, document: Document, complete_event: Any) -> Iterable[Completion]:
+        words, incomplete = split(document.text_before_cursor)
+        for value, about in self.candidates(words, incomplete):
+            yield Completion(value, start_position=-len(incomplete), display_meta=about or None)
+
+    def candidates(self, words: list[str], incomplete: str) -> list[tuple[str, str]]:
+        """(value, help) pairs for the word being typed after ``words``."""
+        from companion.shell.repl import EXIT_WORDS, HELP_WORDS, SHORT_FORMS
+
+        shell = self.shell
+        if words and words[0] in HELP_WORDS:
+            words = words[1:]
+        if not words:
+            found = self._tree([], incomplete)
+            extra = [(w, "") for w in (*HELP_WORDS[:1], *EXIT_WORDS) if w.startswith(incomplete)]
+            if incomplete:  # short forms only once something is typed: a bare Tab lists the commands
+                extra += [
+                    (s, " ".join(f)) for s, f in SHORT_FORMS.items() if s.startswith(incomplete) and s != incomplete
+                ]
+            return [c for c in found if c[0] != "shell"] + extra
+        return self._tree(shell.expand(words), incomplete)
+
+    def _tree(self, args: list[str], incomplete: str) -> list[tuple[str, str]]:
+        from typer._click.shell_completion import _resolve_context, _resolve_incomplete
+
+        shell = self.shell
+        session = ["--session", shell.name] if shell.name else []
+        try:
+            ctx = _resolve_context(
+                shell.root, {"obj": shell._env(shell.name)}, "companion", [*shell.root_args, *session, *args]
+            )
+            obj, incomplete = _resolve_incomplete(ctx, list(args), incomplete)
+            items = obj.shell_complete(ctx, incomplete)
+        except Exception:  # a half-typed line never breaks the prompt
+            return []
+        return [(str(item.value), item.help or "") for item in items if getattr(item, "type", "plain") == "plain"]
