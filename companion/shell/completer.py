@@ -5,8 +5,8 @@ completion does for ``companion completion bash`` (``_resolve_context`` and ``_r
 of typer's vendored click): the command or option under the cursor then completes itself through
 its ``shell_complete``, so a parameter's completer (:mod:`companion.cli.complete`: session, game and
 variant names, tallies, heroes, monsters, tables, Dark Tower cards, the pending ``next`` options)
-is one definition for both front ends. At the first word, the shell's short forms and its own words
-are offered too.
+is one definition for both front ends. At the first word, the shell's own words (help, exit) are
+offered too; the one-letter short forms are listed by ``help``, and expand before the rest completes.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class CommandCompleter(Completer):
 
     def candidates(self, words: list[str], incomplete: str) -> list[tuple[str, str]]:
         """(value, help) pairs for the word being typed after ``words``."""
-        from companion.shell.repl import EXIT_WORDS, HELP_WORDS, SHORT_FORMS
+        from companion.shell.repl import EXIT_WORDS, HELP_WORDS
 
         shell = self.shell
         if words and words[0] in HELP_WORDS:
@@ -56,10 +56,6 @@ class CommandCompleter(Completer):
         if not words:
             found = self._tree([], incomplete)
             extra = [(w, "") for w in (*HELP_WORDS[:1], *EXIT_WORDS) if w.startswith(incomplete)]
-            if incomplete:  # short forms only once something is typed: a bare Tab lists the commands
-                extra += [
-                    (s, " ".join(f)) for s, f in SHORT_FORMS.items() if s.startswith(incomplete) and s != incomplete
-                ]
             return [c for c in found if c[0] != "shell"] + extra
         return self._tree(shell.expand(words), incomplete)
 
