@@ -17,10 +17,8 @@ def companion(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def state_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "state"
-    monkeypatch.setenv("COMPANION_STATE", str(folder))
-    return folder
+def state_dir(tmp_path):
+    return tmp_path / "state"  # COMPANION_STATE, set for every test in conftest.py
 
 
 def test_twenty_commands_on_a_freeform_session_then_status_holds_exactly_that(state_dir):
