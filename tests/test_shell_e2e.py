@@ -132,13 +132,13 @@ def test_the_screen_at_80_and_120_columns_nothing_cut(state_dir, cols):
     screen = t.display().split("\n")
     toolbar = [line for line in screen if "freeform-1 (freeform)" in line or "Goblin chieftain:" in line]
     assert toolbar, t.display()
-    bottom = "\n".join(screen[-2:])
+    bottom = "\n".join(screen[-3:])
     assert "freeform-1 (freeform)" in bottom and "HP 9/12" in bottom
     assert "XP 12" in bottom and "level" in bottom
     for line in screen:
         assert len(line) <= cols
     # Figures are whole: each tally's book form is on one line, never broken across two.
     for name in ("Adelhardt – FIGHTER:", "Brunhilde the Bold:", "Goblin chieftain:"):
-        assert any(name in line for line in screen[-2:]) or "…" in bottom
+        assert any(name in line for line in screen[-3:]) or "…" in bottom
     t.send(CTRL_D)
     assert t.close() == 0

@@ -1,6 +1,6 @@
 """The shell's bottom toolbar: the session's live figures, from the same rows as ``companion status``.
 
-Made once after every command (not at every key press) and packed into at most two lines of the
+Made once after every command (not at every key press) and packed into at most three lines of the
 terminal's width: whole figures only, joined with `` · ``; a figure too long for a line is cut at a
 word with "…", and figures that do not fit are left out with "…" at the end.
 """
@@ -28,6 +28,8 @@ def figures(session: Session) -> list[str]:
         bar = _BAR.match(text)
         if bar:
             text = bar.group(1)
+        if text in ("—", "-", "–"):  # nothing there yet: not worth a place on the bar
+            continue
         if label == "Tally":
             out.append(text)
             continue
@@ -46,7 +48,7 @@ def _cut(text: str, width: int) -> str:
     return cut.rstrip(" ,;:·") + "…"
 
 
-def fit(head: str, segments: list[str], width: int, lines: int = 2) -> list[str]:
+def fit(head: str, segments: list[str], width: int, lines: int = 3) -> list[str]:
     """Pack ``head`` and the segments into at most ``lines`` lines no wider than ``width``."""
     width = max(20, width)
     out: list[str] = []
