@@ -48,7 +48,7 @@ class CommandCompleter(Completer):
 
     def candidates(self, words: list[str], incomplete: str) -> list[tuple[str, str]]:
         """(value, help) pairs for the word being typed after ``words``."""
-        from companion.shell.repl import EXIT_WORDS, HELP_WORDS
+        from companion.shell.words import EXIT_WORDS, HELP_WORDS
 
         shell = self.shell
         if words and words[0] in HELP_WORDS:

@@ -23,32 +23,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SHORT_FORMS
+
 if TYPE_CHECKING:
     from companion.cli.env import Env
 
-#: Short forms of the frequent verbs: what is typed → the words it stands for.
-SHORT_FORMS: dict[str, tuple[str, ...]] = {
-    "r": ("roll",),
-    "h": ("tally", "hit"),
-    "u": ("undo",),
-    "s": ("status",),
-    "t": ("talisman",),
-    "n": ("next",),
-    "l": ("log",),
-    "p": ("play",),
-}
-
-#: Words the shell answers itself.
-EXIT_WORDS = ("exit", "quit")
-HELP_WORDS = ("help", "?")
-
-KEYS = (
-    ("Tab", "complete a command, an option, a name from the session"),
-    ("Up / Down", "walk the history (kept between shells)"),
-    ("Ctrl-R", "search the history"),
-    ("Ctrl-C", "clear the line"),
-    ("Ctrl-D, exit", "leave the shell"),
-)
+__all__ = ["EXIT_WORDS", "HELP_WORDS", "SHORT_FORMS", "Shell", "run"]
 
 DEBUG_HINT = "set COMPANION_DEBUG=1 to see the traceback"
 
