@@ -11,10 +11,6 @@ from companion.cli.complete import session_names
 if TYPE_CHECKING:
     from companion.cli.env import Env
 
-app = typer.Typer()
-
-
-@app.command("shell")
 def shell(
     ctx: typer.Context,
     name: Annotated[
@@ -47,3 +43,7 @@ def shell(
     if root.get("logs_dir") is not None:
         root_args += ["--logs-dir", str(root["logs_dir"])]
     raise typer.Exit(run(env, root_args, name or env.session))
+
+
+app = typer.Typer(rich_markup_mode=None)
+app.command("shell")(shell)
