@@ -133,3 +133,15 @@ def test_the_toolbar_fits_and_keeps_figures_whole(width):
         assert seg in shown or lines[-1].endswith("…")
     if width >= 120:
         assert all(seg in shown for seg in segments[:5])
+
+
+def test_a_name_with_a_space_is_inserted_quoted(shell_on):
+    from prompt_toolkit.document import Document
+
+    c = shell_on("dark-tower")
+    done = list(c.get_completions(Document("dark draw monster Gel"), None))
+    assert [(x.text, x.start_position) for x in done] == [("'Gelatinous Cube'", -3)]
+    done = list(c.get_completions(Document('dark draw monster "Gel'), None))
+    assert [(x.text, x.start_position) for x in done] == [("'Gelatinous Cube'", -4)]
+    done = list(c.get_completions(Document("rol"), None))
+    assert [(x.text, x.start_position) for x in done] == [("roll", -3)]

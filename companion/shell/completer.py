@@ -25,16 +25,25 @@ if TYPE_CHECKING:
 
 def split(text: str) -> tuple[list[str], str]:
     """The complete words before the cursor, and the word being typed (possibly empty)."""
+    words, incomplete, _ = _split(text)
+    return words, incomplete
+
+
+def _split(text: str) -> tuple[list[str], str, int]:
+    """:func:`split`, and how many characters of ``text`` the word being typed takes (its quote too)."""
     try:
         words = shlex.split(text)
-    except ValueError:  # an open quote: complete inside it
+    except ValueError:  # an open quote: the word being typed starts at it
+        quote = max(text.rfind('"'), text.rfind("'"))
         try:
-            words = shlex.split(text + '"')
+            words = shlex.split(text[:quote])
         except ValueError:
-            words = text.split()
+            words = text[:quote].split()
+        return words, text[quote + 1 :], len(text) - quote
     if text and not text[-1].isspace() and words:
-        return words[:-1], words[-1]
-    return words, ""
+        start = max(text.rfind(" "), text.rfind("\t")) + 1
+        return words[:-1], words[-1], len(text) - start
+    return words, "", 0
 
 
 class CommandCompleter(Completer):
@@ -42,9 +51,12 @@ class CommandCompleter(Completer):
         self.shell = shell
 
     def get_completions(self, document: Document, complete_event: Any) -> Iterable[Completion]:
-        words, incomplete = split(document.text_before_cursor)
+        text = document.text_before_cursor
+        words, incomplete, typed = _split(text)
         for value, about in self.candidates(words, incomplete):
-            yield Completion(value, start_position=-len(incomplete), display_meta=about or None)
+            # A name with a space is inserted quoted, so that it stays one word.
+            insert = shlex.quote(value) if any(c.isspace() or c in "'\"\\$`;&|<>()" for c in value) else value
+            yield Completion(insert, start_position=-typed, display=value, display_meta=about or None)
 
     def candidates(self, words: list[str], incomplete: str) -> list[tuple[str, str]]:
         """(value, help) pairs for the word being typed after ``words``."""
