@@ -153,6 +153,26 @@ def shell_names(incomplete: str = "") -> list[Item]:
 BY_OPTION = {"--variant": variant_names, "--session": session_names}
 
 
+def table_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """After ``DR`` or ``check`` in ``roll``/``odds``: the tables (or checks) of the table packs in use
+    and of the session's own game (docs/tables.md)."""
+    try:
+        words = [str(w) for w in ((getattr(ctx, "params", None) or {}).get("expr") or ())]
+        if len(words) != 1 or words[0].lower() not in ("dr", "check"):
+            return []
+        from companion.cli.pack_use import names_for_completion
+
+        root = _root(ctx)
+        env = getattr(root, "obj", None)
+        override = getattr(env, "data_dir", None) or (getattr(root, "params", None) or {}).get("data_dir")
+        if override is None and os.environ.get("COMPANION_HOME"):
+            override = Path(os.environ["COMPANION_HOME"])
+        names = names_for_completion(words[0].lower(), _data_dir(ctx), override, _active_session(ctx))
+    except Exception:
+        return []
+    return [(name, about) for name, about in names if name.startswith(incomplete.lower())]
+
+
 def attach(command: Any) -> Any:
     """Give every ``--variant``/``--session`` option under ``command`` its completer, if it has none.
 
@@ -224,26 +244,6 @@ def tally_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
     """The session's hit tallies (characters and monsters)."""
     session = _session_state(ctx)
     return [] if session is None else _matching(session.state.trackers.tallies, incomplete)
-
-
-def table_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
-    """After ``roll DR``: the tables of the session's game (or of ``--game``)."""
-    params = getattr(ctx, "params", None) or {}
-    words = [w.upper() for w in params.get("expr") or params.get("words") or []]
-    if not words or words[-1] != "DR":
-        return [] if words else [("DR", "a table roll"), ("DC", "Dice Check"), ("2d6", "")]
-    game = params.get("game")
-    try:
-        from companion.games import load
-
-        if game:
-            spec = load(game)
-        else:
-            session = _session_state(ctx)
-            spec = None if session is None else session.spec
-    except Exception:
-        return []
-    return [] if spec is None else _matching(getattr(spec, "tables", {}) or {}, incomplete)
 
 
 def next_answers(ctx: Any = None, incomplete: str = "") -> list[Item]:
@@ -321,8 +321,6 @@ VALUES = {
     ("tally hit", "name"): tally_names,
     ("tally heal", "name"): tally_names,
     ("tally remove", "name"): tally_names,
-    ("roll", "expr"): table_names,
-    ("odds", "expr"): table_names,
     ("next", "answer"): next_answers,
     ("dark join", "hero"): dark_cards,
     ("dark item", "player"): hero_names,
