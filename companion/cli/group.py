@@ -23,7 +23,9 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _stderr_line(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    from companion.cli.env import fold_for
+
+    sys.stderr.write(fold_for(sys.stderr, text) + "\n")
     sys.stderr.flush()
 
 
