@@ -25,6 +25,8 @@ def test_a_guided_session_in_a_real_terminal(tmp_path):
         COMPANION_LOGS=str(tmp_path / "logs"),
         PROMPT_TOOLKIT_NO_CPR="1",
         TERM="xterm",
+        COLUMNS="100",  # the pty's width: a COLUMNS another test left in the environment must not win
+        LINES="24",
     )
     env.pop("NO_COLOR", None)
     subprocess.run([COMPANION, "new", "dark-tower", "--seed", "7"], env=env, check=True, capture_output=True)
