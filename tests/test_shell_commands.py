@@ -8,6 +8,7 @@ and so must the session afterwards.
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -17,6 +18,8 @@ from companion.cli.app import app
 from companion.cli.env import Env
 from companion.cli.main import main
 from companion.shell.repl import Shell
+
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 #: The game groups' sessions: a command under ``companion GROUP`` runs on a session of its game.
 GROUP_GAMES = {
@@ -66,9 +69,10 @@ def _prepare(home, game: str) -> None:
 
 
 def _status(home, capsys) -> str:
+    """The session as ``status --json`` gives it, its paths and clock times left out."""
     capsys.readouterr()
     main(["--data-dir", str(home), "status", "--json"])
-    return capsys.readouterr().out.replace(str(home), "HOME")
+    return TIME.sub("TIME", capsys.readouterr().out.replace(str(home), "HOME"))
 
 
 @pytest.mark.parametrize("words", [p for p in LEAVES if p != ("shell",)], ids=" ".join)
