@@ -154,17 +154,27 @@ def xp(
     from companion.errors import InputError
 
     with opened(env) as session:
+        before = len(session.state.log.entries)
         if change is not None:
             op, n = parse_change(change, "XP")
             if op == "set":
                 raise InputError("XP changes by +N or -N; levels follow from what is gained")
             session.record({"t": "xp", "n": n})
+        # What the game wrote for it: a level up and what it brings ("1 attribute point to place").
+        new = session.state.log.entries[before:]
         t = session.state.trackers
         rule = session.spec.xp_to_next
         need = rule(t.level) if rule else None
         if json_out:
-            env.print_json({"xp": t.counter("xp").value, "level": t.level, "next_level_at": need})
+            from companion.log.markdown import entry_text
+
+            data = {"xp": t.counter("xp").value, "level": t.level, "next_level_at": need}
+            env.print_json(data | {"log": [entry_text(e) for e in new]})
             return
+        from companion.shell.panels import entry_renderable
+
+        for entry in new:
+            env.print(entry_renderable(entry))
         env.print(
             f"XP: {t.counter('xp').value}" + (f"/{need} to level {t.level + 1}" if need else "") + f" (level {t.level})"
         )

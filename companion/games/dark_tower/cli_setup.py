@@ -163,8 +163,9 @@ def decks_cmd(
     table = Table(box=None, pad_edge=False)
     for col in (C.term("floor", lang), C.term("monsters", lang), C.term("obstacles", lang), C.term("items", lang), ""):
         table.add_column(col, justify="right")
+    table.add_column("", justify="right")  # the total, right-aligned after its own "=" column
     for d in decks:
-        table.add_row(str(d.floor), str(d.monsters), str(d.obstacles), str(d.items), f"= {d.total}")
+        table.add_row(str(d.floor), str(d.monsters), str(d.obstacles), str(d.items), "=", str(d.total))
     reading_text = "fixed monsters (variant)" if reading else "monsters per player"
     env.print(
         f"{players} player{'s' if players != 1 else ''}, {reading_text}" + (", with the quest's cards" if quest else "")

@@ -37,6 +37,10 @@ def draw_cmd(
     name: Annotated[
         str, typer.Argument(help="The card (enter a new one first with: companion dark card).", show_default=False)
     ],
+    any_floor: Annotated[
+        bool,
+        typer.Option("--any-floor", help="A monster of another floor came up here (a quest's cards may say so)."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """The current player drew the top card of the floor."""
@@ -49,7 +53,7 @@ def draw_cmd(
             raise InputError("a floor's deck holds monsters, obstacles and items")
         before = len(session.state.log.entries)
         card = C.find(session.state, k, name)
-        _record(session, {"op": "draw", "kind": k, "card": card})
+        _record(session, {"op": "draw", "kind": k, "card": card, **({"any_floor": True} if any_floor else {})})
         _show(ctx, session, before, json_out)
 
 
@@ -60,6 +64,10 @@ def group_cmd(
     from_deck: Annotated[
         bool, typer.Option("--from-deck", help="It was drawn from this floor's deck (the count goes down).")
     ] = False,
+    any_floor: Annotated[
+        bool,
+        typer.Option("--any-floor", help="A monster of another floor came up here (a quest's cards may say so)."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Another monster joins the group on the table (it was summoned, or a card says so)."""
@@ -68,7 +76,8 @@ def group_cmd(
     with _session(ctx) as session:
         before = len(session.state.log.entries)
         card = C.find(session.state, "monster", monster)
-        _record(session, {"op": "group", "monster": card, "from_deck": from_deck})
+        event = {"op": "group", "monster": card, "from_deck": from_deck}
+        _record(session, {**event, **({"any_floor": True} if any_floor else {})})
         _show(ctx, session, before, json_out)
 
 

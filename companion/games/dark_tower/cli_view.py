@@ -133,7 +133,12 @@ def odds_cmd(
 
 
 def odds_pct(p: Any) -> str:
-    return f"{float(p) * 100:.1f}%"
+    """``12.5%``; a possible outcome never reads 0.0% (``<0.1%``): the rule every chance follows."""
+    from fractions import Fraction
+
+    from companion.dice.odds import percent
+
+    return percent(Fraction(p))
 
 
 def _health(text: str, option: str) -> tuple[int, int]:

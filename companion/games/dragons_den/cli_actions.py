@@ -85,6 +85,12 @@ def attack(
     got: GotOpt = None,
     shield: Annotated[bool, typer.Option("--shield", help="If Ren is hit, he casts the Shield Spell.")] = False,
     shield_got: Annotated[list[str] | None, typer.Option("--shield-got", help="The Shield die you rolled.")] = None,
+    chit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--chit", help="A hit on the dragon: the hoard chit the hero drew (physical chits).", show_default=False
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """One attack: it succeeds on a d6 at or under the attacker's current health."""
@@ -98,7 +104,8 @@ def attack(
         return {"attacker": attacker, "target": resolve(den, names[-1])}
 
     got_q = _queues(got, "dd.attack") | _queues(shield_got, "dd.shield.roll")
-    act(ctx, "attack", build, got=got_q, picks={"dd.shield": ["yes" if shield else "no"]}, json_out=json_out)
+    picks = {"dd.shield": ["yes" if shield else "no"]}
+    act(ctx, "attack", build, got=got_q, picks=picks, chits=chit, json_out=json_out)
 
 
 ABILITY_WORDS = {

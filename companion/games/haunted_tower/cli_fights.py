@@ -120,11 +120,19 @@ def attack_cmd(
                 R.hero_attack(sim, weapon, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "attack", "weapon": weapon})
             elif n.step == "monster":
+                right = R.right_of(sim.game, R.fighting(sim)[1])
+                if right is not None and not json_out:  # as guided play says it, before the roll
+                    hero_name = R.fighting(sim)[1].name
+                    env.print(f"{right.name}'s player (on {hero_name}'s right) rolls for the {monster.name}.")
                 roll = roller.answer(R.monster_spec(sim), got)
                 R.monster_attack(sim, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "monster"})
             elif n.step == "table":
                 given = str(table) if table is not None else (got if first else None)
+                if given is None and sim.dice == "physical" and not env.interactive:
+                    raise InputError(
+                        f"the {monster.name} hits: {monster.table_text()}; give the 1d10 with --table N (1-10)"
+                    )
                 roll = roller.answer(R.table_spec(sim), given)
                 R.table_roll(sim, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "table"})
