@@ -24,8 +24,8 @@ def play(
 ) -> None:
     """Play the current session's game, guided: every roll shows its odds; Enter rolls, or type your dice."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.errors import CompanionError
-    from companion.session.api import opened
 
     if not env.interactive:
         raise CompanionError(
@@ -64,10 +64,10 @@ def next_cmd(
       companion next roll
     """
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.dice.source import read_physical
     from companion.engine.describe import answered, parse_choice, parse_number, parse_text, request_json
     from companion.engine.requests import Choice, Number, RollRequest
-    from companion.session.api import opened
     from companion.session.fold import answer_event
 
     said: tuple[str, str] | None = None
@@ -100,7 +100,7 @@ def next_cmd(
         new = session.state.log.entries[before:] if answer else []
         advice = session.spec.advise(session.state, fold.pending) if (session.spec.advise and fold.pending) else []
         if json_out:
-            from companion.log.markdown import entry_text
+            from companion.cli.kit import entry_texts
 
             env.print_json(
                 {
@@ -109,19 +109,18 @@ def next_cmd(
                     "done": fold.done,
                     "finished": session.state.finished,
                     "answered": None if said is None else {"question": said[0], "answer": said[1]},
-                    "log": [entry_text(e) for e in new],
+                    "log": entry_texts(new),
                     "request": None if fold.pending is None else request_json(fold.pending, advice),
                 }
             )
             return
         from rich.markup import escape
 
-        from companion.shell.panels import entry_renderable
+        from companion.cli.kit import print_entries
 
         if said is not None:
             env.print(f"[dim]{escape(said[0].rstrip(':'))}[/dim] → [bold]{escape(said[1])}[/bold]")
-        for entry in new:
-            env.print(entry_renderable(entry))
+        print_entries(env, new)
         if fold.done:
             env.print(f"The game is over: {session.state.finished or 'ended'}.")
             return
