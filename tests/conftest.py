@@ -33,4 +33,12 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.delenv("COMPANION_SESSION", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
-    return home
+    # English unless a test asks for a language: the machine's locale chooses nothing here.
+    for var in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    from companion import i18n
+
+    i18n.activate(None)
+    yield home
+    i18n.activate(None)

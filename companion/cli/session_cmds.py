@@ -41,17 +41,28 @@ def new(
     hero: Annotated[
         str | None, typer.Option("--hero", help="The hero's name, for the log.", show_default=False)
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language to play in: en or ru (default: COMPANION_LANG, then the locale; "
+            "a game without that language plays in English).",
+            show_default=False,
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Start a session for a game and make it the current one."""
     env: Env = ctx.obj
     from companion.dice.source import new_seed
     from companion.games import canonical
+    from companion.i18n import choose
     from companion.session.api import store
     from companion.session.service import Session
     from companion.store.paths import logs_dir
 
     game = canonical(game)
+    language = choose(game, lang)
     st = store(env)
     if name is None:
         n = 1
@@ -67,6 +78,7 @@ def new(
         variants=list(variant or []),
         logs_dir=logs_dir(env.logs_dir),
         hero=hero,
+        lang=language,
     )
     st.set_current(session.files.slug)
     if json_out:
@@ -79,16 +91,20 @@ def new(
                 "dice": session.meta.dice,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
+                "lang": language,
             }
         )
         return
+    from companion.i18n import _
+
     env.print(
-        f"[bold]{session.spec.title}[/bold]: session [bold]{session.files.slug}[/bold] started "
-        f"(seed {session.meta.seed}, {session.meta.dice} dice)."
+        _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice).").format(
+            game=_(session.spec.title), session=session.files.slug, seed=session.meta.seed, dice=_(session.meta.dice)
+        )
     )
-    env.print(f"Log: {session.meta.log_path}")
+    env.print(_("Log: {path}").format(path=session.meta.log_path))
     if session.spec.play is not None:
-        env.print("Next: [bold]companion play[/bold]")
+        env.print(_("Next: [bold]companion play[/bold]"))
 
 
 def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:

@@ -18,6 +18,7 @@ from companion.dice.render import fraction
 from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.errors import InputError
+from companion.i18n import N_, _
 
 STYLE = Style([("qmark", "fg:#b58900 bold"), ("question", "bold"), ("answer", "fg:#2aa198 bold")])
 
@@ -26,6 +27,46 @@ ROLL_WORDS = {"", "r", "roll"}
 UNDO_WORDS = {"u", "undo"}
 QUIT_WORDS = {"q", "quit", "exit"}
 SWITCH_WORDS = {"v", "virtual", "p", "physical"}
+
+
+def _columns() -> int:
+    import shutil
+
+    return max(24, shutil.get_terminal_size((80, 24)).columns)
+
+
+def fit(text: str, *, indent: int = 2, room: int = 0) -> str:
+    """``text`` wrapped at word boundaries to the terminal, continuation lines indented.
+
+    prompt_toolkit cuts a line that is too long at the edge, in the middle of a word; a Russian
+    sentence is longer than its English and meets the edge sooner. ``room`` keeps space on the last
+    line for what the prompt adds after the text (a hint, the answer being typed).
+    """
+    import textwrap
+
+    width = _columns() - 1 - indent
+    lines = textwrap.wrap(text, width=width, break_long_words=False, break_on_hyphens=False) or [""]
+    if room and len(lines[-1]) + room > width:
+        last = textwrap.wrap(lines.pop(), width=max(8, width - room), break_long_words=False, break_on_hyphens=False)
+        lines.extend(last)
+    return ("\n" + " " * indent).join(lines)
+
+
+def _echo(message: str, answer: str) -> None:
+    """The answered question, as one paragraph that wraps at word boundaries (rich)."""
+    from rich.console import Console
+    from rich.text import Text as RichText
+
+    line = RichText("? ", style="bold yellow").append(message + " ", style="bold").append(answer, style="cyan")
+    Console(highlight=False).print(line)
+
+
+def _ask(question: Any, message: str, shown: Callable[[Any], str] | None = None) -> Any:
+    """Ask, then leave the answered question on the screen wrapped at word boundaries."""
+    question.application.erase_when_done = True
+    value = question.unsafe_ask()
+    _echo(message, shown(value) if shown else ("" if value is None else str(value)))
+    return value
 
 
 def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> str:
@@ -39,9 +80,11 @@ def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> 
     o = odds(expr, mod)
     if o.success is None:
         if o.options:
-            return f"{label}: 1-2, 3-4 or 5-6, a third each"
+            return _("{roll}: 1-2, 3-4 or 5-6, a third each").format(roll=label)
         return label
-    return f"{label}: passes on {target_text(expr, mod)} → {fraction(o.success)}"
+    return _("{roll}: passes on {target} → {odds}").format(
+        roll=label, target=target_text(expr, mod), odds=fraction(o.success)
+    )
 
 
 def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True) -> Roll:
@@ -54,9 +97,8 @@ def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], al
             return exc.message
         return True
 
-    text = questionary.text(
-        f"{why}: roll {expr} and type what the dice show", validate=validate, style=STYLE
-    ).unsafe_ask()
+    message = _("{why}: roll {dice} and type what the dice show").format(why=why, dice=expr)
+    text = _ask(questionary.text(fit(message, room=12), validate=validate, style=STYLE), message)
     return reader(expr, text, mod, allow_total=allow_total)
 
 
@@ -66,7 +108,11 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
     Returns a Roll for typed faces, ``"virtual"`` for Enter, or one of ``"undo"``, ``"quit"``,
     ``"switch"``.
     """
-    hint = ("type your dice" if physical else "Enter to roll, or type your dice") + " (u undo, q quit, v/p dice)"
+    hint = (
+        _("type your dice (u undo, q quit, v/p dice)")
+        if physical
+        else _("Enter to roll, or type your dice (u undo, q quit, v/p dice)")
+    )
 
     def validate(text: str) -> bool | str:
         t = text.strip().lower()
@@ -75,7 +121,7 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
         if t in ROLL_WORDS and not physical:
             return True
         if t in ROLL_WORDS:
-            return "physical dice: type what your dice show (or v to switch to virtual dice)"
+            return _("physical dice: type what your dice show (or v to switch to virtual dice)")
         try:
             reader(request.expr, text, request.mod, allow_total=True, parts=request.parts)
         except InputError as exc:
@@ -84,7 +130,9 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
 
     # A secret roll's faces are typed unseen (a chit drawn in private); a virtual one is never shown.
     ask = questionary.password if request.secret else questionary.text
-    text = ask(f"{request.why} — {hint}", validate=validate, style=STYLE).unsafe_ask()
+    message = f"{request.why} — {hint}"
+    question = ask(fit(message, room=12), validate=validate, style=STYLE)
+    text = _ask(question, message, (lambda v: "") if request.secret else None)
     t = text.strip().lower()
     if t in UNDO_WORDS:
         return "undo"
@@ -98,22 +146,27 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
 
 
 EXTRA_CHOICES = (
-    ("__undo__", "↶ Undo the last answer"),
-    ("__switch__", "⇄ Switch virtual/physical dice"),
-    ("__quit__", "✕ Save and quit"),
+    ("__undo__", N_("↶ Undo the last answer")),
+    ("__switch__", N_("⇄ Switch virtual/physical dice")),
+    ("__quit__", N_("✕ Save and quit")),
 )
 
 
 def ask_choice(request: Choice, *, extras: bool = True) -> str:
+    titles = {o.value: o.label + (f"  ({o.hint})" if o.hint else "") for o in request.options}
+    titles.update((value, _(label)) for value, label in EXTRA_CHOICES)
     choices: list[Any] = [
-        questionary.Choice(title=o.label + (f"  ({o.hint})" if o.hint else ""), value=o.value) for o in request.options
+        questionary.Choice(title=fit(titles[o.value], indent=3), value=o.value) for o in request.options
     ]
     if extras:
         choices.append(questionary.Separator())
-        choices.extend(questionary.Choice(title=label, value=value) for value, label in EXTRA_CHOICES)
-    question = questionary.select(request.prompt, choices=choices, style=STYLE)
+        choices.extend(questionary.Choice(title=_(label), value=value) for value, label in EXTRA_CHOICES)
+    instruction = _("(Use arrow keys)")
+    question = questionary.select(
+        fit(request.prompt, room=len(instruction) + 1), choices=choices, style=STYLE, instruction=instruction
+    )
     _end_of_input_on_ctrl_d(question)
-    return question.unsafe_ask()
+    return _ask(question, request.prompt, lambda v: titles.get(v, ""))
 
 
 def _end_of_input_on_ctrl_d(question: Any) -> None:
@@ -138,14 +191,16 @@ def ask_number(request: Number) -> int | str:
             return True
         if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
             return True
-        return f"type a whole number from {request.lo} to {request.hi} (u undo, q quit)"
+        return _("type a whole number from {lo} to {hi} (u undo, q quit)").format(lo=request.lo, hi=request.hi)
 
     message = request.prompt + (f" ({request.where})" if request.where else "")
     default = "" if request.default is None else str(request.default)
     if request.secret:  # typed unseen by the other players
-        text = questionary.password(message, validate=validate, style=STYLE).unsafe_ask().strip().lower()
+        question = questionary.password(fit(message, room=8), validate=validate, style=STYLE)
+        text = _ask(question, message, lambda v: "").strip().lower()
     else:
-        text = questionary.text(message, validate=validate, default=default, style=STYLE).unsafe_ask().strip().lower()
+        question = questionary.text(fit(message, room=8), validate=validate, default=default, style=STYLE)
+        text = _ask(question, message).strip().lower()
     if text in UNDO_WORDS:
         return "undo"
     if text in QUIT_WORDS:
@@ -155,8 +210,7 @@ def ask_number(request: Number) -> int | str:
 
 def ask_text(request: Text) -> str:
     def validate(text: str) -> bool | str:
-        return True if text.strip() else "an answer is needed"
+        return True if text.strip() else _("an answer is needed")
 
-    return (
-        questionary.text(request.prompt, default=request.default, validate=validate, style=STYLE).unsafe_ask().strip()
-    )
+    question = questionary.text(fit(request.prompt, room=16), default=request.default, validate=validate, style=STYLE)
+    return _ask(question, request.prompt).strip()
