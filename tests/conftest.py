@@ -33,6 +33,10 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.delenv("COMPANION_SESSION", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
+    # pytest-xdist's workers run with COLUMNS=80 and LINES=24 in their environment; a pseudo-terminal
+    # test that copies os.environ would then see 80 columns whatever size it gives its terminal.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     # English unless a test asks for a language: the machine's locale chooses nothing here.
     for var in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
         monkeypatch.delenv(var, raising=False)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt, dump_state
+from companion.cli.complete import game_names, session_names, variant_names
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -19,6 +20,7 @@ def new(
         str,
         typer.Argument(
             help="The game: inverted-tower, talisman, haunted-tower, dragons-den, dark-tower or freeform.",
+            autocompletion=game_names,
             show_default=False,
         ),
     ],
@@ -36,7 +38,13 @@ def new(
     ] = False,
     variant: Annotated[
         list[str] | None,
-        typer.Option("--variant", "-V", help="A named rule variant (repeat for several).", show_default=False),
+        typer.Option(
+            "--variant",
+            "-V",
+            help="A named rule variant (repeat for several).",
+            autocompletion=variant_names,
+            show_default=False,
+        ),
     ] = None,
     hero: Annotated[
         str | None, typer.Option("--hero", help="The hero's name, for the log.", show_default=False)
@@ -166,7 +174,10 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 
 
 def use(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(help="The session to make current.", show_default=False)]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(help="The session to make current.", autocompletion=session_names, show_default=False)
+    ],
 ) -> None:
     """Make a session the current one."""
     env: Env = ctx.obj
