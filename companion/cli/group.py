@@ -61,8 +61,12 @@ class CompanionGroup(TyperGroup):
             built = _built(COMMAND_MODULES[name] + ":app")
             return built.commands.get(name) if hasattr(built, "commands") else built
         if name in COMMAND_GROUPS:
-            _speak_for_game(ctx, COMMAND_GROUPS[name])
+            lang = _speak_for_game(ctx, COMMAND_GROUPS[name])
             built = _built(COMMAND_GROUPS[name])
+            if lang != "en":
+                from companion.cli.help_words import speak
+
+                speak(built)
             built.name = name
             return built
         return None
@@ -146,7 +150,7 @@ class CompanionGroup(TyperGroup):
         return code
 
 
-def _speak_for_game(ctx: Any, target: str) -> None:
+def _speak_for_game(ctx: Any, target: str) -> str:
     """Show a game's own commands (their help, errors and output) in the language it is played in.
 
     The active session's language when it plays this game, else the one asked for (COMPANION_LANG,
@@ -158,7 +162,7 @@ def _speak_for_game(ctx: Any, target: str) -> None:
 
     game = next((g for g, package in GAMES.items() if target.startswith(package + ".")), None)
     if game is None or len(i18n.languages(game)) == 1:
-        return
+        return i18n.language()
     lang = None
     try:
         from companion.cli.env import Env
@@ -172,7 +176,7 @@ def _speak_for_game(ctx: Any, target: str) -> None:
                 lang = meta.get("lang")
     except Exception:  # an unreadable session says so when the command opens it; words only here
         lang = None
-    i18n.activate(lang or i18n.choose(game), game)
+    return i18n.activate(lang or i18n.choose(game), game)
 
 
 def _typer_app(target: str) -> Any:

@@ -211,6 +211,10 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 
 
 def _describe(event: dict[str, Any]) -> str:
+    from companion.i18n import _, language
+
+    if language() != "en":  # the event's own words are English data: say what kind of step it was
+        return _("a roll") if event.get("t") == "roll" else _("a step")
     t = event.get("t")
     if t == "roll":
         return f"roll {event.get('expr')}"
@@ -231,7 +235,13 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             env.print_json({"undone": event, "events": session.count})
             return
-        env.print(f"Undone: {_describe(event)} (#{event['id']}). [dim]companion redo[/dim] brings it back.")
+        from companion.i18n import _
+
+        env.print(
+            _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back.").format(
+                what=_describe(event), n=event["id"]
+            )
+        )
 
 
 def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -244,7 +254,9 @@ def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             env.print_json({"redone": event, "events": session.count})
             return
-        env.print(f"Redone: {_describe(event)} (#{session.count}).")
+        from companion.i18n import _
+
+        env.print(_("Redone: {what} (#{n}).").format(what=_describe(event), n=session.count))
 
 
 def amend(
@@ -300,7 +312,9 @@ def amend(
         if json_out:
             env.print_json({"amended": event["target"], "event": eid, "roll": payload, "reason": event["reason"]})
             return
-        env.print(f"Roll #{event['target']} amended ({event['reason']}).")
+        from companion.i18n import _
+
+        env.print(_("Roll #{n} amended ({reason}).").format(n=event["target"], reason=event["reason"]))
 
 
 def note(
@@ -321,7 +335,9 @@ def note(
     if json_out:
         env.print_json({"event": eid, "note": body})
         return
-    env.print(f"Noted (#{eid}).")
+    from companion.i18n import _
+
+    env.print(_("Noted (#{n}).").format(n=eid))
 
 
 def mode(
