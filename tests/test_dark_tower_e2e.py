@@ -26,9 +26,12 @@ COLUMNS = 80
 
 def broken_words(lines: list[str], width: int = COLUMNS) -> list[str]:
     """Pairs of lines where a word runs over the edge: a full line ending in a letter, the next
-    starting with one (rich and the prompts wrap at spaces, so a full line never ends mid-word)."""
+    starting with one (rich and the prompts wrap at spaces, so a full line never ends mid-word).
+    A file path longer than the line cannot wrap at a space: it is not a word."""
     out = []
     for a, b in itertools.pairwise(lines):
+        if "/" in a.rstrip().rsplit(" ", 1)[-1]:
+            continue
         if len(a.rstrip()) >= width and a.rstrip()[-1].isalnum() and b[:1].isalnum():
             out.append(f"{a.rstrip()!r} / {b.rstrip()!r}")
     return out
@@ -37,6 +40,7 @@ def broken_words(lines: list[str], width: int = COLUMNS) -> list[str]:
 def test_broken_words_are_found():
     assert broken_words(["x" * 78 + "ab", "cd efg"]) and not broken_words(["x" * 78 + "a ", "bc"])
     assert not broken_words(["short line", "next"])
+    assert not broken_words(["(log: /tmp/" + "x" * 70 + "/lo", "gs.md)"])
 
 
 @pytest.mark.e2e
