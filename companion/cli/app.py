@@ -120,5 +120,6 @@ COMMAND_MODULES: dict[str, str] = {
     "rooms": "companion.cli.tracker_cmds",
     "floor": "companion.cli.tracker_cmds",
     "talisman": "companion.cli.tracker_cmds",
+    "tables": "companion.cli.table_cmds",
     "completion": "companion.cli.completion_cmds",
 }

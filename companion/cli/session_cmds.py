@@ -58,6 +58,15 @@ def new(
             show_default=False,
         ),
     ] = None,
+    tables: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tables",
+            help="A table pack (a .toml file, or a pack's name in your tables folder); the session keeps a copy. "
+            "Repeat for several. See docs/tables.md.",
+            show_default=False,
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Start a session for a game and make it the current one."""
@@ -71,6 +80,12 @@ def new(
 
     game = canonical(game)
     language = choose(game, lang)
+    packs = []
+    if tables:  # read and checked before anything is created: a bad pack leaves no session behind
+        from companion.cli import pack_use
+
+        packs = [pack_use.resolve(env, t) for t in tables]
+        pack_use.check_packs(packs)
     st = store(env)
     if name is None:
         n = 1
@@ -88,6 +103,8 @@ def new(
         hero=hero,
         lang=language,
     )
+    if packs:
+        pack_use.attach(env, session, packs)
     st.set_current(session.files.slug)
     if json_out:
         env.print_json(
@@ -100,6 +117,7 @@ def new(
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
                 "lang": language,
+                "tables": [p.name for p in packs],
             }
         )
         return
@@ -111,6 +129,11 @@ def new(
         )
     )
     env.print(_("Log: {path}").format(path=session.meta.log_path))
+    for p in packs:
+        from rich.markup import escape
+
+        names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
+        env.print(f"Tables: {escape(p.title)} ({escape(names.lstrip(', '))})")
     if session.spec.play is not None:
         env.print(_("Next: [bold]companion play[/bold]"))
 
@@ -222,6 +245,8 @@ def _describe(event: dict[str, Any]) -> str:
         return f"answer to {event.get('key')}"
     if t == "note":
         return "note"
+    if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
+        return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
 
 
