@@ -27,6 +27,8 @@ PACKAGE = ROOT / "companion"
 LOCALE = PACKAGE / "locale"
 #: Game domain → the game's package folder.
 GAME_DOMAINS = {"dark-tower": PACKAGE / "games" / "dark_tower"}
+#: Game domain → its command tree, whose help texts are messages too (companion/cli/help_words.py).
+GAME_COMMANDS = {"dark-tower": "companion.games.dark_tower.cli:app"}
 SHARED = "companion"
 KEYWORDS = {**DEFAULT_KEYWORDS, "count": (2, 3)}
 
@@ -46,7 +48,23 @@ def extract(domain: str) -> Catalog:
             "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
             catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
+    if domain in GAME_COMMANDS:
+        for text in help_texts(GAME_COMMANDS[domain]):
+            catalog.add(text, None, [(GAME_COMMANDS[domain].replace(":", " "), 0)], auto_comments=["--help"])
     return catalog
+
+
+def help_texts(target: str) -> list[str]:
+    """The help texts of a typer app (``module:attribute``), as ``--help`` shows them."""
+    import importlib
+
+    import typer
+
+    sys.path.insert(0, str(ROOT))
+    from companion.cli.help_words import texts
+
+    module, _sep, attr = target.partition(":")
+    return texts(typer.main.get_command(getattr(importlib.import_module(module), attr)))
 
 
 def domains() -> list[str]:

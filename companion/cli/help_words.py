@@ -1,8 +1,11 @@
-"""The CLI framework's own words in ``--help`` (Usage, Options, Commands, "Show this message and exit.").
+"""``--help`` in the language shown: the commands' own help texts, and the framework's words.
 
-typer and its vendored click write these in English; a command tree shown in another language gets
-them from companion's catalogue instead. Only called when the words are not English, so English help
-is exactly the framework's.
+A command's help (its docstring or ``help=``), its options' and arguments' help and its epilog are
+message ids as they are: ``scripts/i18n.py`` collects them from the command tree itself
+(:func:`texts`), and :func:`speak` puts each through the catalogue when help is shown. typer and its
+vendored click write their own words (Usage, Options, Commands, "Show this message and exit.") in
+English; they come from companion's catalogue too. Only called when the words are not English, so
+English help is exactly what it was.
 """
 
 from __future__ import annotations
@@ -34,7 +37,22 @@ def speak(command: Any) -> None:
     _command(command)
 
 
+def texts(command: Any) -> list[str]:
+    """Every help text of ``command`` and the commands under it (what the catalogue translates)."""
+    found = [t for t in (command.help, command.short_help, command.epilog) if t]
+    found += [p.help for p in command.params if getattr(p, "help", None)]
+    for sub in getattr(command, "commands", {}).values():
+        found += texts(sub)
+    return found
+
+
 def _command(command: Any) -> None:
+    for attr in ("help", "short_help", "epilog"):
+        if getattr(command, attr, None):
+            setattr(command, attr, _(getattr(command, attr)))
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = _(param.help)
     usage, help_option = command.get_usage, command.get_help_option
 
     def get_usage(ctx: Any) -> str:
