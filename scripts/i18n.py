@@ -150,11 +150,11 @@ def cmd_check() -> int:
     for lang, domain, po in po_files():
         catalog = read(po, lang)
         wanted = {m.id if isinstance(m.id, str) else m.id[0]: m for m in extract(domain) if m.id}
-        have = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id and _translated(m)}
+        have = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id and _translated(m) and not m.fuzzy}
         for key in wanted:
             if key not in have:
                 bad += 1
-                print(f"{po.relative_to(ROOT)}: untranslated: {key!r}")
+                print(f"{po.relative_to(ROOT)}: untranslated (or fuzzy): {key!r}")
         mo = po.with_suffix(".mo")
         if not mo.is_file():
             bad += 1

@@ -157,12 +157,19 @@ def _speak_for_game(ctx: Any, target: str) -> str:
     the locale) when the game has it; English otherwise. Read before the game's command module is
     imported, since its help texts are words too. Nothing is read for a game with no catalogue.
     """
-    from companion import i18n
     from companion.games import GAMES
 
     game = next((g for g, package in GAMES.items() if target.startswith(package + ".")), None)
+    return speak_game(ctx, game)
+
+
+def speak_game(ctx: Any, game: str | None) -> str:
+    """Show ``game``'s words in its session's language (or the one asked for); the language shown."""
+    from companion import i18n
+
     if game is None or len(i18n.languages(game)) == 1:
         return i18n.language()
+    ctx = ctx.find_root()
     lang = None
     try:
         from companion.cli.env import Env

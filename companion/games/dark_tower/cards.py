@@ -318,9 +318,9 @@ def describe(card: Card, lang: str | None = None) -> str:
     if isinstance(card, ObstacleCard):
         bits = []
         if card.damage:
-            bits.append(f"−{card.damage} {term('health', lang).lower()}")
+            bits.append(w.gettext("−{n} health").format(n=card.damage))
         if card.penalty:
-            bits.append(f"−{card.penalty} {term('penalty', lang).lower()}")
+            bits.append(w.gettext("−{n} penalty").format(n=card.penalty))
         if card.event:
             bits.append(card.event)
         fail = w.gettext("; on a fail: ") + ", ".join(bits) if bits else ""
