@@ -25,19 +25,28 @@ It prints:
 - The Adventure in the Dungeon's exact odds: one round against each area (``--round``), and the
   table's count before a choice against a fresh monster (at most ``TABLE_BUDGET`` situations; no
   target: a bigger fight shows its line a round or two later);
+- Тёмная Башня's fight odds with many activated spells (``--boost``), as real commands run in a fresh
+  process: ``companion odds fight dark-tower`` and ``companion dark odds fight`` with 0 to 32 spells on
+  12 dice, each as a ratio to ``companion odds DC`` (a trivial command) timed in the same run (the best
+  of several runs of each, so a busy moment of a shared machine does not count against it); target:
+  at most 10x;
 - the memory peak of this process and of the worker processes.
 
 Targets (the issue's): at least 2,000 Inverted Tower runs per second per core, and exact odds in 20 ms
-or less (The Adventure in the Dungeon's whole fights excepted: see docs/odds-and-simulation.md).
+or less (The Adventure in the Dungeon's whole fights excepted: see docs/odds-and-simulation.md); a
+command's odds at most 10x the wall time of ``companion odds DC`` measured in the same run (#13).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -58,7 +67,10 @@ from companion.sim.runner import cpu_count, simulate, simulator
 
 RUNS_PER_SECOND_TARGET = 2000
 ODDS_MS_TARGET = 20.0
+#: A command's exact odds: at most this many times the wall time of ``companion odds DC`` (#13).
+COMMAND_RATIO_TARGET = 10.0
 GAME = "inverted-tower"
+COMPANION = str(Path(sys.executable).parent / "companion")
 
 
 def single_core(policy: str, runs: int, rounds: int, game: str = GAME) -> tuple[float, float]:
@@ -148,6 +160,57 @@ def aitd_latency() -> list[tuple[str, list[float]]]:
     return [("one round, each area", rounds), (f"the table's count (≤ {aitd_odds.TABLE_BUDGET:,})", table)]
 
 
+def command_seconds(args: list[str], repeat: int = 5) -> float:
+    """The best wall time of ``companion ARGS`` in a fresh process (its own throwaway data folder)."""
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, COMPANION_HOME=home, COMPANION_LOGS=home, NO_COLOR="1")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run([COMPANION, *args], env=env, check=True, capture_output=True)
+            best = min(best, time.perf_counter() - start)
+    return best
+
+
+def trivial_seconds(repeat: int = 5) -> float:
+    """``companion odds DC``: the trivial command every command ratio is measured against."""
+    return command_seconds(["odds", "DC"], repeat)
+
+
+def _spells(n: int) -> list[str]:
+    """``--boost`` options for ``n`` activated spells (bonuses 1-5, costs 1-3 ★)."""
+    return [a for i in range(n) for a in ("--boost", f"{i % 5 + 1}:{i % 3 + 1}")]
+
+
+def dark_tower_boosts(repeat: int = 5) -> list[tuple[str, float]]:
+    """(command, seconds) for Тёмная Башня's fight odds on 12 dice with 0 to 32 activated spells."""
+    fight = ["odds", "fight", "dark-tower", "--bonus", "3", "--strength", "9", "--dice", "12"]
+    health = ["--health", "8/10", "--helper", "5/6"]
+    out = [
+        (f"odds fight dark-tower, {n:2} spells", command_seconds([*fight, *_spells(n), *health], repeat))
+        for n in (0, 4, 8, 16, 32)
+    ]
+    dark = ["dark", "odds", "fight", "3", "9", "--dice", "12", *_spells(16)]
+    out.append(("dark odds fight, 16 spells", command_seconds(dark, repeat)))
+    return out
+
+
+def command_ratios() -> bool:
+    """Print each timed command as a ratio to ``companion odds DC`` in this run; True when all are on target."""
+    trivial = trivial_seconds()
+    print(
+        f"\nТёмная Башня's fight odds with activated spells, as commands (best of 5 runs; "
+        f"target ≤ {COMMAND_RATIO_TARGET:.0f}x `companion odds DC`, {trivial * 1000:.0f} ms in this run):"
+    )
+    ok = True
+    for label, seconds in dark_tower_boosts():
+        ratio = seconds / trivial
+        verdict = "ok" if ratio <= COMMAND_RATIO_TARGET else "OVER TARGET"
+        ok &= ratio <= COMMAND_RATIO_TARGET
+        print(f"  {label:<38} {seconds * 1000:7.0f} ms = {ratio:5.2f}x odds DC   {verdict}")
+    return ok
+
+
 def peak_mib(who: int) -> float:
     kib = resource.getrusage(who).ru_maxrss
     return kib / 1024 if sys.platform != "darwin" else kib / 1024 / 1024  # macOS reports bytes
@@ -158,7 +221,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3000, help="runs per single-core round (default 3000)")
     parser.add_argument("--rounds", type=int, default=3, help="single-core rounds per policy, the best counts")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--commands", action="store_true", help="only the commands' odds as ratios to companion odds DC (seconds)"
+    )
     args = parser.parse_args(argv)
+    if args.commands:
+        return 0 if command_ratios() else 1
 
     jobs = cpu_count()
     print(f"Python {platform.python_version()} on {platform.machine()}, {jobs} core(s) available")
@@ -195,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     for label, times in aitd_latency():
         median = statistics.median(times)
         print(f"  {label:<38} {len(times):3} areas:  median {median:6.1f} ms, worst {max(times):6.1f} ms")
+
+    ok &= command_ratios()
 
     own, workers = peak_mib(resource.RUSAGE_SELF), peak_mib(resource.RUSAGE_CHILDREN)
     print(f"\nMemory peak (max RSS): this process {own:.1f} MiB, the largest worker {workers:.1f} MiB")

@@ -129,8 +129,9 @@ def test_combat_roll_adds_the_attribute_and_ignores_the_floor_on_floor_1():
 def test_combat_subtracts_the_floor_from_floor_2_and_daggers_add_one_each_several_on_one_roll():
     g = at_floor(3, attrs={"STR": 1}, daggers=3)
     g.play(("room.dc", 1), ("encounter.count", 1), ("encounter.elite", 1), ("combat.attribute", "STR"))
-    # STR 1 - floor 3 = -2: needs 7, only a natural 6. Up to 3 daggers can still help (2+ is the best).
-    assert g.options() == ("0", "1", "2", "3")
+    # STR 1 - floor 3 = -2: needs 7, only a natural 6, and one dagger (needs 6) changes nothing: it is not
+    # offered (#13 item 8). Two or three daggers raise the chance (2+ is the best).
+    assert g.options() == ("0", "2", "3")
     g.play(("combat.daggers", "2"))
     assert g.request.parts == (("STR", 1), ("floor", -3), ("dagger", 2)) and g.request.mod == 0
     assert g.t.items["dagger"] == 1  # spent daggers are discarded, even before the roll

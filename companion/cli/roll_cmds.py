@@ -42,6 +42,12 @@ Examples:
 """
 
 
+def _table_names(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    from companion.cli.complete import table_names
+
+    return table_names(ctx, incomplete)
+
+
 def _expr(words: list[str]) -> Expr:
     from companion.dice.expr import parse
 
@@ -75,7 +81,12 @@ def roll(
     ctx: typer.Context,
     expr: Annotated[
         list[str],
-        typer.Argument(help="What to roll, e.g. DC, 2d6+1, SR STR,DEX,INT.", show_default=False, metavar="EXPR"),
+        typer.Argument(
+            help="What to roll, e.g. DC, 2d6+1, SR STR,DEX,INT, DR room, check skill.",
+            show_default=False,
+            metavar="EXPR",
+            autocompletion=_table_names,
+        ),
     ],
     mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
     got: Annotated[
@@ -172,7 +183,13 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
 def odds_cmd(
     ctx: typer.Context,
     expr: Annotated[
-        list[str], typer.Argument(help="The roll, e.g. DC, 2d6>=9, talisman, 4dt.", show_default=False, metavar="EXPR")
+        list[str],
+        typer.Argument(
+            help="The roll, e.g. DC, 2d6>=9, talisman, 4dt, DR room, check skill.",
+            show_default=False,
+            metavar="EXPR",
+            autocompletion=_table_names,
+        ),
     ],
     mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

@@ -65,4 +65,5 @@ GAME = GameSpec(
     commands="companion.games.dark_tower.cli:app",
     hero=hero,
     log_title=N_("Dark Tower"),
+    refresh=True,
 )

@@ -51,7 +51,9 @@ def status(state: State) -> list[tuple[str, Any]]:
     room = rules.find_room(state, g.floor, g.at) if g.at else None
     if room is not None:
         rows.append(("Room", room.line()))
-    found = [f"{d.ROOM_TITLES[k]} (room {i})" for i, k in enumerate(g.rooms, 1) if k in d.EVENT_KINDS or k == d.LAIR]
+    found = [
+        f"{rules.room_title(g, k)} (room {i})" for i, k in enumerate(g.rooms, 1) if k in d.EVENT_KINDS or k == d.LAIR
+    ]
     if found:
         rows.append(("Found", ", ".join(found)))
     attrs = " · ".join(f"{a} {g.attributes[a]}" for a in d.ATTRIBUTES)
