@@ -51,7 +51,7 @@ def steps(lang: str) -> list[list[str]]:
         ["next", "1"],  # Bo's: the first listed (by its number)
         ["next", "+none"],
         ["next", "ready"],
-        ["next", "0"],
+        ["next", "1"],  # the first listed: Аня goes first
         # Turn 1, guided: an obstacle and its check.
         ["next", "obstacle"],
         ["next", "яма"],
