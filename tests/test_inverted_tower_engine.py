@@ -53,6 +53,7 @@ def test_the_dungeon_log_is_written_in_the_drafts_form():
         "Room 3: Stairs",
         "Room 4: Mob 1 (killed) ⟶ Wandering: Yes. Mob 1 (killed), Mob 2 (killed)",
         "Room 5: Mob 1 (killed) Mob 2 (killed)",
+        "Back in Room 4, after Room 5: Wandering: Yes. Mob 1 (killed), Mob 2 (killed)",
     ]
     assert g.t.counters["xp"].value == 7
     assert g.t.counters["gold"].value == 4

@@ -62,7 +62,7 @@ def _table(env: Env, expr: Expr, game: str | None) -> Table | None:
     from companion.games import load
 
     if game is None:
-        from companion.session.api import active_game
+        from companion.cli.kit import active_game
 
         game = active_game(env)
     if game is None:
@@ -126,7 +126,7 @@ def roll(
         physical = read_physical(e, got, mod)
     session_roll = None
     if not scratch:
-        from companion.session.api import record_roll
+        from companion.cli.kit import record_roll
 
         session_roll = record_roll(env, e, mod, got=got, seed=seed, why=why)
     extra: dict[str, object] = {}
@@ -168,9 +168,16 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
         segments.append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
         segments.append((f"  recorded in {extra['session']}", "dim"))
+    note = None
+    if roll_.faces is None:  # type: ignore[attr-defined]  # one number for several dice: say so, as the prompt does
+        from companion.dice.source import total_note
+
+        note = total_note(roll_)  # type: ignore[arg-type]
     if not env.stdout_isatty:
         # No terminal, so no colour to show: skip importing rich (~20 ms of every piped roll).
         env.echo("".join(part for part, _ in segments))
+        if note:
+            env.echo(note)
         return
     from rich.text import Text
 
@@ -178,6 +185,8 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     for part, style in segments:
         text.append(part, style=style)
     env.print(text)
+    if note:
+        env.print(Text(note, style="dim"))
 
 
 def odds_cmd(

@@ -289,7 +289,8 @@ class Fold:
 
     def _mode(self, event: dict[str, Any]) -> None:
         self.state.dice = event["dice"]
-        self.state.log.text(f"Dice switched to {event['dice']}.", under=False, event=event.get("id"))
+        # Under the line in play, among its rolls: the log keeps the switch where it happened.
+        self.state.log.text(f"Dice switched to {event['dice']}.", event=event.get("id"))
 
     def _amend(self, event: dict[str, Any]) -> None:
         # The amended faces were used when the target roll was folded (see ``amended``); the
@@ -430,3 +431,14 @@ def amendments(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
         if event.get("t") == "amend":
             out[int(event["target"])] = event
     return out
+
+
+def roll_event(roll: Roll, why: str | None) -> dict[str, Any]:
+    """A ``roll`` event for a roll made outside any request (``companion roll`` in a session)."""
+    event: dict[str, Any] = {"t": "roll", "expr": str(roll.expr), "mod": roll.modifier - roll.expr.const}
+    if roll.parts:
+        event["parts"] = [list(p) for p in roll.parts]
+    event.update(roll_payload(roll))
+    if why:
+        event["why"] = why
+    return event

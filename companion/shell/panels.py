@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -26,11 +26,10 @@ def bar(value: int, maximum: int, width: int = 10) -> Text:
     return Text("█" * filled, style=style).append("░" * (width - filled), style="dim").append(f" {value}/{maximum}")
 
 
-def status_panel(session: Session) -> Panel:
+def status_rows(session: Session) -> list[tuple[str, object]]:
+    """What ``status`` shows, as (label, value) rows: the game's own, else the trackers. The shell's
+    toolbar reads the same rows."""
     state = session.state
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="bold")
-    grid.add_column()
     rows: list[tuple[str, object]] = []
     if session.spec.status is not None:
         rows.extend(session.spec.status(state))
@@ -63,6 +62,17 @@ def status_panel(session: Session) -> Panel:
                     else ("held by the last monster" if ts.held_by_last else f"not found after {ts.kills} kill(s)"),
                 )
             )
+    return rows
+
+
+def status_panel(session: Session, width: int | None = None) -> Panel:
+    """The status panel; with ``width`` it keeps that width whatever its rows hold (guided play
+    passes one width for the whole game, so the panel does not grow and shrink between turns)."""
+    state = session.state
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    rows = status_rows(session)
     for label, value in rows:
         grid.add_row(label, value if isinstance(value, Text) else Text(str(value)))
     title = f"{_(session.spec.title)} · {session.meta.name}"
@@ -74,7 +84,7 @@ def status_panel(session: Session) -> Panel:
     body = (
         Group(grid, Text(footer, style="dim")) if rows else Text(footer + "\n" + _("Nothing tracked yet."), style="dim")
     )
-    return Panel(body, title=title, title_align="left", expand=False)
+    return Panel(body, title=title, title_align="left", expand=width is not None, width=width)
 
 
 def entry_renderable(entry: Entry) -> Text:
@@ -89,3 +99,27 @@ def entry_renderable(entry: Entry) -> Text:
     if kind == "line":
         return Text(text, style="bold cyan")
     return Text(("  " if entry.get("p") else "") + text)
+
+
+def hanging(text: Text, extra: int = 0) -> RenderableType:
+    """``text`` with its wrapped lines under its first word, not at the screen's edge.
+
+    The lead (leading spaces, and a ``🎲``/``✎`` mark) stays in a column of its own, and the rest
+    wraps beside it (``extra`` more columns in), so a long log line or odds line reads as one block.
+    """
+    plain = text.plain
+    body = plain.lstrip(" ")
+    lead = len(plain) - len(body)
+    for mark in ("🎲 ", "✎ "):
+        if body.startswith(mark):
+            lead += len(mark)
+            break
+    if not lead and not extra:
+        return text
+    from rich.cells import cell_len
+
+    grid = Table.grid()
+    grid.add_column(width=cell_len(plain[:lead]) + extra, no_wrap=True)
+    grid.add_column()
+    grid.add_row(text[:lead], text[lead:])
+    return grid

@@ -2,10 +2,17 @@
 
 ``unsafe_ask`` lets Ctrl-C (KeyboardInterrupt) and Ctrl-D (EOFError) through; the root command
 group turns them into exit codes 130 and 1 in one place, after every completed action is saved.
+
+Every prompt fits the terminal: companion wraps the question itself between words (prompt_toolkit
+would cut words at the edge), puts the keys on a line of their own, and takes the answer on a short
+``›`` line. Bad input is not left in the box: the answer is read, and if it is wrong the whole
+message is printed next to it and the box asked again, empty (see :func:`_ask_until_valid`).
 """
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -20,53 +27,116 @@ from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.errors import InputError
 from companion.i18n import N_, _
 
-STYLE = Style([("qmark", "fg:#b58900 bold"), ("question", "bold"), ("answer", "fg:#2aa198 bold")])
+STYLE = Style(
+    [
+        ("qmark", "fg:#b58900 bold"),
+        ("question", "bold"),
+        ("answer", "fg:#2aa198 bold"),
+        ("instruction", "fg:#839496"),
+    ]
+)
+ERROR_STYLE = Style([("qmark", "fg:#dc322f bold"), ("question", "fg:#dc322f"), ("answer", "fg:#2aa198 bold")])
 
 #: Words a player may type at a roll prompt instead of faces.
 ROLL_WORDS = {"", "r", "roll"}
 UNDO_WORDS = {"u", "undo"}
 QUIT_WORDS = {"q", "quit", "exit"}
 SWITCH_WORDS = {"v", "virtual", "p", "physical"}
+HELP_WORDS = {"?", "h", "help"}
+
+#: The keys, as the help (``?``) explains them.
+HELP_LINES = (
+    "Keys at every prompt:",
+    "  u  undo the last answer     q  save and quit (companion play resumes)",
+    "  ?  this help                v/p  virtual or physical dice (at a roll)",
+    "At a roll: Enter rolls for you; or type what your dice show, e.g. 3 4 or 3,4;",
+    "  one number for several dice is taken as their total (7 or =7).",
+    "At a menu: ↑/↓ (or j/k) and Enter.",
+)
 
 
-def _columns() -> int:
-    import shutil
+def columns() -> int:
+    """The width companion writes to: the terminal's, less one column.
 
-    return max(24, shutil.get_terminal_size((80, 24)).columns)
-
-
-def fit(text: str, *, indent: int = 2, room: int = 0) -> str:
-    """``text`` wrapped at word boundaries to the terminal, continuation lines indented.
-
-    prompt_toolkit cuts a line that is too long at the edge, in the middle of a word; a Russian
-    sentence is longer than its English and meets the edge sooner. ``room`` keeps space on the last
-    line for what the prompt adds after the text (a hint, the answer being typed).
+    Nothing is written in the last column: a terminal wraps (or a prompt cuts) there, and a line
+    that never reaches it can never be broken by the terminal.
     """
-    import textwrap
-
-    width = _columns() - 1 - indent
-    lines = textwrap.wrap(text, width=width, break_long_words=False, break_on_hyphens=False) or [""]
-    if room and len(lines[-1]) + room > width:
-        last = textwrap.wrap(lines.pop(), width=max(8, width - room), break_long_words=False, break_on_hyphens=False)
-        lines.extend(last)
-    return ("\n" + " " * indent).join(lines)
+    return max(20, shutil.get_terminal_size((80, 24)).columns - 1)
 
 
-def _echo(message: str, answer: str) -> None:
-    """The answered question, as one paragraph that wraps at word boundaries (rich)."""
-    from rich.console import Console
-    from rich.text import Text as RichText
+def wrap(text: str, first: str = "", rest: str = "  ", width: int | None = None) -> list[str]:
+    """``text`` wrapped between words to ``width``, the first line after ``first``, the others after ``rest``."""
+    width = width or columns()
+    lines: list[str] = []
+    for i, paragraph in enumerate(text.split("\n")):
+        lines.extend(
+            textwrap.wrap(
+                paragraph,
+                width=width,
+                initial_indent=first if i == 0 else rest,
+                subsequent_indent=rest,
+                break_on_hyphens=False,
+            )
+            or [rest if i else first]
+        )
+    return lines
 
-    line = RichText("? ", style="bold yellow").append(message + " ", style="bold").append(answer, style="cyan")
-    Console(highlight=False).print(line)
+
+def _message(question: str, hint: str = "") -> str:
+    """A question (and its keys) wrapped to the screen, ending on a short answer line.
+
+    questionary writes ``? `` before the message, so the first line leaves two columns for it.
+    """
+    lines = wrap(question, "", "  ", columns() - 2)
+    if hint:
+        lines.extend(wrap(hint, "  ", "  "))
+    return "\n".join(lines) + "\n  ›"
 
 
-def _ask(question: Any, message: str, shown: Callable[[Any], str] | None = None) -> Any:
-    """Ask, then leave the answered question on the screen wrapped at word boundaries."""
-    question.application.erase_when_done = True
-    value = question.unsafe_ask()
-    _echo(message, shown(value) if shown else ("" if value is None else str(value)))
-    return value
+def say(lines: list[str] | tuple[str, ...] | str, style: str = "") -> None:
+    """Print lines between prompts, wrapped to the screen (prompt_toolkit's own output)."""
+    from prompt_toolkit import print_formatted_text
+    from prompt_toolkit.formatted_text import FormattedText
+
+    if isinstance(lines, str):
+        lines = [lines]
+    for line in lines:
+        indent = line[: len(line) - len(line.lstrip())]
+        for part in wrap(line.strip(), indent, indent + "  "):
+            print_formatted_text(FormattedText([(style, part)]))
+
+
+def show_help() -> None:
+    say(HELP_LINES, "fg:ansicyan")
+
+
+def _ask_until_valid(
+    message: str, check: Callable[[str], str | None], *, secret: bool = False, default: str = ""
+) -> str:
+    """Ask ``message`` until ``check`` finds nothing wrong (it returns the error, or None).
+
+    A wrong answer stays on screen as typed, the whole error is written under it, and the box is
+    asked again empty: the error sits next to the prompt and the next try starts clean.
+    """
+    ask = questionary.password if secret else questionary.text
+
+    def first() -> Any:
+        if secret:
+            return ask(message, style=STYLE, reserve_space_for_menu=0)
+        return ask(message, default=default, style=STYLE, reserve_space_for_menu=0)
+
+    question = first()
+    while True:
+        text = question.unsafe_ask()
+        if text.strip().lower() in HELP_WORDS:
+            show_help()
+            question = first()
+            continue
+        error = check(text)
+        if error is None:
+            return text
+        message = "\n".join(wrap(error, "", "  ", columns() - 2)) + "\n  ›"
+        question = ask(message, qmark="✗", style=ERROR_STYLE, reserve_space_for_menu=0)
 
 
 def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> str:
@@ -90,16 +160,26 @@ def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> 
 def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True) -> Roll:
     """Ask for the faces of a physical roll until they are valid."""
 
-    def validate(text: str) -> bool | str:
+    def check(text: str) -> str | None:
         try:
             reader(expr, text, mod, allow_total=allow_total)
         except InputError as exc:
             return exc.message
-        return True
+        return None
 
-    message = _("{why}: roll {dice} and type what the dice show").format(why=why, dice=expr)
-    text = _ask(questionary.text(fit(message, room=12), validate=validate, style=STYLE), message)
+    question = (
+        _("{why}: roll {dice} and type what the dice show").format(why=why, dice=expr)
+        if why
+        else _("Roll {dice} and type what the dice show").format(dice=expr)
+    )
+    text = _ask_until_valid(_message(question, _("faces like 3 4, or one number for their total · ? help")), check)
     return reader(expr, text, mod, allow_total=allow_total)
+
+
+def roll_hint(physical: bool) -> str:
+    return (_("Roll, then type your dice") if physical else _("Enter rolls, or type your dice")) + _(
+        " · u undo · q quit · v/p dice · ? help"
+    )
 
 
 def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll]) -> str | Roll:
@@ -108,31 +188,23 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
     Returns a Roll for typed faces, ``"virtual"`` for Enter, or one of ``"undo"``, ``"quit"``,
     ``"switch"``.
     """
-    hint = (
-        _("type your dice (u undo, q quit, v/p dice)")
-        if physical
-        else _("Enter to roll, or type your dice (u undo, q quit, v/p dice)")
-    )
 
-    def validate(text: str) -> bool | str:
+    def check(text: str) -> str | None:
         t = text.strip().lower()
         if t in UNDO_WORDS | QUIT_WORDS | SWITCH_WORDS:
-            return True
+            return None
         if t in ROLL_WORDS and not physical:
-            return True
+            return None
         if t in ROLL_WORDS:
             return _("physical dice: type what your dice show (or v to switch to virtual dice)")
         try:
             reader(request.expr, text, request.mod, allow_total=True, parts=request.parts)
         except InputError as exc:
             return exc.message
-        return True
+        return None
 
     # A secret roll's faces are typed unseen (a chit drawn in private); a virtual one is never shown.
-    ask = questionary.password if request.secret else questionary.text
-    message = f"{request.why} — {hint}"
-    question = ask(fit(message, room=12), validate=validate, style=STYLE)
-    text = _ask(question, message, (lambda v: "") if request.secret else None)
+    text = _ask_until_valid(_message(request.why, roll_hint(physical)), check, secret=request.secret)
     t = text.strip().lower()
     if t in UNDO_WORDS:
         return "undo"
@@ -146,32 +218,77 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
 
 
 EXTRA_CHOICES = (
-    ("__undo__", N_("↶ Undo the last answer")),
+    ("__undo__", N_("↶ Undo the last answer (u)")),
     ("__switch__", N_("⇄ Switch virtual/physical dice")),
-    ("__quit__", N_("✕ Save and quit")),
+    ("__quit__", N_("✕ Save and quit (q)")),
 )
+MENU_HINT = "↑/↓ and Enter · u undo · q quit · ? help"
+#: Keys that answer a menu at once, and what they answer.
+MENU_KEYS = {"u": "__undo__", "q": "__quit__", "?": "__help__"}
+#: At or above this chance of death, Enter on a choice asks once more when a safer choice exists.
+DEADLY = 0.5
 
 
-def ask_choice(request: Choice, *, extras: bool = True) -> str:
-    titles = {o.value: o.label + (f"  ({o.hint})" if o.hint else "") for o in request.options}
-    titles.update((value, _(label)) for value, label in EXTRA_CHOICES)
+def _title(label: str) -> str:
+    """A menu line wrapped between words under its own start (the pointer takes three columns)."""
+    return "\n".join(wrap(label, "", "     ", columns() - 3))
+
+
+def ask_choice(request: Choice, *, extras: bool = True, risk: dict[str, float] | None = None) -> str:
+    """A menu; ``u``, ``q`` and ``?`` answer it at once (undo, quit, help).
+
+    ``risk`` is each option's chance of death: when the chosen one is :data:`DEADLY` or worse and
+    another is safer, the player confirms it with one more key (Enter alone goes back to the menu).
+    """
+    while True:
+        value = _select(request, extras)
+        if value == "__help__":
+            show_help()
+            continue
+        if risk and value in risk and risk[value] >= DEADLY:
+            safer = min(risk.items(), key=lambda kv: kv[1])
+            if safer[1] < risk[value] and not _confirm_death(request, value, risk[value], safer):
+                continue
+        return value
+
+
+def _select(request: Choice, extras: bool) -> str:
     choices: list[Any] = [
-        questionary.Choice(title=fit(titles[o.value], indent=3), value=o.value) for o in request.options
+        questionary.Choice(title=_title(o.label + (f"  ({o.hint})" if o.hint else "")), value=o.value)
+        for o in request.options
     ]
     if extras:
         choices.append(questionary.Separator())
         choices.extend(questionary.Choice(title=_(label), value=value) for value, label in EXTRA_CHOICES)
-    instruction = _("(Use arrow keys)")
+    message = "\n".join(wrap(request.prompt, "", "  ", columns() - 2)) + "\n "
     question = questionary.select(
-        fit(request.prompt, room=len(instruction) + 1), choices=choices, style=STYLE, instruction=instruction
+        message, choices=choices, style=STYLE, instruction="\n".join(wrap(MENU_HINT, "", "  "))
     )
-    _end_of_input_on_ctrl_d(question)
-    return _ask(question, request.prompt, lambda v: titles.get(v, ""))
+    _bind_keys(question, MENU_KEYS if extras else {"?": "__help__"})
+    return question.unsafe_ask()
 
 
-def _end_of_input_on_ctrl_d(question: Any) -> None:
-    """Make Ctrl-D end input at a menu too (questionary binds it only in text prompts), so that
-    Ctrl-D means the same everywhere: stop, everything answered so far is saved, exit code 1."""
+def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str, float]) -> bool:
+    label = request.option(value).label
+    other = request.option(safer[0]).label
+    say(
+        f"  ⚠ {label}: the hero dies {_percent(chance)} of the time; {other}: {_percent(safer[1])}.",
+        "fg:ansiyellow bold",
+    )
+    answer = questionary.text(
+        _message("Go on anyway?", "y goes on · Enter or n chooses again"), style=STYLE, reserve_space_for_menu=0
+    ).unsafe_ask()
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _percent(p: float) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def _bind_keys(question: Any, keys: dict[str, str]) -> None:
+    """Keys that answer a menu at once, and Ctrl-D ending input there too (questionary binds it only
+    in text prompts), so that Ctrl-D means the same everywhere: stop, everything answered so far is
+    saved, exit code 1."""
     from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
     bindings = KeyBindings()
@@ -180,27 +297,31 @@ def _end_of_input_on_ctrl_d(question: Any) -> None:
     def _(event: Any) -> None:
         event.app.exit(exception=EOFError())
 
+    for key, result in keys.items():
+
+        def answer(event: Any, result: str = result) -> None:
+            event.app.exit(result=result)
+
+        bindings.add(key, eager=True)(answer)
+
     app = question.application
     app.key_bindings = merge_key_bindings([app.key_bindings, bindings]) if app.key_bindings else bindings
 
 
 def ask_number(request: Number) -> int | str:
-    def validate(text: str) -> bool | str:
+    def check(text: str) -> str | None:
         t = text.strip().lower()
         if t in UNDO_WORDS | QUIT_WORDS:
-            return True
+            return None
         if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
-            return True
+            return None
         return _("type a whole number from {lo} to {hi} (u undo, q quit)").format(lo=request.lo, hi=request.hi)
 
-    message = request.prompt + (f" ({request.where})" if request.where else "")
+    question = request.prompt + (f" ({request.where})" if request.where else "")
     default = "" if request.default is None else str(request.default)
-    if request.secret:  # typed unseen by the other players
-        question = questionary.password(fit(message, room=8), validate=validate, style=STYLE)
-        text = _ask(question, message, lambda v: "").strip().lower()
-    else:
-        question = questionary.text(fit(message, room=8), validate=validate, default=default, style=STYLE)
-        text = _ask(question, message).strip().lower()
+    hint = _("a number from {lo} to {hi} · u undo · q quit · ? help").format(lo=request.lo, hi=request.hi)
+    text = _ask_until_valid(_message(question, hint), check, secret=request.secret, default=default)
+    text = text.strip().lower()
     if text in UNDO_WORDS:
         return "undo"
     if text in QUIT_WORDS:
@@ -209,8 +330,7 @@ def ask_number(request: Number) -> int | str:
 
 
 def ask_text(request: Text) -> str:
-    def validate(text: str) -> bool | str:
-        return True if text.strip() else _("an answer is needed")
+    def check(text: str) -> str | None:
+        return None if text.strip() else _("an answer is needed")
 
-    question = questionary.text(fit(request.prompt, room=16), default=request.default, validate=validate, style=STYLE)
-    return _ask(question, request.prompt).strip()
+    return _ask_until_valid(_message(request.prompt), check, default=request.default).strip()

@@ -639,10 +639,11 @@ def confirm_floor(state: State, monster: str) -> Flow:
     name = C.title(card, rules.lang(state))
     answer = yield _yes_no(
         "draw.floor",
-        _(
-            "{monster} lives on floor {floor}, and its card goes in that floor's pile. Did it come up here anyway?"
-        ).format(monster=name, floor=card.floor),
-        info=(_("No goes back to the top card. (A quest's own cards may put a monster on another floor.)"),),
+        _("{monster} is a floor {floor} card. Drawn here anyway?").format(monster=name, floor=card.floor),
+        info=(
+            _("Each monster goes in its own floor's pile; a quest's cards may say otherwise."),
+            _("No goes back to the top card."),
+        ),
     )
     return answer == "yes"
 

@@ -134,7 +134,8 @@ def combat_request(f: Fight, i: int, attr: str, value: int, floor: int, daggers:
 
 
 def _build_trap(attr: str, value: int) -> RollRequest:
-    return RollRequest("trap.dc", DC, f"Trap ({attr}): get past it", value, ((attr, value),))
+    cost = f"{d.TRAP_DAMAGE} HP"
+    return RollRequest("trap.dc", DC, f"Trap ({attr}): get past it (a fail costs {cost})", value, ((attr, value),))
 
 
 def trap_request(attr: str, value: int) -> RollRequest:
@@ -350,6 +351,13 @@ def bonfire(state: State) -> None:
 
 def merchant(state: State, flags: Flags) -> Engine:
     t = state.trackers
+    if state.log.enabled and len(merchant_choice(state, flags).options) == 1:
+        # Nothing to trade, so nothing is asked: say the merchant is there and what things cost.
+        cannot = "and nothing to sell" if flags.merchant_buys else "and the merchant only sells"
+        state.log.text(
+            f"The merchant is here: daggers and potions, {d.PRICE} gp each; "
+            f"you have {t.counters['gold'].value} gp {cannot}."
+        )
     while True:
         answer = yield from ask(state, merchant_choice, flags)  # nothing to trade: "leave" is taken
         if answer == "leave":

@@ -103,9 +103,11 @@ def can_drink(state: State) -> bool:
 
 
 def hurt(state: State, n: int) -> bool:
-    """Lose ``n`` HP; True if the hero is still alive."""
+    """Lose ``n`` HP, said in the log (``−1 HP (4/5)``); True if the hero is still alive."""
     c = hp(state)
     c.value = max(0, c.value - n)
+    if state.log.enabled:
+        state.log.text(f"−{n} HP ({c.value}/{c.max}).")
     return c.value > 0
 
 
@@ -372,18 +374,51 @@ def set_room(state: State, number: int, kind: str | None = None, content: str | 
         room.content = content
         if state.log.enabled:
             state.log.update(room.key, room.line())
+            _update_visit(state, room)
     return room
 
 
+#: A visit line's key: the room's key, ``@``, and where in the log the visit began.
+VISIT = "@"
+
+
 def reopen_room(state: State, number: int) -> Room:
-    """Go back to a known room: its log line becomes the one new rolls hang under."""
+    """Go back to a known room.
+
+    The room's own line keeps the rule text's form and grows as before (``Room 1: Mob 1 (killed)
+    ⟶ Wandering: Yes. Mob 1 (killed)``), while the return gets a line of its own where it happens
+    in the log, ``Back in Room 1, after Room 8: Wandering: Yes. Mob 1 (killed)``, and its rolls,
+    potions and treasure hang under that one: the log reads in the order of play.
+    """
     g: Tower = state.game
+    before = g.at
     g.at = number
     g.loot = ""
     room = tracker_room(state, g.floor, number)
     if state.log.enabled:
-        state.log.line(room.key, room.line())
+        log = state.log
+        key = f"{room.key}{VISIT}{len(log.entries)}"
+        head = f"Back in Room {number}" + (f", after Room {before}" if before and before != number else "")
+        log.line(key, head + ":")
+        entry = log.entries[log.lines[key]]
+        entry["vh"], entry["vc"] = head, len(room.content)
     return room
+
+
+def _update_visit(state: State, room: Room) -> None:
+    """Keep the current visit line (if it is this room's) equal to what happened on this visit."""
+    current = state.log.current
+    if current is None or not current.startswith(room.key + VISIT):
+        return
+    entry = state.log.entries[state.log.lines[current]]
+    since = room.content[entry["vc"] :].strip().removeprefix("⟶").strip()
+    entry["t"] = f"{entry['vh']}: {since}" if since else f"{entry['vh']}:"
+
+
+def in_room(state: State, room: Room) -> bool:
+    """Whether the log's current line is this room's own line or a visit to it."""
+    current = state.log.current
+    return current is not None and (current == room.key or current.startswith(room.key + VISIT))
 
 
 def check_new_room(g: Tower) -> int:
@@ -400,10 +435,10 @@ def descend(state: State) -> None:
         raise InputError(f"floor {d.LAST_FLOOR} is the last: slay the {d.FINAL_BOSS_NAME} to win")
     if state.log.enabled:
         number = stairs_room(g)
-        if number:  # the note hangs under the stairs room's line
-            room = tracker_room(state, g.floor, number)
-            state.log.line(room.key, room.line())
-        state.log.text(f"Down the stairs to floor {g.floor + 1}.")
+        # The note hangs under the stairs room's line when that is where play is in the log; a room
+        # found earlier is not reopened above the rooms played since (the log keeps time order).
+        under = bool(number) and in_room(state, tracker_room(state, g.floor, number))
+        state.log.text(f"Down the stairs to floor {g.floor + 1}.", under=under)
     enter_floor(state, g.floor + 1)
 
 
