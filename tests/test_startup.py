@@ -38,9 +38,7 @@ def imported_modules(args: list[str], home) -> tuple[set[str], subprocess.Comple
     return modules, proc
 
 
-@pytest.mark.parametrize(
-    "args", [["roll", "2d6"], ["roll", "DC", "--got", "5"], ["--version"], ["odds", "DC"]]
-)
+@pytest.mark.parametrize("args", [["roll", "2d6"], ["roll", "DC", "--got", "5"], ["--version"], ["odds", "DC"]])
 def test_one_shot_commands_do_not_import_heavy_packages(args, isolated_home):
     modules, proc = imported_modules(args, isolated_home)
     assert proc.returncode == 0, proc.stderr[-2000:]

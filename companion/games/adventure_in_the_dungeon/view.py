@@ -122,16 +122,10 @@ def fight_lines(state: State) -> list[str]:
             who.append(f"{HEROES[h].name} {fraction(p)}{spell}")
     penalty = f" (−{area.penalty} on the dice)" if area.penalty else ""
     lines = [f"To hit the {area.monster} now{penalty}: " + (" · ".join(who) if who else "no one can attack this round")]
-    odds = O.fight_odds(model, s, at="choice", budget=O.TABLE_BUDGET)
+    odds = O.fight_odds(model, s, at="choice", detail=True, exact=False)
     policy = "the cure kept"
-    if model.can_hit & (1 << RANGERESS) and R.alive(model, s) & (1 << RANGERESS):
+    if model.can_hit & (1 << RANGERESS) and R.can_strike_first(model, R.begin_round(s)):
         policy = "Krylla striking first, " + policy
-    if odds is None:
-        lines.append(
-            f"Fighting on to the end: too many situations to count at the table now; "
-            f"companion dungeon odds {area.number} counts them all."
-        )
-        return lines
     text = (
         f"Fighting on to the end ({policy}): the {area.monster} {area.says('is', 'are')} slain {pct(odds.slain)}"
         f" · every hero falls {pct(odds.wiped)}"
@@ -139,28 +133,20 @@ def fight_lines(state: State) -> list[str]:
     if odds.stuck:
         text += f" · no one left can hurt it {pct(odds.stuck)}"
     lines.append(text)
-    lines.extend(standing_lines(model, s))
+    lines.extend(standing_lines(model, s, odds))
     return lines
 
 
-def standing_lines(model: R.Model, s: R.Fight) -> list[str]:
-    """Who is standing when the fight ends, once that count fits the table's budget: a one-line chart
-    of 0 to 4 heroes standing, the party's hits left, and each hero's chance to fall.
-
-    Counting who stands takes longer than the chances alone (``odds`` module docstring), so it gets
-    the smaller ``DETAIL_BUDGET``; in a big fight it shows a round or two later, as the count goes on,
-    and a fight bigger than ``DETAIL_CAP`` situations shows the chances alone.
-    """
+def standing_lines(model: R.Model, s: R.Fight, odds: O.FightOdds) -> list[str]:
+    """Who is standing when the fight ends: a one-line chart of 0 to 4 heroes standing, the party's
+    hits left, and each hero's chance to fall."""
     from companion.sim.chart import spark
 
-    # Past DETAIL_CAP situations nothing more is counted (memory): only what is counted already shows.
-    budget = O.DETAIL_BUDGET if O.solver(model, detail=True).states < O.DETAIL_CAP else 0
-    odds = O.fight_odds(model, s, at="choice", budget=budget, detail=True)
-    if odds is None or odds.survivors is None or odds.standing is None or odds.hits_left is None:
+    if odds.survivors is None or odds.standing is None or odds.hits_left is None:
         return []
     live = R.alive(model, s)
     risks = [(HEROES[h].name, 1 - odds.standing[h]) for h in range(4) if live >> h & 1 and odds.standing[h] < 1]
-    shown = [f"{name} {pct(p)}" for name, p in risks if p >= Fraction(1, 1000)]
+    shown = [f"{name} {pct(p)}" for name, p in risks if p >= 0.001]
     lines = [
         f"Heroes standing at the end: none {spark(odds.survivors)} 4 · "
         f"the party's hits left {float(odds.hits_left):.1f} on average"
