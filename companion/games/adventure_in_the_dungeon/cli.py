@@ -395,8 +395,11 @@ def _odds(
     hero = " · ".join(f"{HEROES[h].name} {fraction(p)}" for h, p in enumerate(ro.hero) if p is not None)
     env.print(f"  Each hero's attack hits: {hero or 'no one can attack'}")
     how = {"choice": "the heroes' turn of this round", "begun": "this round", "start": "the start of a round"}[at]
-    policy = "Krylla never striking first" if no_first else "Krylla striking first whenever she can"
-    env.print(f"Fighting on to the end, from {how} ({policy}, the cure kept):")
+    words = O.policy(model, s, not no_first)
+    if no_first:
+        words.insert(0, "Krylla never striking first")
+    policy = f" ({', '.join(words)})" if words else ""
+    env.print(f"Fighting on to the end, from {how}{policy}:")
     for label, p in (
         (f"the {spec.monster} {spec.says('is', 'are')} slain", odds.slain),
         ("every hero falls", odds.wiped),
@@ -510,9 +513,21 @@ def score_cmd(
         from companion.games.adventure_in_the_dungeon.engine import living
 
         survivors = bin(living(got[0])).count("1") if got[0].game.started else 4
+    from companion.games.adventure_in_the_dungeon.engine import verdict_words
+
     heroes, monsters, verdict = R.score(survivors, 4 - survivors)
+    victory = R.victory(survivors)
     if json_out:
-        env.print_json({"survivors": survivors, "heroes": heroes, "monsters": monsters, "verdict": verdict})
+        env.print_json(
+            {
+                "survivors": survivors,
+                "heroes": heroes,
+                "monsters": monsters,
+                "verdict": verdict,
+                "victory": victory,
+            }
+        )
         return
     text = f"Heroes {heroes} ({survivors} × 25), monsters {monsters} ({4 - survivors} × 10)"
-    env.print(text + (f": a {verdict} victory." if verdict else ": no hero is left to carry the Talisman out."))
+    words = verdict_words(survivors)
+    env.print(f"{text}: {words[0].lower()}{words[1:]}.")

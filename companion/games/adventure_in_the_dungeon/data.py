@@ -358,3 +358,5 @@ HERO_POINTS = 25
 MONSTER_POINTS = 10
 #: The book's chart of the heroes' points.
 VERDICTS = {25: "Pyrrhic", 50: "Costly", 75: "Resounding", 100: "Triumphant"}
+#: "Victory for the adventurers unless they lose three of their four members": two survivors or more.
+VICTORY_SURVIVORS = 2

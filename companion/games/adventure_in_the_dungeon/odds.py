@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS
+from companion.games.adventure_in_the_dungeon.data import HEROES, PALADIN, RANGERESS
 from companion.games.adventure_in_the_dungeon.rules import (
     SLAIN,
     STUCK,
@@ -406,10 +406,22 @@ def party_hits(model: Model, s: Fight) -> int:
     return sum(model.maxh[h] - s.hs[h] for h in range(4) if live >> h & 1)
 
 
+def policy(model: Model, s: Fight, first_strike: bool = True, long: bool = False) -> list[str]:
+    """The policy behind the whole-fight odds, as it stands in ``s``: Krylla striking first (while
+    she can: alive, able to hurt it, not caught in the webs nor paralysed), the cure kept (while it
+    can still be given)."""
+    out = []
+    r = bit(RANGERESS)
+    if first_strike and model.can_hit & r and alive(model, s) & r and not (s.trap | s.para) & r:
+        out.append("Krylla strikes first whenever she can" if long else "Krylla striking first")
+    if not s.cure and alive(model, s) & bit(PALADIN):
+        out.append("the Paladin keeps his cure" if long else "the cure kept")
+    return out
+
+
 def _policy(model: Model, s: Fight, first_strike: bool) -> str:
-    if first_strike and model.can_hit & bit(RANGERESS) and alive(model, s) & bit(RANGERESS):
-        return "Krylla strikes first whenever she can; the Paladin keeps his cure"
-    return "the Paladin keeps his cure"
+    words = policy(model, s, first_strike, long=True)
+    return "; ".join(words) if words else "every hero who can attacks every round"
 
 
 def fight_outcome(

@@ -13,7 +13,7 @@ from companion.dice.render import fraction
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
-from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS
+from companion.games.adventure_in_the_dungeon.data import HEROES
 
 if TYPE_CHECKING:
     from companion.engine.requests import Request
@@ -53,12 +53,12 @@ def _marks(state: State, i: int) -> list[str]:
 
 def status(state: State) -> list[tuple[str, str]]:
     """The party's tallies in the book's form, the monster's marks, the areas cleared, the Talisman."""
-    from companion.games.adventure_in_the_dungeon.engine import monsters_left
+    from companion.games.adventure_in_the_dungeon.engine import living, monsters_left
 
     g = state.game
     tallies = state.trackers.tallies
     rows: list[tuple[str, str]] = []
-    if not g.started:
+    if not g.started and any(h.name not in tallies for h in HEROES):
         return [("Party", "enter the heroes' numbers from your book first")]
     for i, hero in enumerate(HEROES):
         t = tallies.get(hero.name)
@@ -82,7 +82,9 @@ def status(state: State) -> list[tuple[str, str]]:
         rows.append(("Wounded", ", ".join(wounded)))
     ts = state.trackers.talisman
     if ts.found:
-        talisman = f"found on kill {ts.found_on_kill}: leave the dungeon!"
+        talisman = f"found on kill {ts.found_on_kill}: " + (
+            "leave the dungeon!" if not g.over else "carried out" if living(state) else "lost with the party"
+        )
     elif ts.held_by_last:
         talisman = f"held by the last monster (Area {monsters_left(state)[0]})" if monsters_left(state) else "held"
     else:
@@ -123,11 +125,10 @@ def fight_lines(state: State) -> list[str]:
     penalty = f" (−{area.penalty} on the dice)" if area.penalty else ""
     lines = [f"To hit the {area.monster} now{penalty}: " + (" · ".join(who) if who else "no one can attack this round")]
     odds = O.fight_odds(model, s, at="choice", detail=True, exact=False)
-    policy = "the cure kept"
-    if model.can_hit & (1 << RANGERESS) and R.can_strike_first(model, R.begin_round(s)):
-        policy = "Krylla striking first, " + policy
+    words = O.policy(model, s)
+    policy = f" ({', '.join(words)})" if words else ""
     text = (
-        f"Fighting on to the end ({policy}): the {area.monster} {area.says('is', 'are')} slain {pct(odds.slain)}"
+        f"Fighting on to the end{policy}: the {area.monster} {area.says('is', 'are')} slain {pct(odds.slain)}"
         f" · every hero falls {pct(odds.wiped)}"
     )
     if odds.stuck:
