@@ -275,9 +275,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "logs", help="where to write (default: logs/)")
     parser.add_argument("--check", action="store_true", help="compare with the files instead of writing them")
+    parser.add_argument("--only", action="append", choices=sorted(LOGS), help="make only this file (repeatable)")
     args = parser.parse_args(argv)
     status = 0
     for file, make in LOGS.items():
+        if args.only and file not in args.only:
+            continue
         text = make()
         path = args.out / file
         if args.check:

@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
+
+# One Hypothesis profile for the whole suite. These machines are shared and busy: no deadline and no
+# too_slow check anywhere, and on CI (CI=true) a fixed seed (derandomize) so a run can be repeated.
+settings.register_profile(
+    "companion",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "ci",
+    parent=settings.get_profile("companion"),
+    derandomize=True,
+    print_blob=True,
+)
+settings.load_profile("ci" if os.environ.get("CI") else "companion")
 
 
 @pytest.fixture(autouse=True)
@@ -15,4 +33,8 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.delenv("COMPANION_SESSION", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
+    # pytest-xdist's workers run with COLUMNS=80 and LINES=24 in their environment; a pseudo-terminal
+    # test that copies os.environ would then see 80 columns whatever size it gives its terminal.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     return home

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from companion import __version__
+from companion.cli.complete import session_names
 from companion.cli.env import Env
 from companion.cli.group import CompanionGroup
 
@@ -80,6 +81,7 @@ def root(
             "-s",
             envvar="COMPANION_SESSION",
             help="Use this session instead of the current one.",
+            autocompletion=session_names,
             show_default=False,
         ),
     ] = None,
@@ -118,4 +120,6 @@ COMMAND_MODULES: dict[str, str] = {
     "rooms": "companion.cli.tracker_cmds",
     "floor": "companion.cli.tracker_cmds",
     "talisman": "companion.cli.tracker_cmds",
+    "tables": "companion.cli.table_cmds",
+    "completion": "companion.cli.completion_cmds",
 }

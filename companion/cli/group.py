@@ -11,6 +11,7 @@ Every command runs inside :meth:`CompanionGroup.invoke`, so no command repeats t
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from typing import Any
 
@@ -110,6 +111,12 @@ class CompanionGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        if os.environ.get(complete_var or "_COMPANION_COMPLETE"):
+            # Tab in a shell: typer registers its completion classes only for apps with
+            # add_completion=True, which would add its own options to every command.
+            from typer.completion import completion_init
+
+            completion_init()
         try:
             rv = super().main(
                 args=args,
@@ -185,8 +192,10 @@ def _built(target: str) -> Any:
 
     import typer
 
+    from companion.cli.complete import attach
+
     module, _, attr = target.partition(":")
-    return typer.main.get_command(getattr(importlib.import_module(module), attr))
+    return attach(typer.main.get_command(getattr(importlib.import_module(module), attr)))
 
 
 def _exit(code: int) -> BaseException:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from companion.cli.common import JsonOpt
+from companion.cli.complete import session_names
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -15,7 +16,10 @@ if TYPE_CHECKING:
 def play(
     ctx: typer.Context,
     name: Annotated[
-        str | None, typer.Argument(help="The session (default: the current one).", show_default=False)
+        str | None,
+        typer.Argument(
+            help="The session (default: the current one).", autocompletion=session_names, show_default=False
+        ),
     ] = None,
 ) -> None:
     """Play the current session's game, guided: every roll shows its odds; Enter rolls, or type your dice."""

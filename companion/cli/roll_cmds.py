@@ -97,6 +97,12 @@ def roll(
     ] = None,
 ) -> None:
     env: Env = ctx.obj
+    from companion.cli import pack_use
+
+    if pack_use.wants(expr) and pack_use.roll(
+        env, expr, mod=mod, got=got, seed=seed, json_out=json_out, why=why, scratch=scratch, game=game
+    ):
+        return  # a table pack's table or check (docs/tables.md)
     from companion.dice.roll import check_modifier
 
     e = _expr(expr)
@@ -173,9 +179,12 @@ def odds_cmd(
 ) -> None:
     """Exact odds of a roll, as a fraction and a percentage, with its distribution."""
     env: Env = ctx.obj
+    from companion.cli import pack_use
     from companion.dice.odds import dt_pool, odds, percent
     from companion.dice.render import fraction
 
+    if pack_use.wants(expr) and pack_use.odds(env, expr, mod=mod, json_out=json_out):
+        return  # each row of a table, or a check against a tracker (docs/tables.md)
     e = _expr(expr)
     o = odds(e, mod)
     dt = e.has_dt and len(e.terms) == 1 and e.terms[0].sign > 0

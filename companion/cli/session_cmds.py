@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt, dump_state
+from companion.cli.complete import game_names, session_names, variant_names
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -19,6 +20,7 @@ def new(
         str,
         typer.Argument(
             help="The game: inverted-tower, talisman, haunted-tower, dragons-den, dark-tower or freeform.",
+            autocompletion=game_names,
             show_default=False,
         ),
     ],
@@ -36,10 +38,25 @@ def new(
     ] = False,
     variant: Annotated[
         list[str] | None,
-        typer.Option("--variant", "-V", help="A named rule variant (repeat for several).", show_default=False),
+        typer.Option(
+            "--variant",
+            "-V",
+            help="A named rule variant (repeat for several).",
+            autocompletion=variant_names,
+            show_default=False,
+        ),
     ] = None,
     hero: Annotated[
         str | None, typer.Option("--hero", help="The hero's name, for the log.", show_default=False)
+    ] = None,
+    tables: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tables",
+            help="A table pack (a .toml file, or a pack's name in your tables folder); the session keeps a copy. "
+            "Repeat for several. See docs/tables.md.",
+            show_default=False,
+        ),
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -52,6 +69,12 @@ def new(
     from companion.store.paths import logs_dir
 
     game = canonical(game)
+    packs = []
+    if tables:  # read and checked before anything is created: a bad pack leaves no session behind
+        from companion.cli import pack_use
+
+        packs = [pack_use.resolve(env, t) for t in tables]
+        pack_use.check_packs(packs)
     st = store(env)
     if name is None:
         n = 1
@@ -68,6 +91,8 @@ def new(
         logs_dir=logs_dir(env.logs_dir),
         hero=hero,
     )
+    if packs:
+        pack_use.attach(env, session, packs)
     st.set_current(session.files.slug)
     if json_out:
         env.print_json(
@@ -79,6 +104,7 @@ def new(
                 "dice": session.meta.dice,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
+                "tables": [p.name for p in packs],
             }
         )
         return
@@ -87,6 +113,11 @@ def new(
         f"(seed {session.meta.seed}, {session.meta.dice} dice)."
     )
     env.print(f"Log: {session.meta.log_path}")
+    for p in packs:
+        from rich.markup import escape
+
+        names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
+        env.print(f"Tables: {escape(p.title)} ({escape(names.lstrip(', '))})")
     if session.spec.play is not None:
         env.print("Next: [bold]companion play[/bold]")
 
@@ -150,7 +181,10 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 
 
 def use(
-    ctx: typer.Context, name: Annotated[str, typer.Argument(help="The session to make current.", show_default=False)]
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(help="The session to make current.", autocompletion=session_names, show_default=False)
+    ],
 ) -> None:
     """Make a session the current one."""
     env: Env = ctx.obj
@@ -191,6 +225,8 @@ def _describe(event: dict[str, Any]) -> str:
         return f"answer to {event.get('key')}"
     if t == "note":
         return "note"
+    if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
+        return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt
+from companion.cli.complete import game_names, variant_names
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -35,7 +36,10 @@ MAX_RUNS = 10_000_000
 
 def simulate(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="The game to play, e.g. inverted-tower.", show_default=False)],
+    game: Annotated[
+        str,
+        typer.Argument(help="The game to play, e.g. inverted-tower.", autocompletion=game_names, show_default=False),
+    ],
     runs: Annotated[int, typer.Option("--runs", "-n", help="Whole games to play.", min=1, max=MAX_RUNS)] = 10_000,
     seed: Annotated[
         int | None,
@@ -47,7 +51,13 @@ def simulate(
     ] = None,
     variant: Annotated[
         list[str] | None,
-        typer.Option("--variant", "-V", help="Play with this variant (repeat for several).", show_default=False),
+        typer.Option(
+            "--variant",
+            "-V",
+            help="Play with this variant (repeat for several).",
+            autocompletion=variant_names,
+            show_default=False,
+        ),
     ] = None,
     policy: Annotated[
         str | None,

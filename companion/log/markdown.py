@@ -123,7 +123,8 @@ def sheet(state: State) -> str:
         lines.append(f"- {escape(tally.book())}")
     for name, c in t.counters.items():
         value = f"{c.value}/{c.max}" if c.max is not None else str(c.value)
-        lines.append(f"- {escape(name.upper() if len(name) <= 3 else name.capitalize())}: {value}")
+        label = c.label or (name.upper() if len(name) <= 3 else name.capitalize())
+        lines.append(f"- {escape(label)}: {value}")
     if any(t.items.values()):  # items all spent leave no empty "Items:" line
         lines.append("- Items: " + escape(", ".join(f"{n} ×{k}" for n, k in t.items.items() if k)))
     ts = t.talisman

@@ -90,6 +90,7 @@ class Fold:
             "hero": Fold._hero,
             "gamedata": Fold._gamedata,
             "end": Fold._end,
+            "table": Fold._table,
         }
 
     # ---- dispatch --------------------------------------------------------------------------
@@ -239,6 +240,50 @@ class Fold:
         )
         self.state.rolls += 1
 
+    def _table(self, event: dict[str, Any]) -> None:
+        """A roll on a table pack's table (and the tables it led to), or a pack's check, with its effects.
+
+        The event keeps each row's text (``companion.packs.rolling.table_event``), so it replays the
+        same without the pack. Its rolls are corrected by undoing it and rolling again.
+        """
+        for r in event["rolls"]:
+            payload = {k: r[k] for k in ("faces", "total", "src") if k in r}
+            self._count_virtual(payload)
+            roll = roll_from(parse(r["expr"]), payload)
+            line = roll_line(roll, r.get("title", ""))
+            line.pop("natural", None)  # a table row or a check's target reads the total, not a natural face
+            if "table" in r:
+                line["expr"] = f"DR {r['table']}"
+                line["outcome"] = f"{roll.total}: {r['result']}"
+                if r.get("via"):
+                    line["why"] = f"{r.get('title', r['table'])}, from {r['via']}"
+            else:
+                line["outcome"] = r["result"]
+                tracker = r.get("tracker")
+                if tracker:
+                    line["why"] = f"{r.get('title', r['check'])} ({tracker['name']} {tracker['value']})"
+            self.state.log.roll(line, event=event.get("id"))
+            self.state.rolls += 1
+        source = event.get("table") or event.get("check")
+        for effect in event.get("effects", ()):
+            sub: dict[str, Any] = {"id": event.get("id")}
+            if effect["kind"] == "xp":
+                self._xp({**sub, "n": effect["value"]})
+            elif effect["kind"] == "item":
+                self._item({**sub, "name": effect["name"], "delta": effect["value"]})
+            else:
+                change = f"={effect['value']}" if effect["op"] == "set" else f"{effect['value']:+d}"
+                self._counter(
+                    {
+                        **sub,
+                        "name": effect["name"],
+                        "op": effect["op"],
+                        "value": effect["value"],
+                        "label": effect["label"],
+                        "why": f"{effect.get('from', source)}: {effect['label']} {change}",
+                    }
+                )
+
     def _note(self, event: dict[str, Any]) -> None:
         self.state.log.note(event["text"], event=event.get("id"))
 
@@ -289,7 +334,9 @@ class Fold:
             c.add(int(event["value"]))
         if c.max is not None:
             c.value = min(c.value, c.max)
-        label = event["name"].upper() if len(event["name"]) <= 3 else event["name"].capitalize()
+        if event.get("label"):
+            c.label = event["label"]
+        label = c.label or (event["name"].upper() if len(event["name"]) <= 3 else event["name"].capitalize())
         shown = f"{c.value}/{c.max}" if c.max is not None else str(c.value)
         self.state.log.text(
             f"{label}: {shown}" + (f" ({event['why']})" if event.get("why") else ""), event=event.get("id")

@@ -56,6 +56,8 @@ class Counter:
 
     value: int = 0
     max: int | None = None
+    #: How the log names it when a table pack gave it a name of its own (``SKILL``, ``STAMINA`` for HP).
+    label: str | None = None
 
     def add(self, delta: int) -> int:
         """Add ``delta`` within 0..max; returns what actually changed."""

@@ -1,0 +1,209 @@
+"""``companion tables list|show|validate``: the table packs a player wrote, and the games' own tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli.common import JsonOpt
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+    from companion.packs.pack import Pack, PackTable
+
+TABLES_EPILOG = """\
+\b
+Examples:
+  companion tables list
+  companion tables validate examples/tables/sunken-crypt.toml
+  companion tables show inverted-tower
+  companion new freeform --tables examples/tables/sunken-crypt.toml
+  companion roll DR room
+  companion odds DR monster
+"""
+
+tables_app = typer.Typer(
+    help="Table packs: your own book's roll tables, checks and trackers (see docs/tables.md).",
+    epilog=TABLES_EPILOG,
+    invoke_without_command=True,
+    rich_markup_mode=None,
+)
+
+
+@tables_app.callback()
+def tables_root(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """Table packs: your own book's roll tables, checks and trackers (alone: the same as tables list)."""
+    if ctx.invoked_subcommand is None:
+        list_cmd(ctx, json_out)
+
+
+def _all(env: Env) -> tuple[list[tuple[Pack, str]], list[Any], Path]:
+    """Every pack with where it is from ("session", "folder", "built-in"), the refused files, the folder."""
+    from companion.cli.pack_use import available
+    from companion.packs.find import builtin_packs, config_dir
+
+    found = available(env)
+    packs = [(p, found.origin[p.name]) for p in found.packs]
+    packs += [(p, "built-in") for p in builtin_packs()]
+    return packs, found.broken, config_dir(env.data_dir)
+
+
+@tables_app.command("list")
+def list_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """List your table packs, the current session's copies, and the built-in games' tables."""
+    env: Env = ctx.obj
+    packs, broken, folder = _all(env)
+    if json_out:
+        env.print_json(
+            {
+                "folder": str(folder),
+                "packs": [
+                    {
+                        "pack": p.name,
+                        "title": p.title,
+                        "from": origin,
+                        "read_only": p.builtin,
+                        "path": None if p.builtin else p.path,
+                        "tables": sorted(p.tables),
+                        "checks": sorted(p.checks),
+                        "trackers": [t.name for t in p.trackers.values()],
+                    }
+                    for p, origin in packs
+                ],
+                "refused": [str(e) for e in broken],
+            }
+        )
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    grid = Table(box=None, pad_edge=False)
+    for col in ("pack", "from", "tables and checks"):
+        grid.add_column(col, overflow="fold")
+    labels = {"session": "this session", "folder": "your folder", "built-in": "built-in, read-only"}
+    for p, origin in packs:
+        names = [f"DR {t}" for t in p.tables] + [f"check {c}" for c in p.checks]
+        grid.add_row(escape(p.name), labels[origin], escape(", ".join(names)))
+    env.print(grid)
+    env.print(f"Your folder: {escape(str(folder))}", soft_wrap=True)
+    if not any(origin == "folder" for _, origin in packs):
+        env.print("  (no packs there yet: copy a .toml pack into it, or use companion new freeform --tables FILE)")
+    for exc in broken:
+        env.print(f"[red]refused[/red] {escape(str(exc))}")
+
+
+@tables_app.command("show")
+def show_cmd(
+    ctx: typer.Context,
+    name: Annotated[
+        str,
+        typer.Argument(help="A pack (sunken-crypt), a table (room, sunken-crypt/room) or a game.", show_default=False),
+    ],
+    json_out: JsonOpt = False,
+) -> None:
+    """Show a pack's tables, checks and trackers, or one table's rows with their odds."""
+    env: Env = ctx.obj
+    from companion.errors import NotFoundError
+
+    packs, broken, _folder = _all(env)
+    key = name.strip().lower()
+    pack_name, _, table_name = key.rpartition("/")
+    for p, _origin in packs:
+        if p.name == key:
+            _show_pack(env, p, json_out)
+            return
+    hits = [
+        (p, p.tables[table_name]) for p, _ in packs if table_name in p.tables and (not pack_name or p.name == pack_name)
+    ]
+    if hits:
+        from companion.cli.pack_use import show_table_odds
+
+        show_table_odds(env, hits[0][0], hits[0][1], json_out)
+        return
+    if broken:
+        raise broken[0]
+    known = ", ".join(p.name for p, _ in packs)
+    raise NotFoundError(f"no pack or table {name!r}; packs: {known}", hint="companion tables list shows every table")
+
+
+def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
+    if json_out:
+        env.print_json(
+            {
+                "pack": p.name,
+                "title": p.title,
+                "read_only": p.builtin,
+                "path": None if p.builtin else p.path,
+                "tables": {t.name: _table_json(t) for t in p.tables.values()},
+                "checks": {
+                    c.name: {"title": c.title, "dice": c.dice, "target": c.target_text} for c in p.checks.values()
+                },
+                "trackers": {t.name: {"start": t.start, "max": t.max, "hp": t.hp} for t in p.trackers.values()},
+            }
+        )
+        return
+    from rich.markup import escape
+
+    from companion.cli.pack_use import show_table_odds
+
+    env.print(f"[bold]{escape(p.title)}[/bold] ({escape(p.name)}" + (", built-in, read-only)" if p.builtin else ")"))
+    if not p.builtin:
+        env.print(f"File: {escape(p.path)}", soft_wrap=True)
+    if p.description:
+        env.print(escape(p.description))
+    for t in p.tables.values():
+        env.print("")
+        show_table_odds(env, p, t, False)
+    if p.checks:
+        env.print("")
+        for c in p.checks.values():
+            env.print(
+                f"[bold]check {escape(c.name)}[/bold]: {escape(c.title)}, {escape(c.dice)} {escape(c.target_text)}"
+            )
+    if p.trackers:
+        env.print("")
+        for t in p.trackers.values():
+            top = f", max {t.max}" if t.max is not None else ""
+            env.print(
+                f"[bold]{escape(t.name)}[/bold]: starts at {t.start}{top}" + (" (the HP tracker)" if t.hp else "")
+            )
+
+
+def _table_json(t: PackTable) -> dict[str, Any]:
+    return {"title": t.title, "dice": t.dice, "rows": [{"roll": r.span, "result": r.result} for r in t.rows]}
+
+
+@tables_app.command("validate")
+def validate_cmd(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(help="The .toml table pack to check.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Check a table pack and say what to fix (file:line: what, exit 2), or that it is ready."""
+    env: Env = ctx.obj
+    from companion.packs.pack import read_pack
+
+    p = read_pack(file)
+    if json_out:
+        env.print_json(
+            {
+                "ok": True,
+                "pack": p.name,
+                "tables": sorted(p.tables),
+                "checks": sorted(p.checks),
+                "trackers": [t.name for t in p.trackers.values()],
+            }
+        )
+        return
+    counts = [_count(len(p.tables), "table"), _count(len(p.checks), "check"), _count(len(p.trackers), "tracker")]
+    env.echo(f"{file}: ok, pack {p.name} ({', '.join(counts)})")
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+app = typer.Typer(rich_markup_mode=None)
+app.add_typer(tables_app, name="tables")

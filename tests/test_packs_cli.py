@@ -1,0 +1,248 @@
+"""A freeform session with the example packs, one command at a time: tables, a reference chain, a check
+against a tracker, an effect, undo; and the log shows each row."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli, cli_json, open_session, regenerated_log
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "tables"
+CRYPT = str(EXAMPLES / "sunken-crypt.toml")
+LABYRINTH = str(EXAMPLES / "glass-labyrinth.toml")
+
+
+def ok(*args: str):
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    return result
+
+
+def test_a_reference_chain_an_effect_and_undo_in_a_session(isolated_home):
+    ok("new", "freeform", "--tables", CRYPT, "--seed", "5")
+    ok("room", "1", "The flooded stair")
+    # 6 → "An alcove: roll on [treasure]", then treasure 4 → "A silver locket" (gold +3)
+    out = ok("roll", "DR", "room", "--got", "6/4").stdout
+    assert "DR room (1d6)  [6]  → An alcove: roll on [treasure]  · physical" in out
+    assert "  DR treasure (1d6)  [4]  → A silver locket  · physical" in out
+    assert "gold +3 → Gold: 3" in out
+    session = open_session(isolated_home, "freeform-1")
+    assert session.state.trackers.counters["gold"].value == 3
+    log = session.log_text()
+    lines = log.splitlines()
+    room = lines.index("- Room 1: The flooded stair")
+    assert (
+        lines[room + 1]
+        == "  - d: `DR room` → `[6]` → **6: An alcove: roll on \\[treasure\\]** · physical — What is behind the door"
+    )
+    assert lines[room + 2] == (
+        "  - d: `DR treasure` → `[4]` → **4: A silver locket** · physical — What glints in the silt, from room"
+    )
+    assert lines[room + 3] == "  - Gold: 3 (treasure: Gold +3)"
+    assert regenerated_log(isolated_home, "freeform-1") == log
+
+    ok("undo")
+    session = open_session(isolated_home, "freeform-1")
+    assert session.state.trackers.counters.get("gold") is None or session.state.trackers.counters["gold"].value == 0
+    assert "silver locket" not in session.log_text()
+
+
+def test_virtual_rolls_follow_every_reference_and_replay_the_same(isolated_home):
+    ok("new", "freeform", "--tables", CRYPT, "--seed", "11")
+    seen = set()
+    for _ in range(30):
+        data = cli_json("roll", "DR", "room")
+        rolls = data["rolls"]
+        assert rolls[0]["table"] == "room" and rolls[0]["depth"] == 0
+        for child in rolls[1:]:
+            assert child["depth"] >= 1
+            assert f"[{child['table']}]" in " ".join(r["result"] for r in rolls if r["depth"] < child["depth"])
+        for r in rolls:
+            assert r["source"] == "virtual"
+            seen.add(r["table"])
+    assert seen == {"room", "monster", "treasure", "trap"}
+    session = open_session(isolated_home, "freeform-1")
+    assert regenerated_log(isolated_home, "freeform-1") == session.log_text()
+
+
+def test_a_check_reads_the_trackers_current_value(isolated_home):
+    ok("new", "freeform", "--tables", LABYRINTH)
+    odds = cli_json("odds", "check", "skill")
+    assert odds["expr"] == "2d6<=9" and odds["success"] == "5/6" and odds["tracker"] == {"name": "SKILL", "value": 9}
+    # LUCK 10: a 6 and a 5 make 11, unlucky, and every test costs a point of LUCK
+    data = cli_json("roll", "check", "luck", "--got", "6,5")
+    assert data["rolls"][0]["result"] == "fail: you are unlucky"
+    assert data["rolls"][0]["tracker"] == {"name": "LUCK", "value": 10}
+    assert data["effects"] == [{"effect": "LUCK -1", "tracker": "LUCK", "applied": True, "value": 9, "max": 12}]
+    assert cli_json("odds", "check", "luck")["expr"] == "2d6<=9"  # LUCK is 9 now
+    assert cli_json("odds", "check", "luck")["success"] == "5/6"
+    # the hard climb is SKILL - 2 = 7; a fail costs 2 STAMINA, the pack's HP tracker
+    out = ok("roll", "check", "climb", "--got", "4,4").stdout
+    assert "check climb (2d6<=7, SKILL 9)  [4] [4] = 8  → fail" in out
+    assert "STAMINA -2 → STAMINA: 16/18" in out
+    assert "HP: 16/18" in ok("hp").stdout  # the one-shot hp command changes the same tracker
+    ok("hp", "-6")
+    log = open_session(isolated_home, "freeform-1").log_text()
+    luck = "- d: `2d6<=10` → `[6] [5]` = 11 vs 10 or less → **fail: you are unlucky** · physical"
+    assert f"{luck} — Test your LUCK (LUCK 10)" in log
+    assert "- LUCK: 9/12 (luck: LUCK -1)" in log
+    assert "- STAMINA: 10/18" in log  # the sheet names HP the way the book does
+
+
+def test_odds_of_every_row(isolated_home):
+    ok("new", "freeform", "--tables", CRYPT)
+    data = cli_json("odds", "DR", "monster")
+    assert [(r["roll"], r["chance"]) for r in data["rows"]] == [
+        ("2-4", "1/6"),
+        ("5-8", "5/9"),
+        ("9-11", "1/4"),
+        ("12", "1/36"),
+    ]
+    out = ok("odds", "DR", "monster").stdout
+    assert " 5-8     5/9  55.6%  A grave crab (3 hits)" in out
+
+
+def test_tables_list_show_and_the_built_in_tables(isolated_home):
+    folder = isolated_home / "tables"
+    folder.mkdir(parents=True)
+    shutil.copy(LABYRINTH, folder)
+    data = cli_json("tables", "list")
+    by_name = {p["pack"]: p for p in data["packs"]}
+    assert by_name["glass-labyrinth"]["from"] == "folder"
+    assert by_name["glass-labyrinth"]["checks"] == ["climb", "luck", "skill"]
+    assert by_name["inverted-tower"] == {
+        "pack": "inverted-tower",
+        "title": "The Inverted Tower",
+        "from": "built-in",
+        "read_only": True,
+        "path": None,
+        "tables": ["event", "treasure"],
+        "checks": [],
+        "trackers": [],
+    }
+    shown = cli_json("tables", "show", "glass-labyrinth")
+    assert shown["trackers"]["STAMINA"] == {"start": 18, "max": 18, "hp": True}
+    out = ok("tables", "show", "inverted-tower/event").stdout
+    assert "DR event (1d6)" in out
+    # a pack in the player's folder answers without a session; checks use the pack's start values
+    data = cli_json("roll", "DR", "wanderer", "--got", "1,1")
+    assert data["rolls"][0]["result"] == "The Glazier, who trades a potion"
+    assert data["effects"][0]["applied"] is False
+    odds = cli_json("odds", "check", "skill")
+    assert odds["note"] == "SKILL 9 is the pack's start: no session is active"
+
+
+def test_the_session_keeps_its_own_copy(isolated_home, tmp_path):
+    mine = tmp_path / "mine.toml"
+    shutil.copy(CRYPT, mine)
+    ok("new", "freeform", "--tables", str(mine))
+    mine.write_text(mine.read_text(encoding="utf-8").replace("A silver locket", "A brass button"), encoding="utf-8")
+    data = cli_json("roll", "DR", "treasure", "--got", "4")
+    assert data["rolls"][0]["result"] == "A silver locket"
+    copy = isolated_home / "sessions" / "freeform-1" / "tables" / "sunken-crypt.toml"
+    assert copy.read_text(encoding="utf-8") == Path(CRYPT).read_text(encoding="utf-8")
+
+
+def test_refusals_change_nothing(isolated_home):
+    ok("new", "freeform", "--tables", CRYPT)
+    before = open_session(isolated_home, "freeform-1").count
+    cases = [
+        (("roll", "DR", "room", "--got", "7"), "'7' is not a face of a d6"),
+        (("roll", "DR", "room", "--got", "4"), None),  # 4 leads to [monster]: rolled virtually
+        (("roll", "DR", "room", "--got", "1/3"), "--got gives 2 rolls but this took 1"),
+        (("roll", "DR", "room", "--mod", "1"), "DR room takes no modifier"),
+        (("roll", "DR", "cellar"), "no table 'cellar' in your table packs; tables: sunken-crypt/monster"),
+        (("roll", "check", "climb"), "no check 'climb' in your table packs"),
+    ]
+    expected = before
+    for args, error in cases:
+        result = cli(*args)
+        if error is None:
+            assert result.exit_code == 0, result.stderr
+            expected += 1
+            continue
+        assert result.exit_code in (1, 2), args
+        assert error in result.stderr, (args, result.stderr)
+        assert result.stderr.count("\n") <= 2
+    assert open_session(isolated_home, "freeform-1").count == expected
+
+
+def test_physical_dice_need_every_rolls_faces_without_a_terminal(isolated_home):
+    ok("new", "freeform", "--physical", "--tables", CRYPT)
+    result = cli("roll", "DR", "room", "--got", "4")
+    assert result.exit_code == 2
+    assert "give the faces of every roll with --got, one roll after another, separated by / (e.g. --got 4/3,3)" in (
+        result.stderr
+    )
+    data = cli_json("roll", "DR", "room", "--got", "4/3,3")
+    assert [r["source"] for r in data["rolls"]] == ["physical", "physical"]
+
+
+def test_built_in_games_keep_their_tables(isolated_home):
+    ok("new", "inverted-tower", "--hero", "Ada")
+    data = cli_json("roll", "DR", "events", "--got", "3")
+    assert data["table"] == "event"
+    rows = cli_json("odds", "DR", "events")["rows"]
+    assert sum(int(r["chance"].split("/")[0]) / int(r["chance"].split("/")[1]) for r in rows) == pytest.approx(1)
+
+
+def test_startup_stays_lean_until_a_pack_is_used(isolated_home):
+    from tests.test_startup import imported_modules
+
+    modules, proc = imported_modules(["roll", "2d6"], isolated_home)
+    assert proc.returncode == 0
+    assert "tomllib" not in modules and "companion.packs" not in modules
+    folder = isolated_home / "tables"
+    folder.mkdir(parents=True)
+    shutil.copy(CRYPT, folder)
+    modules, proc = imported_modules(["roll", "DR", "room", "--got", "1"], isolated_home)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    assert "tomllib" in modules and "companion.packs.pack" in modules
+    assert not {m.split(".")[0] for m in modules} & {"questionary", "prompt_toolkit", "tinydb"}
+
+
+def test_new_json_names_the_packs(isolated_home):
+    result = cli("new", "freeform", "--tables", CRYPT, "--tables", LABYRINTH, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["tables"] == ["sunken-crypt", "glass-labyrinth"]
+    result = cli("new", "freeform", "--tables", CRYPT, "--tables", CRYPT)
+    assert result.exit_code == 2
+    assert "two --tables packs are both named 'sunken-crypt'" in result.stderr
+
+
+def test_every_command_in_docs_tables_runs_as_typed(isolated_home, monkeypatch):
+    """The player's page: each `$ companion ...` line, in order, from the repository's root."""
+    import re
+    import shlex
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    text = (root / "docs" / "tables.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", text, flags=re.S)
+    commands = [line[2:] for block in blocks for line in block.splitlines() if line.startswith("$ companion ")]
+    assert len(commands) >= 15
+    for line in commands:
+        words = shlex.split(line, comments=True)
+        assert words[0] == "companion"
+        result = cli(*words[1:])
+        want = 2 if line.rstrip().endswith("# exit 2") else 0
+        assert result.exit_code == want, (line, result.stderr)
+        if want == 0:
+            assert result.stderr == "", (line, result.stderr)
+
+
+def test_every_example_in_tables_help_runs_as_typed(isolated_home, monkeypatch):
+    import shlex
+
+    from companion.cli.table_cmds import TABLES_EPILOG
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    lines = [line.strip() for line in TABLES_EPILOG.splitlines() if line.strip().startswith("companion ")]
+    assert len(lines) >= 5
+    for line in lines:
+        result = cli(*shlex.split(line)[1:])
+        assert result.exit_code == 0, (line, result.stderr)
