@@ -204,3 +204,38 @@ def test_the_first_strike_hint_reads_as_the_roll_line_does():
     hint = d.expect("round.first").option("strike").hint
     assert hint == "2d6>=6 −1 Ogre Mage: passes on 6+ → 7/12 (58.3%)"
     assert "on the dice" not in hint
+
+
+# ---- issue 12: a suggested set of house numbers -----------------------------------------------------
+
+
+def test_the_suggested_house_numbers_are_taken_with_one_answer_and_stored_as_house_numbers():
+    from companion.games.adventure_in_the_dungeon import data as D
+
+    state = make_state(data={})
+    d = Driver(state)
+    source = d.expect("data.source")
+    option = source.option(D.SUGGESTED)
+    assert "not the book's" in option.label and len(option.label) < 70
+    d.choose(D.SUGGESTED)
+    d.expect("area.enter")  # nothing more to type
+    assert state.data["source"] == "house"
+    assert {k: state.data[k] for k in D.SUGGESTED_HOUSE} == D.SUGGESTED_HOUSE
+    assert R.numbers(state.data) == R.Numbers((9, 7, 8, 6), (4, 6, 5, 7), (11, 9, 10, 8))
+    log = d.log_text()
+    assert "companion's suggested house numbers, not the book's: Krylla 7 hits, hits on 6+, is hit on 9+" in log
+    assert "The heroes' numbers and Area 12: house numbers, not the book's." in log
+
+
+def test_the_suggestion_goes_to_the_catalogue_and_the_player_may_type_their_own_instead():
+    run("new", "talisman", "--seed", "3", "--name", "suggest")
+    step = json.loads(run("next", "--json").stdout)
+    assert step["request"]["key"] == "data.source"
+    step = json.loads(run("next", "suggested", "--json").stdout)
+    assert step["request"]["key"] == "area.enter"
+    shown = json.loads(run("dungeon", "data", "--json").stdout)
+    values = shown.get("values", shown)
+    assert values["source"] == "house" and values["wizard.hits"] == 6
+    run("new", "talisman", "--seed", "3", "--name", "own")
+    step = json.loads(run("next", "--json").stdout)
+    assert step["request"]["key"] == "area.enter"  # the catalogue's numbers are kept for the next game

@@ -117,6 +117,13 @@ def ask_data(state: State) -> Engine:
         first = False
         fld = todo[0]
         answer = yield _ask(fld)
+        if fld.key == D.SOURCE and answer == D.SUGGESTED:
+            # companion's suggestion, stored as house numbers like any the player types
+            state.data[D.SOURCE] = "house"
+            state.data.update(D.SUGGESTED_HOUSE)
+            if state.log.enabled:
+                state.log.text("companion's suggested house numbers, not the book's: " + D.suggestion_text() + ".")
+            continue
         state.data[fld.key] = answer
 
 
