@@ -25,12 +25,18 @@ It prints:
 - The Adventure in the Dungeon's odds: one round against each area (``--round``), and each area's
   whole fight against a fresh party as the player asks for it (``companion dungeon odds AREA
   --fresh``, a child process) as a ratio to ``companion odds DC`` timed just before it, with its
-  memory peak;
+  memory peak; target: at most 10x and under 300 MiB;
+- Тёмная Башня's fight odds with many activated spells (``--boost``), as real commands run in a fresh
+  process: ``companion odds fight dark-tower`` and ``companion dark odds fight`` with 0 to 32 spells on
+  12 dice, each as a ratio to ``companion odds DC`` (a trivial command) timed in the same run (the best
+  of several runs of each, so a busy moment of a shared machine does not count against it); target:
+  at most 10x;
 - the memory peak of this process and of the worker processes.
 
 Targets (the issue's): at least 2,000 Inverted Tower runs per second per core, exact odds in 20 ms
-or less, and The Adventure in the Dungeon's whole fights at most 10x ``companion odds DC`` and under
-300 MiB.
+or less, and a command's odds (The Adventure in the Dungeon's whole fights, Тёмная Башня's boosts) at
+most 10x the wall time of ``companion odds DC`` measured in the same run (#13). ``--commands`` prints
+only these ratios.
 """
 
 from __future__ import annotations
@@ -40,7 +46,9 @@ import os
 import platform
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -60,10 +68,13 @@ from companion.sim.runner import cpu_count, simulate, simulator
 
 RUNS_PER_SECOND_TARGET = 2000
 ODDS_MS_TARGET = 20.0
+#: A command's exact odds: at most this many times the wall time of ``companion odds DC`` (#13).
+COMMAND_RATIO_TARGET = 10.0
 #: The Adventure in the Dungeon's whole fight, as a multiple of ``companion odds DC``'s wall time.
 AITD_RATIO_TARGET = 10.0
 AITD_MIB_TARGET = 300
 GAME = "inverted-tower"
+COMPANION = str(Path(sys.executable).parent / "companion")
 
 
 def single_core(policy: str, runs: int, rounds: int, game: str = GAME) -> tuple[float, float]:
@@ -183,6 +194,73 @@ def aitd_whole_fights(rounds: int) -> list[tuple[str, float, float, float]]:
     return out
 
 
+def command_seconds(args: list[str], repeat: int = 5) -> float:
+    """The best wall time of ``companion ARGS`` in a fresh process (its own throwaway data folder)."""
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, COMPANION_HOME=home, COMPANION_LOGS=home, NO_COLOR="1")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run([COMPANION, *args], env=env, check=True, capture_output=True)
+            best = min(best, time.perf_counter() - start)
+    return best
+
+
+def trivial_seconds(repeat: int = 5) -> float:
+    """``companion odds DC``: the trivial command every command ratio is measured against."""
+    return command_seconds(["odds", "DC"], repeat)
+
+
+def _spells(n: int) -> list[str]:
+    """``--boost`` options for ``n`` activated spells (bonuses 1-5, costs 1-3 ★)."""
+    return [a for i in range(n) for a in ("--boost", f"{i % 5 + 1}:{i % 3 + 1}")]
+
+
+def dark_tower_boosts(repeat: int = 5) -> list[tuple[str, float]]:
+    """(command, seconds) for Тёмная Башня's fight odds on 12 dice with 0 to 32 activated spells."""
+    fight = ["odds", "fight", "dark-tower", "--bonus", "3", "--strength", "9", "--dice", "12"]
+    health = ["--health", "8/10", "--helper", "5/6"]
+    out = [
+        (f"odds fight dark-tower, {n:2} spells", command_seconds([*fight, *_spells(n), *health], repeat))
+        for n in (0, 4, 8, 16, 32)
+    ]
+    dark = ["dark", "odds", "fight", "3", "9", "--dice", "12", *_spells(16)]
+    out.append(("dark odds fight, 16 spells", command_seconds(dark, repeat)))
+    return out
+
+
+def command_ratios() -> bool:
+    """Print each timed command as a ratio to ``companion odds DC`` in this run; True when all are on target."""
+    trivial = trivial_seconds()
+    print(
+        f"\nТёмная Башня's fight odds with activated spells, as commands (best of 5 runs; "
+        f"target ≤ {COMMAND_RATIO_TARGET:.0f}x `companion odds DC`, {trivial * 1000:.0f} ms in this run):"
+    )
+    ok = True
+    for label, seconds in dark_tower_boosts():
+        ratio = seconds / trivial
+        verdict = "ok" if ratio <= COMMAND_RATIO_TARGET else "OVER TARGET"
+        ok &= ratio <= COMMAND_RATIO_TARGET
+        print(f"  {label:<38} {seconds * 1000:7.0f} ms = {ratio:5.2f}x odds DC   {verdict}")
+    return ok
+
+
+def aitd_report(rounds: int) -> bool:
+    """Print The Adventure in the Dungeon's whole fights as ratios to ``companion odds DC``."""
+    print(
+        "\nThe Adventure in the Dungeon's whole fights, a fresh party (companion dungeon odds AREA --fresh),"
+        f"\nas a ratio to companion odds DC in the same run (best of {rounds}; target ≤ "
+        f"{AITD_RATIO_TARGET:.0f}x and < {AITD_MIB_TARGET} MiB):"
+    )
+    ok = True
+    for label, ratio, took, mib in aitd_whole_fights(rounds):
+        good = ratio <= AITD_RATIO_TARGET and mib < AITD_MIB_TARGET
+        ok &= good
+        verdict = "ok" if good else "OVER TARGET"
+        print(f"  {label:<28} {ratio:5.1f}x   {took:6.2f} s   {mib:6.1f} MiB   {verdict}")
+    return ok
+
+
 def peak_mib(who: int) -> float:
     kib = resource.getrusage(who).ru_maxrss
     return kib / 1024 if sys.platform != "darwin" else kib / 1024 / 1024  # macOS reports bytes
@@ -194,7 +272,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="single-core rounds per policy, the best counts")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--aitd-rounds", type=int, default=2, help="timings of each whole fight, the best counts")
+    parser.add_argument(
+        "--commands", action="store_true", help="only the commands' odds as ratios to companion odds DC (seconds)"
+    )
     args = parser.parse_args(argv)
+    if args.commands:
+        good = aitd_report(args.aitd_rounds)
+        return 0 if command_ratios() and good else 1
 
     jobs = cpu_count()
     print(f"Python {platform.python_version()} on {platform.machine()}, {jobs} core(s) available")
@@ -232,16 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         median = statistics.median(times)
         print(f"  {label:<38} {len(times):3} areas:  median {median:6.1f} ms, worst {max(times):6.1f} ms")
 
-    print(
-        f"\nThe Adventure in the Dungeon's whole fights, a fresh party (companion dungeon odds AREA --fresh),"
-        f"\nas a ratio to companion odds DC in the same run (best of {args.aitd_rounds}; target ≤ "
-        f"{AITD_RATIO_TARGET:.0f}x and < {AITD_MIB_TARGET} MiB):"
-    )
-    for label, ratio, took, mib in aitd_whole_fights(args.aitd_rounds):
-        good = ratio <= AITD_RATIO_TARGET and mib < AITD_MIB_TARGET
-        ok &= good
-        verdict = "ok" if good else "OVER TARGET"
-        print(f"  {label:<28} {ratio:5.1f}x   {took:6.2f} s   {mib:6.1f} MiB   {verdict}")
+    ok &= aitd_report(args.aitd_rounds)
+    ok &= command_ratios()
 
     own, workers = peak_mib(resource.RUSAGE_SELF), peak_mib(resource.RUSAGE_CHILDREN)
     print(f"\nMemory peak (max RSS): this process {own:.1f} MiB, the largest worker {workers:.1f} MiB")

@@ -215,7 +215,7 @@ def talisman_player(request: dict[str, Any]) -> str:
     if request["key"] == "area.enter":
         if "leave" in values:
             return "leave"
-        return min((v for v in values if v.isdigit()), key=int, default=values[0])
+        return "=" + min((v for v in values if v.isdigit()), key=int, default=values[0])  # =VALUE: the area
     for wanted in ("strike", "fight", "flee"):
         if wanted in values:
             return wanted

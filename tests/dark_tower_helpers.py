@@ -74,7 +74,7 @@ def fight_with(state: State, monster: str) -> None:
     g = rules.game(state)
     if g.deck().monsters < 1:
         rules.set_deck(state, g.floor, (1, g.deck().obstacles, g.deck().items))
-    rules.draw(state, "monster", monster)
+    rules.draw(state, "monster", monster, any_floor=True)
 
 
 class Script:

@@ -83,7 +83,6 @@ def spy_record(monkeypatch):
         (["talisman", "--got", "6,6"], "talisman  [6] [6] = 12  → the Talisman is found!"),
         (["talisman", "--got", "6,5"], "talisman  [6] [5] = 11  → not found"),
         (["2d6", "--got", "3,5"], "2d6  [3] [5] = 8  · physical"),
-        (["2d6", "--got", "=7"], "2d6  (total only) = 7  · physical"),
         (["1d6+3>=7", "--got", "4"], "1d6+3>=7  [4] = 7  → pass (needs 7+)  · physical"),
         (["1d6<=4", "--got", "5"], "1d6<=4  [5]  → fail (needs 4 or less)"),
         (["1d10>=5", "--got", "0"], "1d10>=5  [10]  → pass (needs 5+)"),
@@ -97,6 +96,16 @@ def test_roll_physical_line(args, line):
     result = ok("roll", *args)
     assert line in result.stdout
     assert len(result.stdout.splitlines()) == 1
+
+
+@pytest.mark.parametrize("got", ["7", "=7"])
+def test_one_number_for_several_dice_is_taken_as_the_total_and_said(got):
+    """As at a 2d6 prompt: the same inputs, and the same words for what was taken."""
+    result = ok("roll", "2d6", "--got", got)
+    assert result.stdout == (
+        "2d6  (total only) = 7  · physical\n"
+        "took 7 as the total of 2d6 (type each die, e.g. 3 4, to keep the faces)\n"
+    )
 
 
 def test_roll_virtual_shows_its_seed(spy_record):
@@ -135,10 +144,10 @@ BAD_GOT = [
     (["1d6+3>=7"], "0", ["'0' is not a face of a d6", "1 to 6"]),
     (["DC"], "x", ["'x' is not a face of a d6", "a d6 accepts a whole number from 1 to 6"]),
     (["2d6"], "3,five", ["'five' is not a face of a d6", "1 to 6"]),
-    (["2d6"], "3", ["2d6 needs 2 values, got 1", "a whole number from 1 to 6"]),
+    (["2d6"], "3 4 5", ["2d6 needs 2 values, got 3", "or one number for the total"]),
     (["2d6"], "1,2,3", ["2d6 needs 2 values, got 3", "a whole number from 1 to 6"]),
     (["DC"], "3,4", ["DC (1d6) needs 1 value, got 2", "a whole number from 1 to 6"]),
-    (["talisman"], "6", ["talisman (2d6) needs 2 values, got 1", "1 to 6"]),
+    (["talisman"], "6 6 6", ["talisman (2d6) needs 2 values, got 3", "1 to 6"]),
     (["DC"], "", ["no value given for DC (1d6)", "a whole number from 1 to 6"]),
     (["2d6"], "", ["no value given for 2d6", "a whole number from 1 to 6"]),
     (["2d6"], " ", ["no value given for 2d6", "a whole number from 1 to 6"]),

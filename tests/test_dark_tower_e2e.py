@@ -25,6 +25,8 @@ def test_a_guided_session_in_a_real_terminal(tmp_path):
         COMPANION_LOGS=str(tmp_path / "logs"),
         PROMPT_TOOLKIT_NO_CPR="1",
         TERM="xterm",
+        COLUMNS="100",  # the pty's width: a COLUMNS another test left in the environment must not win
+        LINES="24",
     )
     env.pop("NO_COLOR", None)
     subprocess.run([COMPANION, "new", "dark-tower", "--seed", "7"], env=env, check=True, capture_output=True)
@@ -70,13 +72,14 @@ def test_a_guided_session_in_a_real_terminal(tmp_path):
     child.expect(pexpect.EOF)
     seen.append(child.before)
     screen = ANSI.sub("", "".join(seen))
-    assert "Этаж 1" in screen and "Чемпион Клана" in screen
-    assert "4 dice +4 vs 5: beaten when the total is more than 5" in screen
-    assert "Win " in screen and "· virtual — Аня: бой Скелет (5)" in screen
-    assert "Pass 13/108 (12.0%)" in screen
-    assert "3dt>5 → [♥] [★] [3] vs more than 5 → 3, ♥1 ★1 → fail · physical" in screen
-    assert "3 is not more than 5: Яма takes effect." in screen
-    assert "Saved. Resume with: companion play" in screen
+    flat = " ".join(screen.split())  # as read, whatever the width the lines were wrapped at
+    assert "Этаж 1" in flat and "Чемпион Клана" in flat
+    assert "4 dice +4 vs 5: beaten when the total is more than 5" in flat
+    assert "Win " in flat and "· virtual — Аня: бой Скелет (5)" in flat
+    assert "Pass 13/108 (12.0%)" in flat
+    assert "3dt>5 → [♥] [★] [3] vs more than 5 → 3, ♥1 ★1 → fail · physical" in flat
+    assert "3 is not more than 5: Яма takes effect." in flat
+    assert "Saved. Resume with: companion play" in flat
     status = json.loads(
         subprocess.run([COMPANION, "dark", "status", "--json"], env=env, check=True, capture_output=True).stdout
     )

@@ -7,6 +7,8 @@ from itertools import product
 
 import icepool
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.games.dark_tower import odds
 
@@ -124,3 +126,47 @@ def test_fall_chance_counts_the_hearts_first_and_helpers_without_them():
     assert odds.fall_chance(fo, 5, 6) == brute_roller
     assert odds.fall_chance(fo, 5, 6, heals=False) == brute_helper
     assert brute_helper > brute_roller > 0
+
+
+# ---- many activated spells: a knapsack, not every subset (#13 "Exact odds at table speed") ---------
+
+
+@given(
+    st.lists(st.tuples(st.integers(-2, 8), st.integers(0, 4)), max_size=9),
+    st.integers(0, 8),
+)
+def test_the_best_use_of_the_stars_is_the_best_subset(boosts, stars):
+    from itertools import combinations
+
+    best = max(
+        (
+            sum(b for b, _ in chosen)
+            for r in range(len(boosts) + 1)
+            for chosen in combinations(boosts, r)
+            if sum(c for _, c in chosen) <= stars
+        ),
+        default=0,
+    )
+    assert odds.best_boost(stars, boosts) == best
+    assert odds.boost_table(boosts, stars)[stars] == best
+
+
+def _best_by_cost_classes(boosts: list[tuple[int, int]], stars: int) -> int:
+    """An independent count for spells costing 1-3 ★: how many of each cost, each class's best bonuses."""
+    classes = {c: sorted((b for b, cost in boosts if cost == c and b > 0), reverse=True) for c in (1, 2, 3)}
+    best = 0
+    for k1 in range(len(classes[1]) + 1):
+        for k2 in range(len(classes[2]) + 1):
+            for k3 in range(len(classes[3]) + 1):
+                if k1 + 2 * k2 + 3 * k3 <= stars:
+                    best = max(best, sum(classes[1][:k1]) + sum(classes[2][:k2]) + sum(classes[3][:k3]))
+    return best
+
+
+def test_sixteen_and_sixty_four_spells_are_counted_exactly():
+    many = [(i % 5 + 1, i % 3 + 1) for i in range(64)]
+    table = odds.boost_table(many, 12)
+    assert table == [_best_by_cost_classes(many, e) for e in range(13)]
+    sixteen = many[:16]
+    assert odds.fight_odds(3, 40, 12, sixteen).outcomes == odds.fight_odds(3, 40, 12, sixteen[::-1]).outcomes
+    assert odds.fight_odds(0, 30, 12, many).win > odds.fight_odds(0, 30, 12, sixteen).win > 0

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.dice.expr import TALISMAN, dc, parse
-from companion.dice.source import VirtualDice, new_seed, read_physical
+from companion.dice.source import VirtualDice, new_seed, read_physical, total_note
 from companion.errors import InputError
 
 # --- virtual dice --------------------------------------------------------------------------------
@@ -242,10 +242,15 @@ def test_physical_total_only(text, got, total, success):
     assert r.source == "physical"
 
 
-def test_total_only_as_a_bare_number_needs_allow_total():
-    assert read_physical(parse("2d6"), "7", allow_total=True).total == 7
+def test_a_bare_number_for_several_dice_is_their_total_as_at_the_prompt():
+    """The command line and the prompt take the same inputs: ``7`` and ``=7`` are both the total."""
+    for text in ("7", "=7", " = 7 "):
+        roll = read_physical(parse("2d6"), text)
+        assert roll.total == 7 and roll.faces is None
+        assert total_note(roll) == "took 7 as the total of 2d6 (type each die, e.g. 3 4, to keep the faces)"
+    assert total_note(read_physical(parse("2d6"), "7", 2)).startswith("took 7 as the total of 2d6")
     with pytest.raises(InputError, match="needs 2 values, got 1"):
-        read_physical(parse("2d6"), "7")
+        read_physical(parse("2d6"), "7", allow_total=False)
 
 
 @pytest.mark.parametrize(
@@ -255,7 +260,8 @@ def test_total_only_as_a_bare_number_needs_allow_total():
         ("DC", "0", ["'0' is not a face of a d6", "1 to 6"]),
         ("DC", "x", ["'x' is not a face of a d6", "1 to 6"]),
         ("2d6", "3,7", ["'7' is not a face of a d6", "1 to 6"]),
-        ("2d6", "3", ["2d6 needs 2 values, got 1", "1 to 6", "=TOTAL"]),
+        ("2d6", "3 4 5", ["2d6 needs 2 values, got 3", "1 to 6", "one number for the total (7 or =7)"]),
+        ("2d6", "=3 4", ["=TOTAL takes one number"]),
         ("2d6", "1,2,3", ["2d6 needs 2 values, got 3"]),
         ("DC", "3,4", ["DC (1d6) needs 1 value, got 2", "1 to 6"]),
         ("DC", "", ["no value given for DC (1d6)", "1 to 6"]),

@@ -53,6 +53,7 @@ def test_the_dungeon_log_is_written_in_the_drafts_form():
         "Room 3: Stairs",
         "Room 4: Mob 1 (killed) ⟶ Wandering: Yes. Mob 1 (killed), Mob 2 (killed)",
         "Room 5: Mob 1 (killed) Mob 2 (killed)",
+        "Back in Room 4, after Room 5: Wandering: Yes. Mob 1 (killed), Mob 2 (killed)",
     ]
     assert g.t.counters["xp"].value == 7
     assert g.t.counters["gold"].value == 4
@@ -129,8 +130,9 @@ def test_combat_roll_adds_the_attribute_and_ignores_the_floor_on_floor_1():
 def test_combat_subtracts_the_floor_from_floor_2_and_daggers_add_one_each_several_on_one_roll():
     g = at_floor(3, attrs={"STR": 1}, daggers=3)
     g.play(("room.dc", 1), ("encounter.count", 1), ("encounter.elite", 1), ("combat.attribute", "STR"))
-    # STR 1 - floor 3 = -2: needs 7, only a natural 6. Up to 3 daggers can still help (2+ is the best).
-    assert g.options() == ("0", "1", "2", "3")
+    # STR 1 - floor 3 = -2: needs 7, only a natural 6, and one dagger (needs 6) changes nothing: it is not
+    # offered (#13 item 8). Two or three daggers raise the chance (2+ is the best).
+    assert g.options() == ("0", "2", "3")
     g.play(("combat.daggers", "2"))
     assert g.request.parts == (("STR", 1), ("floor", -3), ("dagger", 2)) and g.request.mod == 0
     assert g.t.items["dagger"] == 1  # spent daggers are discarded, even before the roll

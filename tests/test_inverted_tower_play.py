@@ -69,7 +69,7 @@ def test_play_a_hero_two_rooms_undo_quit_and_resume():
         UP + ENTER,  # the last entry of the menu: save and quit
     ]
     out = drive(env, keys)
-    assert "Fight odds vs 1 Skeleton Warrior (HP 5, floor 1, no potion drunk):" in out
+    assert "Fight odds vs 1 Skeleton Warrior (HP 5, floor 1, counting no further potions):" in out
     assert "DEX +1: win" in out
     assert "DC +1 DEX +1 dagger: passes on 3+ → 2/3 (66.7%)" in out
     assert "Undone #" in out

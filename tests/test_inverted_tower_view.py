@@ -36,7 +36,7 @@ def test_fight_odds_are_shown_before_the_attribute_and_dagger_choices():
     g = start("STR")
     g.play(("room.dc", 4), ("encounter.count", 3), ("encounter.elite", 6))
     lines = view.advise(g.state, g.request)
-    assert lines[0] == "Fight odds vs 1 Skeleton Warrior + a Lich (HP 5, floor 1, no potion drunk):"
+    assert lines[0] == "Fight odds vs 1 Skeleton Warrior + a Lich (HP 5, floor 1, counting no further potions):"
     o = fight_odds(5, 1, 1, 1, elite=True)
     spent = fight_odds(5, 1, 1, 1, elite=True, daggers=1)
     assert lines[1] == (
@@ -51,7 +51,7 @@ def test_fight_odds_are_shown_before_the_attribute_and_dagger_choices():
     assert lines[2].startswith(f"  Spend 1 dagger (+1): this roll 66.7% · fight win {percent(now.win)}")
     g.play(("combat.daggers", "0"), ("combat.roll", 6))  # the warrior dies: the Lich is left
     lines = view.advise(g.state, g.request)
-    assert lines[0] == "Fight odds vs a Lich (HP 5, floor 1, no potion drunk):"
+    assert lines[0] == "Fight odds vs a Lich (HP 5, floor 1, counting no further potions):"
 
 
 def test_the_event_roll_says_which_events_the_floor_has():

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import cli, cli_json, open_session, regenerated_log
+from tests.test_completion import bash_complete  # noqa: F401  (a fixture)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "tables"
 CRYPT = str(EXAMPLES / "sunken-crypt.toml")
@@ -205,10 +206,26 @@ def test_startup_stays_lean_until_a_pack_is_used(isolated_home):
     assert not {m.split(".")[0] for m in modules} & {"questionary", "prompt_toolkit", "tinydb"}
 
 
-def test_new_json_names_the_packs(isolated_home):
-    result = cli("new", "freeform", "--tables", CRYPT, "--tables", LABYRINTH, "--json")
+PLAIN = """[pack]
+name = "plain"
+
+[tables.weather]
+dice = "1d6"
+rows = [ { roll = "1-4", result = "Rain" }, { roll = "5-6", result = "Sun", effect = "gold +1" } ]
+"""
+
+
+def test_new_json_names_the_packs(isolated_home, tmp_path):
+    plain = tmp_path / "plain.toml"
+    plain.write_text(PLAIN, encoding="utf-8")
+    result = cli("new", "freeform", "--tables", CRYPT, "--tables", str(plain), "--json")
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["tables"] == ["sunken-crypt", "glass-labyrinth"]
+    assert json.loads(result.stdout)["tables"] == ["sunken-crypt", "plain"]
+    result = cli("new", "freeform", "--tables", CRYPT, "--tables", LABYRINTH)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "companion: sunken-crypt and glass-labyrinth both declare an HP tracker (HP and STAMINA); keep it in one pack\n"
+    )
     result = cli("new", "freeform", "--tables", CRYPT, "--tables", CRYPT)
     assert result.exit_code == 2
     assert "two --tables packs are both named 'sunken-crypt'" in result.stderr
@@ -246,3 +263,53 @@ def test_every_example_in_tables_help_runs_as_typed(isolated_home, monkeypatch):
     for line in lines:
         result = cli(*shlex.split(line)[1:])
         assert result.exit_code == 0, (line, result.stderr)
+
+
+def test_the_tracker_command_changes_a_packs_tracker_and_refuses_others(isolated_home):
+    ok("new", "freeform", "--tables", LABYRINTH)
+    assert ok("tracker", "luck", "-1", "--why", "a trap").stdout == "LUCK: 9/12\n"
+    assert ok("tracker", "SKILL", "=14").stdout == "SKILL: 12/12\n"  # never past its max
+    assert cli_json("tracker", "LUCK") == {"name": "LUCK", "value": 9, "max": 12}
+    assert cli_json("odds", "check", "luck")["expr"] == "2d6<=9"
+    result = cli("tracker", "MIGHT", "+1")
+    assert result.exit_code == 2
+    assert result.stderr == "companion: this session keeps no tracker 'MIGHT'; its trackers: SKILL, STAMINA, LUCK\n"
+    result = cli("tracker", "LUCK", "lots")
+    assert result.exit_code == 2
+    log = open_session(isolated_home, "freeform-1").log_text()
+    assert "- LUCK: 9/12 (a trap)" in log and "- SKILL: 12/12" in log
+
+
+def test_tab_completes_table_and_check_names(bash_complete_packs):
+    complete = bash_complete_packs
+    assert sorted(complete("companion roll DR ")) == ["monster", "room", "trap", "treasure"]
+    assert sorted(complete("companion roll DR tr")) == ["trap", "treasure"]
+    assert complete("companion odds check ") == ["swim"]
+    assert complete("companion roll 2d6 ") == []
+
+
+@pytest.fixture
+def bash_complete_packs(bash_complete, isolated_home):  # noqa: F811  (the fixture imported above)
+    ok("new", "freeform", "--tables", CRYPT)
+    return bash_complete
+
+
+def test_a_table_roll_is_corrected_by_undo_not_amend(isolated_home):
+    ok("new", "freeform", "--physical", "--tables", CRYPT)
+    ok("roll", "DR", "room", "--got", "6/4")
+    result = cli("amend", "--reason", "misread", "--got", "5")
+    assert result.exit_code == 1
+    assert "cannot be amended roll by roll" in result.stderr
+    assert "undo it and run it again" in result.stderr
+
+
+def test_a_game_with_rules_of_its_own_takes_tables_but_not_trackers(isolated_home, tmp_path):
+    result = cli("new", "inverted-tower", "--tables", CRYPT)
+    assert result.exit_code == 2
+    assert "sunken-crypt declares trackers (HP, torches), and only a freeform session keeps" in result.stderr
+    plain = tmp_path / "plain.toml"
+    plain.write_text(PLAIN, encoding="utf-8")
+    ok("new", "inverted-tower", "--hero", "Ada", "--tables", str(plain))
+    data = cli_json("roll", "DR", "weather", "--got", "2")
+    assert data["rolls"][0]["result"] == "Rain"
+    assert cli_json("roll", "DR", "events", "--got", "3")["table"] == "event"  # the game's own table

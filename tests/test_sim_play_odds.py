@@ -53,7 +53,7 @@ def test_inverted_tower_play_shows_the_fight_odds_and_their_chart_before_the_att
     assert request["key"] == "combat.attribute"
     info = request["info"]
     exact = fight_odds(5, 1, 1, 2)
-    assert info[0] == "Fight odds vs 2 Skeleton Warriors (HP 5, floor 1, no potion drunk):"
+    assert info[0] == "Fight odds vs 2 Skeleton Warriors (HP 5, floor 1, counting no further potions):"
     assert any(line.startswith(f"  STR +1: win {float(exact.win) * 100:.1f}%") for line in info)
     chart = spark([exact.hp.get(h, 0) for h in range(6)])
     assert f"  HP at the end with STR: dead {chart} 5" in info

@@ -206,7 +206,7 @@ def test_the_same_seed_and_answers_through_companion_next_give_the_same_game():
     for request, answer in trace:
         shown = json.loads(cli.invoke(app, ["next", "--json"]).stdout)["request"]
         assert shown["key"] == request.key
-        typed = "roll" if isinstance(request, RollRequest) else answer
+        typed = "roll" if isinstance(request, RollRequest) else "=" + answer  # =VALUE: the value itself
         result = cli.invoke(app, ["next", typed, "--json"])
         assert result.exit_code == 0, result.stderr
     done = json.loads(cli.invoke(app, ["next", "--json"]).stdout)

@@ -109,7 +109,8 @@ COMMAND_MODULES: dict[str, str] = {
     "note": "companion.cli.session_cmds",
     "mode": "companion.cli.session_cmds",
     "log": "companion.cli.session_cmds",
-    "export": "companion.cli.session_cmds",
+    "export": "companion.cli.export_cmds",
+    "dice": "companion.cli.export_cmds",
     "gamedata": "companion.cli.session_cmds",
     "tally": "companion.cli.tracker_cmds",
     "hp": "companion.cli.tracker_cmds",
@@ -121,5 +122,6 @@ COMMAND_MODULES: dict[str, str] = {
     "floor": "companion.cli.tracker_cmds",
     "talisman": "companion.cli.tracker_cmds",
     "tables": "companion.cli.table_cmds",
+    "tracker": "companion.cli.table_cmds",
     "completion": "companion.cli.completion_cmds",
 }

@@ -153,6 +153,26 @@ def shell_names(incomplete: str = "") -> list[Item]:
 BY_OPTION = {"--variant": variant_names, "--session": session_names}
 
 
+def table_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """After ``DR`` or ``check`` in ``roll``/``odds``: the tables (or checks) of the table packs in use
+    and of the session's own game (docs/tables.md)."""
+    try:
+        words = [str(w) for w in ((getattr(ctx, "params", None) or {}).get("expr") or ())]
+        if len(words) != 1 or words[0].lower() not in ("dr", "check"):
+            return []
+        from companion.cli.pack_use import names_for_completion
+
+        root = _root(ctx)
+        env = getattr(root, "obj", None)
+        override = getattr(env, "data_dir", None) or (getattr(root, "params", None) or {}).get("data_dir")
+        if override is None and os.environ.get("COMPANION_HOME"):
+            override = Path(os.environ["COMPANION_HOME"])
+        names = names_for_completion(words[0].lower(), _data_dir(ctx), override, _active_session(ctx))
+    except Exception:
+        return []
+    return [(name, about) for name, about in names if name.startswith(incomplete.lower())]
+
+
 def attach(command: Any) -> Any:
     """Give every ``--variant``/``--session`` option under ``command`` its completer, if it has none.
 

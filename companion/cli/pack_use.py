@@ -44,6 +44,24 @@ def available(env: Env) -> Found:
     return found
 
 
+def names_for_completion(kind: str, data: Path, override: Path | None, session: str | None) -> list[tuple[str, str]]:
+    """Table (``kind`` "dr") or check names for Tab: the session's packs, the player's folder, its game."""
+    from companion.packs.find import Found, config_dir, scan, session_dir
+
+    found = Found()
+    if session:
+        scan(session_dir(data / "sessions" / session), found, origin="session")
+    scan(config_dir(override), found)
+    out = [(n, p.title) for p in found.packs for n in (p.tables if kind == "dr" else p.checks)]
+    if kind == "dr" and session:
+        from companion.games import load
+        from companion.store.sessions import Store
+
+        spec = load(Store(data).files(session).read_meta()["meta"]["game"])
+        out += [(n, spec.title) for n in spec.tables]
+    return out
+
+
 def _game_table(env: Env, name: str, game: str | None) -> bool:
     """True when the game (--game, else the active session's) has a table of this name."""
     if game is None:
@@ -134,13 +152,27 @@ def attach(env: Env, session: Session, packs: list[Pack]) -> None:
                 s.record(event)
 
 
-def check_packs(packs: list[Pack]) -> None:
-    """Refuse two packs with one name, or two that declare the same tracker differently."""
+def check_packs(packs: list[Pack], game: str) -> None:
+    """Refuse two packs with one name, two packs with one tracker, and trackers in a game with rules of its own."""
     seen: dict[str, Pack] = {}
+    kept: dict[str, Pack] = {}
     for pack in packs:
         if pack.name in seen:
             raise InputError(f"two --tables packs are both named {pack.name!r}; give each pack once")
         seen[pack.name] = pack
+        if pack.trackers and game != "freeform":
+            names = ", ".join(t.name for t in pack.trackers.values())
+            raise InputError(
+                f"{pack.path}: {pack.name} declares trackers ({names}), and only a freeform session keeps a pack's "
+                f"trackers (the {game} rules keep their own); use companion new freeform --tables, or a pack "
+                "without [trackers]"
+            )
+        for t in pack.trackers.values():
+            if t.key in kept:
+                other = next(o for o in kept[t.key].trackers.values() if o.key == t.key)
+                what = f"an HP tracker ({other.name} and {t.name})" if t.hp or other.hp else f"the tracker {t.name}"
+                raise InputError(f"{kept[t.key].name} and {pack.name} both declare {what}; keep it in one pack")
+            kept[t.key] = pack
 
 
 # ---- rolling ---------------------------------------------------------------------------------
@@ -312,9 +344,12 @@ def _faces(r: dict[str, Any]) -> str:
 
 def _total(r: dict[str, Any]) -> int:
     from companion.dice.expr import parse
-    from companion.session.fold import roll_from
+    from companion.dice.roll import evaluate, evaluate_total
 
-    return roll_from(parse(r["expr"]), r).total
+    expr = parse(r["expr"])
+    if r.get("faces") is not None:
+        return evaluate(expr, tuple(r["faces"]), 0, source=r["src"]).total
+    return evaluate_total(expr, int(r["total"]), 0, source=r["src"]).total
 
 
 def _roll_segments(r: dict[str, Any]) -> list[Segment]:

@@ -42,8 +42,9 @@ def next_cmd(
     answer: Annotated[
         list[str] | None,
         typer.Argument(
-            help="The answer: the faces you rolled (or 'roll' for virtual dice), a choice's value or number, "
-            "a number or a text.",
+            help="The answer: the faces you rolled (or 'roll' for virtual dice); on a menu, the option's number "
+            "in the list (a number always means that, even where the values are numbers), =VALUE for a value as "
+            "--json shows it, or a value or the start of a label; a number; or a text.",
             show_default=False,
         ),
     ] = None,
@@ -106,23 +107,29 @@ def next_cmd(
             env.print(f"The game is over: {session.state.finished or 'ended'}.")
             return
         data = request_json(fold.pending, advice)  # type: ignore[arg-type]
+        from rich.markup import escape  # a label's own brackets ("[x] Single use") are text, not markup
+
         if data["type"] == "roll":
             from companion.shell.prompts import odds_line
 
             req = fold.pending
-            env.print(f"[bold]{data['why']}[/bold]: {odds_line(req.expr, req.mod, req.parts)}")  # type: ignore[union-attr]
+            odds = odds_line(req.expr, req.mod, req.parts)  # type: ignore[union-attr]
+            env.print(f"[bold]{escape(data['why'])}[/bold]: {escape(odds)}")
             env.print("[dim]answer with: companion next roll   (or the faces you rolled)[/dim]")
         elif data["type"] == "choice":
-            env.print(f"[bold]{data['prompt']}[/bold]")
+            env.print(f"[bold]{escape(data['prompt'])}[/bold]")
             for i, o in enumerate(data["options"], 1):
-                env.print(f"  {i}. {o['label']} [dim]({o['value']}{', ' + o['hint'] if o['hint'] else ''})[/dim]")
+                env.print(
+                    f"  {i}. {escape(o['label'])} [dim]({escape(o['value'])}"
+                    f"{', ' + escape(o['hint']) if o['hint'] else ''})[/dim]"
+                )
         else:
             env.print(
-                f"[bold]{data['prompt']}[/bold]"
-                + (f" [dim]{data.get('where') or ''}[/dim]" if data.get("where") else "")
+                f"[bold]{escape(data['prompt'])}[/bold]"
+                + (f" [dim]{escape(data.get('where') or '')}[/dim]" if data.get("where") else "")
             )
         for line in data.get("info", []):
-            env.print(f"[dim]{line}[/dim]")
+            env.print(f"[dim]{escape(line)}[/dim]")
 
 
 app = typer.Typer(rich_markup_mode=None)

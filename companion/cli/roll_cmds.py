@@ -42,6 +42,12 @@ Examples:
 """
 
 
+def _table_names(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    from companion.cli.complete import table_names
+
+    return table_names(ctx, incomplete)
+
+
 def _expr(words: list[str]) -> Expr:
     from companion.dice.expr import parse
 
@@ -75,7 +81,12 @@ def roll(
     ctx: typer.Context,
     expr: Annotated[
         list[str],
-        typer.Argument(help="What to roll, e.g. DC, 2d6+1, SR STR,DEX,INT.", show_default=False, metavar="EXPR"),
+        typer.Argument(
+            help="What to roll, e.g. DC, 2d6+1, SR STR,DEX,INT, DR room, check skill.",
+            show_default=False,
+            metavar="EXPR",
+            autocompletion=_table_names,
+        ),
     ],
     mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
     got: Annotated[
@@ -157,9 +168,16 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
         segments.append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
         segments.append((f"  recorded in {extra['session']}", "dim"))
+    note = None
+    if roll_.faces is None:  # type: ignore[attr-defined]  # one number for several dice: say so, as the prompt does
+        from companion.dice.source import total_note
+
+        note = total_note(roll_)  # type: ignore[arg-type]
     if not env.stdout_isatty:
         # No terminal, so no colour to show: skip importing rich (~20 ms of every piped roll).
         env.echo("".join(part for part, _ in segments))
+        if note:
+            env.echo(note)
         return
     from rich.text import Text
 
@@ -167,12 +185,20 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     for part, style in segments:
         text.append(part, style=style)
     env.print(text)
+    if note:
+        env.print(Text(note, style="dim"))
 
 
 def odds_cmd(
     ctx: typer.Context,
     expr: Annotated[
-        list[str], typer.Argument(help="The roll, e.g. DC, 2d6>=9, talisman, 4dt.", show_default=False, metavar="EXPR")
+        list[str],
+        typer.Argument(
+            help="The roll, e.g. DC, 2d6>=9, talisman, 4dt, DR room, check skill.",
+            show_default=False,
+            metavar="EXPR",
+            autocompletion=_table_names,
+        ),
     ],
     mod: Annotated[int, typer.Option("--mod", "-m", help="Add this modifier (may be negative).")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

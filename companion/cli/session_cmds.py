@@ -1,8 +1,9 @@
-"""Session commands: new, sessions, use, status, undo, redo, amend, note, mode, log, export."""
+"""Session commands: new, sessions, use, status, undo, redo, amend, note, mode, log, gamedata.
+
+``export`` lives in companion.cli.export_cmds."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -74,7 +75,7 @@ def new(
         from companion.cli import pack_use
 
         packs = [pack_use.resolve(env, t) for t in tables]
-        pack_use.check_packs(packs)
+        pack_use.check_packs(packs, game)
     st = store(env)
     if name is None:
         n = 1
@@ -373,26 +374,6 @@ def log(
     env.print(Markdown(body))
 
 
-def export(
-    ctx: typer.Context,
-    path: Annotated[
-        Path | None, typer.Argument(help="Where to write (default: the session's log file).", show_default=False)
-    ] = None,
-    json_out: JsonOpt = False,
-) -> None:
-    """Write the markdown log, regenerated from the events."""
-    env: Env = ctx.obj
-    from companion.session.api import opened
-
-    with opened(env) as session:
-        session.rebuild()
-        target = session.write_log(path)
-    if json_out:
-        env.print_json({"log": str(target)})
-        return
-    env.print(f"Log written to {target}")
-
-
 def gamedata(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="The game whose data to show or change.", show_default=False)],
@@ -457,7 +438,6 @@ for _fn, _name in (
     (note, "note"),
     (mode, "mode"),
     (log, "log"),
-    (export, "export"),
     (gamedata, "gamedata"),
 ):
     app.command(_name)(_fn)

@@ -22,6 +22,8 @@ Examples:
   companion new freeform --tables examples/tables/sunken-crypt.toml
   companion roll DR room
   companion odds DR monster
+  companion roll check swim
+  companion tracker torches -1
 """
 
 tables_app = typer.Typer(
@@ -205,5 +207,54 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
+def tracker(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None, typer.Argument(help="The tracker, as your pack names it (SKILL, LUCK).", show_default=False)
+    ] = None,
+    change: Annotated[
+        str | None, typer.Argument(help="+N, -N or =N; nothing to just show it.", show_default=False)
+    ] = None,
+    why: Annotated[
+        str | None, typer.Option("--why", help="What changed it (kept in the log).", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show or change a tracker your table pack declares: "tracker LUCK -1", "tracker SKILL =8"."""
+    env: Env = ctx.obj
+    from companion.cli.common import parse_change
+    from companion.errors import InputError
+    from companion.session.api import opened
+
+    with opened(env) as session:
+        counters = session.state.trackers.counters
+        shown = {key: c.label or (key.upper() if len(key) <= 3 else key.capitalize()) for key, c in counters.items()}
+        if name is None:
+            if json_out:
+                env.print_json({shown[k]: {"value": c.value, "max": c.max} for k, c in counters.items()})
+                return
+            for key, c in counters.items():
+                env.echo(f"{shown[key]}: {c.value}" + (f"/{c.max}" if c.max is not None else ""))
+            if not counters:
+                env.echo("No trackers yet: start a session with companion new freeform --tables FILE.")
+            return
+        key = next((k for k, label in shown.items() if name.lower() in (k.lower(), label.lower())), None)
+        if key is None:
+            known = ", ".join(shown.values()) or "none"
+            raise InputError(f"this session keeps no tracker {name!r}; its trackers: {known}")
+        if change is not None:
+            op, value = parse_change(change, shown[key])
+            event: dict[str, Any] = {"t": "counter", "name": key, "op": op, "value": value, "label": shown[key]}
+            if why:
+                event["why"] = why
+            session.record(event)
+        c = session.state.trackers.counters[key]
+        if json_out:
+            env.print_json({"name": shown[key], "value": c.value, "max": c.max})
+            return
+        env.echo(f"{shown[key]}: {c.value}" + (f"/{c.max}" if c.max is not None else ""))
+
+
 app = typer.Typer(rich_markup_mode=None)
 app.add_typer(tables_app, name="tables")
+app.command("tracker", context_settings={"ignore_unknown_options": True})(tracker)

@@ -134,5 +134,12 @@ def dt_pool(count: int) -> dict[tuple[int, int, int], Fraction]:
 
 
 def percent(p: Fraction) -> str:
-    """A chance as a percentage with one decimal, for display beside the fraction."""
+    """A chance as a percentage with one decimal, for display beside the fraction.
+
+    A possible outcome never reads 0.0% (``<0.1%``, e.g. 1/7776), nor one short of certain 100.0%
+    (``>99.9%``): the same rule as the fight charts (``companion.sim.fights.share_text``)."""
+    if 0 < p < Fraction(1, 2000):
+        return "<0.1%"
+    if 1 - Fraction(1, 2000) < p < 1:
+        return ">99.9%"
     return f"{float(p) * 100:.1f}%"

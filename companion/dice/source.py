@@ -79,14 +79,15 @@ def read_physical(
     text: str,
     modifier: int = 0,
     *,
-    allow_total: bool = False,
+    allow_total: bool = True,
     parts: tuple[tuple[str, int], ...] = (),
     source: str = "physical",
 ) -> Roll:
     """Read the faces a player typed for ``expr`` and evaluate them, or raise one clear InputError.
 
-    Faces are separated by commas or spaces (``3,5`` or ``3 5``). ``=7`` gives only the total of a
-    plain sum; with ``allow_total`` a single number for several plain dice is read as their total.
+    Faces are separated by commas or spaces (``3,5`` or ``3 5``). For several plain dice a single
+    number is their total, with or without ``=`` (``7`` or ``=7``): the command line and the prompt
+    take the same inputs and say the same (:func:`total_note`). ``allow_total=False`` asks for faces.
     """
     check_modifier(expr, modifier)
     dice = expr.dice
@@ -98,11 +99,14 @@ def read_physical(
     values = _split(stripped)
     plain_sum = expr.kind in ("sum", "talisman") and not expr.has_dt and n > 1
     if plain_sum and (stripped.startswith("=") or (allow_total and len(values) == 1)):
+        if stripped.startswith("=") and len(_split(stripped.lstrip("="))) != 1:
+            raise InputError(f"=TOTAL takes one number, e.g. ={n * 3 + 1}; {_expectation(expr)}")
         return evaluate_total(
             expr, _read_total(expr, stripped.lstrip("=").strip()), modifier, source=source, parts=parts
         )
     if len(values) != n:
-        raise InputError(f"{names} needs {n} value{'s' if n != 1 else ''}, got {len(values)}; {_expectation(expr)}")
+        got = f"got {len(values)}" if len(values) else "got none"
+        raise InputError(f"{names} needs {n} value{'s' if n != 1 else ''}, {got}; {_expectation(expr)}")
     faces = []
     for die, value in zip(dice, values, strict=True):
         face = read_face(die, value)
@@ -110,6 +114,12 @@ def read_physical(
             raise InputError(f"{value!r} is not a face of a {die.name}; a {die.name} accepts {die.accepts()}")
         faces.append(face)
     return evaluate(expr, tuple(faces), modifier, source=source, parts=parts)
+
+
+def total_note(roll: Roll) -> str:
+    """What a single number typed for several dice was taken as: ``took 7 as the total of 2d6``."""
+    dice_total = roll.total - roll.modifier
+    return f"took {dice_total} as the total of {_count_dice(roll.expr)} (type each die, e.g. 3 4, to keep the faces)"
 
 
 def _dice_names(expr: Expr) -> str:
@@ -132,7 +142,7 @@ def _expectation(expr: Expr) -> str:
     each = dice[0].accepts() if len(kinds) == 1 else "each die's face in order"
     extra = ""
     if expr.kind in ("sum", "talisman") and not expr.has_dt:
-        extra = ", or =TOTAL for the total only"
+        extra = f", or one number for the total ({len(dice) * 3 + 1} or ={len(dice) * 3 + 1})"
     return f"type {len(dice)} faces separated by commas or spaces ({each}){extra}"
 
 

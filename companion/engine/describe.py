@@ -48,13 +48,23 @@ def request_json(request: Request, advice: list[str] | None = None) -> dict[str,
 
 
 def parse_choice(request: Choice, text: str) -> str:
-    """A choice by its value, its number in the list (1-based), or the start of its label."""
+    """A choice by its number in the list (1-based), ``=VALUE``, its value, or the start of its label.
+
+    One rule for every menu: a number always picks the option with that number in the list as
+    ``companion next`` prints it, even on a menu whose values are numbers too (an area, a room, a count
+    of daggers, a hero's place at the table). ``=VALUE`` gives an option's value exactly, as ``--json``
+    shows it (what a script sends); any other word is a value or the start of a label.
+    """
     t = text.strip()
     values = request.values()
+    if t.startswith("=") and t[1:].strip() in values:
+        return t[1:].strip()
+    if t.isdigit() and t.isascii():
+        if 1 <= int(t) <= len(values):
+            return values[int(t) - 1]
+        raise InputError(f"{t} is not a number in the list: give 1 to {len(values)} (or =VALUE for a value)")
     if t in values:
         return t
-    if t.isdigit() and 1 <= int(t) <= len(values):
-        return values[int(t) - 1]
     low = t.lower()
     matches = [o.value for o in request.options if o.label.lower().startswith(low) or o.value.lower().startswith(low)]
     if low and len(matches) == 1:

@@ -48,6 +48,9 @@ class GameSpec:
     status: Callable[[State], list[tuple[str, str]]] | None = None
     #: Extra lines (odds) to show before a request; the game's advice to the player.
     advise: Callable[[State, Request], list[str]] | None = None
+    #: Each option's chance of death at a choice (value → probability), for the choices where a
+    #: wrong key can kill the hero: the shell asks once more before Enter takes a deadly one.
+    risk: Callable[[State, Request], dict[str, float]] | None = None
     #: XP needed to go from ``level`` to the next one (None: XP is a plain counter).
     xp_to_next: Callable[[int], int] | None = None
     #: A typer app of the game's own one-shot commands, as "module:attribute", mounted by name.

@@ -118,7 +118,7 @@ class Log:
 
     def note(self, text: str, *, event: int | None = None) -> None:
         if self.enabled:
-            self._add(self._entry("note", text, False, event))
+            self._add(self._entry("note", text, True, event))  # under the line in play: where it happened
 
     def roll(self, roll: dict[str, Any], *, event: int | None = None, under: bool = True) -> None:
         if self.enabled:

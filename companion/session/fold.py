@@ -289,7 +289,8 @@ class Fold:
 
     def _mode(self, event: dict[str, Any]) -> None:
         self.state.dice = event["dice"]
-        self.state.log.text(f"Dice switched to {event['dice']}.", under=False, event=event.get("id"))
+        # Under the line in play, among its rolls: the log keeps the switch where it happened.
+        self.state.log.text(f"Dice switched to {event['dice']}.", event=event.get("id"))
 
     def _amend(self, event: dict[str, Any]) -> None:
         # The amended faces were used when the target roll was folded (see ``amended``); the

@@ -176,6 +176,10 @@ class Session:
             raise CompanionError("nothing to undo: the session has no actions yet")
         events = self.files.read_events()
         last = events[-1]
+        if last.get("t") == "gamedata" and last.get("source") == "catalogue":
+            # The copy of the player's catalogue a new session starts with is part of the session,
+            # not an action: undoing it would leave the game without the cards and numbers entered.
+            raise CompanionError("nothing to undo: the session has no actions yet")
         self.files.remove_last(last["id"])
         self.rebuild(events[:-1])
         self.redo_stack.append(last)

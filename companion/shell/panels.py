@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -25,7 +25,9 @@ def bar(value: int, maximum: int, width: int = 10) -> Text:
     return Text("█" * filled, style=style).append("░" * (width - filled), style="dim").append(f" {value}/{maximum}")
 
 
-def status_panel(session: Session) -> Panel:
+def status_panel(session: Session, width: int | None = None) -> Panel:
+    """The status panel; with ``width`` it keeps that width whatever its rows hold (guided play
+    passes one width for the whole game, so the panel does not grow and shrink between turns)."""
     state = session.state
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
@@ -69,7 +71,7 @@ def status_panel(session: Session) -> Panel:
     if state.finished:
         footer += f" · {state.finished}"
     body = Group(grid, Text(footer, style="dim")) if rows else Text(footer + "\nNothing tracked yet.", style="dim")
-    return Panel(body, title=title, title_align="left", expand=False)
+    return Panel(body, title=title, title_align="left", expand=width is not None, width=width)
 
 
 def entry_renderable(entry: Entry) -> Text:
@@ -84,3 +86,27 @@ def entry_renderable(entry: Entry) -> Text:
     if kind == "line":
         return Text(text, style="bold cyan")
     return Text(("  " if entry.get("p") else "") + text)
+
+
+def hanging(text: Text, extra: int = 0) -> RenderableType:
+    """``text`` with its wrapped lines under its first word, not at the screen's edge.
+
+    The lead (leading spaces, and a ``🎲``/``✎`` mark) stays in a column of its own, and the rest
+    wraps beside it (``extra`` more columns in), so a long log line or odds line reads as one block.
+    """
+    plain = text.plain
+    body = plain.lstrip(" ")
+    lead = len(plain) - len(body)
+    for mark in ("🎲 ", "✎ "):
+        if body.startswith(mark):
+            lead += len(mark)
+            break
+    if not lead and not extra:
+        return text
+    from rich.cells import cell_len
+
+    grid = Table.grid()
+    grid.add_column(width=cell_len(plain[:lead]) + extra, no_wrap=True)
+    grid.add_column()
+    grid.add_row(text[:lead], text[lead:])
+    return grid

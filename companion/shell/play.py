@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text as RichText
 
-from companion.dice.source import read_physical
+from companion.dice.roll import Roll
+from companion.dice.source import read_physical, total_note
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.session.fold import answer_event
 from companion.shell import prompts
-from companion.shell.panels import entry_renderable, status_panel
+from companion.shell.panels import entry_renderable, hanging, status_panel
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -28,31 +29,35 @@ RESUME_TAIL = 8
 def play(env: Env, session: Session) -> None:
     fold = session.fold
     fold.start()
+    # Write one column short of the edge, as the prompts do: nothing the terminal could wrap or cut.
+    width = prompts.columns()
+    env.out.width = width
+    panel_width = min(width, 80)  # one width through the whole game, whatever the rows hold
     entries = session.state.log.entries
     if session.count:
         env.print(RichText(f"Resuming {session.meta.name} after {session.count} actions.", style="dim"))
         for entry in entries[-RESUME_TAIL:]:
-            env.print(entry_renderable(entry))
+            env.print(hanging(entry_renderable(entry)))
     else:
         for entry in entries:
-            env.print(entry_renderable(entry))
+            env.print(hanging(entry_renderable(entry)))
     shown = len(session.state.log.entries)
     last_panel = None
     while True:
         fold = session.fold
         entries = session.state.log.entries
         for entry in entries[shown:]:
-            env.print(entry_renderable(entry))
+            env.print(hanging(entry_renderable(entry)))
         shown = len(entries)
         if fold.done:
-            env.print(status_panel(session))
+            env.print(status_panel(session, panel_width))
             env.print(
                 RichText(
                     f"The game is over: {session.state.finished or 'ended'}. Log: {session.meta.log_path}", style="bold"
                 )
             )
             return
-        panel = status_panel(session)
+        panel = status_panel(session, panel_width)
         signature = repr(session.spec.status(session.state)) if session.spec.status else str(session.count)
         if signature != last_panel:
             env.print(panel)
@@ -67,17 +72,20 @@ def play(env: Env, session: Session) -> None:
         for line in list(getattr(request, "info", ())) + (
             session.spec.advise(session.state, request) if session.spec.advise else []
         ):
-            env.print(RichText(line, style="dim"))
+            env.print(hanging(RichText(line, style="dim")))
         physical = session.state.dice == "physical"
         if isinstance(request, RollRequest):
             line = prompts.odds_line(request.expr, request.mod, request.parts)
             if ": " in line:  # a roll with no chance to show (a bare 1d6) would only repeat the prompt
-                env.print(RichText("  " + line, style="cyan"))
+                env.print(hanging(RichText("  " + line, style="cyan")))
             answer = prompts.ask_roll(request, physical, reader=read_physical)
             if answer == "virtual":
                 answer = session.dice().roll(request.expr, request.mod, request.parts)
+            elif isinstance(answer, Roll) and answer.faces is None:
+                env.print(RichText("  " + total_note(answer), style="cyan"))
         elif isinstance(request, Choice):
-            answer = prompts.ask_choice(request)
+            risk = session.spec.risk(session.state, request) if session.spec.risk else None
+            answer = prompts.ask_choice(request, risk=risk)
             answer = {"__undo__": "undo", "__quit__": "quit", "__switch__": "switch"}.get(answer, answer)
             if answer not in ("undo", "quit", "switch"):
                 answer = ("choice", answer)

@@ -2,10 +2,17 @@
 
 ``unsafe_ask`` lets Ctrl-C (KeyboardInterrupt) and Ctrl-D (EOFError) through; the root command
 group turns them into exit codes 130 and 1 in one place, after every completed action is saved.
+
+Every prompt fits the terminal: companion wraps the question itself between words (prompt_toolkit
+would cut words at the edge), puts the keys on a line of their own, and takes the answer on a short
+``›`` line. Bad input is not left in the box: the answer is read, and if it is wrong the whole
+message is printed next to it and the box asked again, empty (see :func:`_ask_until_valid`).
 """
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -19,13 +26,114 @@ from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.errors import InputError
 
-STYLE = Style([("qmark", "fg:#b58900 bold"), ("question", "bold"), ("answer", "fg:#2aa198 bold")])
+STYLE = Style(
+    [
+        ("qmark", "fg:#b58900 bold"),
+        ("question", "bold"),
+        ("answer", "fg:#2aa198 bold"),
+        ("instruction", "fg:#839496"),
+    ]
+)
+ERROR_STYLE = Style([("qmark", "fg:#dc322f bold"), ("question", "fg:#dc322f"), ("answer", "fg:#2aa198 bold")])
 
 #: Words a player may type at a roll prompt instead of faces.
 ROLL_WORDS = {"", "r", "roll"}
 UNDO_WORDS = {"u", "undo"}
 QUIT_WORDS = {"q", "quit", "exit"}
 SWITCH_WORDS = {"v", "virtual", "p", "physical"}
+HELP_WORDS = {"?", "h", "help"}
+
+#: The keys, as the help (``?``) explains them.
+HELP_LINES = (
+    "Keys at every prompt:",
+    "  u  undo the last answer     q  save and quit (companion play resumes)",
+    "  ?  this help                v/p  virtual or physical dice (at a roll)",
+    "At a roll: Enter rolls for you; or type what your dice show, e.g. 3 4 or 3,4;",
+    "  one number for several dice is taken as their total (7 or =7).",
+    "At a menu: ↑/↓ (or j/k) and Enter.",
+)
+
+
+def columns() -> int:
+    """The width companion writes to: the terminal's, less one column.
+
+    Nothing is written in the last column: a terminal wraps (or a prompt cuts) there, and a line
+    that never reaches it can never be broken by the terminal.
+    """
+    return max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+
+
+def wrap(text: str, first: str = "", rest: str = "  ", width: int | None = None) -> list[str]:
+    """``text`` wrapped between words to ``width``, the first line after ``first``, the others after ``rest``."""
+    width = width or columns()
+    lines: list[str] = []
+    for i, paragraph in enumerate(text.split("\n")):
+        lines.extend(
+            textwrap.wrap(
+                paragraph,
+                width=width,
+                initial_indent=first if i == 0 else rest,
+                subsequent_indent=rest,
+                break_on_hyphens=False,
+            )
+            or [rest if i else first]
+        )
+    return lines
+
+
+def _message(question: str, hint: str = "") -> str:
+    """A question (and its keys) wrapped to the screen, ending on a short answer line.
+
+    questionary writes ``? `` before the message, so the first line leaves two columns for it.
+    """
+    lines = wrap(question, "", "  ", columns() - 2)
+    if hint:
+        lines.extend(wrap(hint, "  ", "  "))
+    return "\n".join(lines) + "\n  ›"
+
+
+def say(lines: list[str] | tuple[str, ...] | str, style: str = "") -> None:
+    """Print lines between prompts, wrapped to the screen (prompt_toolkit's own output)."""
+    from prompt_toolkit import print_formatted_text
+    from prompt_toolkit.formatted_text import FormattedText
+
+    if isinstance(lines, str):
+        lines = [lines]
+    for line in lines:
+        indent = line[: len(line) - len(line.lstrip())]
+        for part in wrap(line.strip(), indent, indent + "  "):
+            print_formatted_text(FormattedText([(style, part)]))
+
+
+def show_help() -> None:
+    say(HELP_LINES, "fg:ansicyan")
+
+
+def _ask_until_valid(message: str, check: Callable[[str], str | None], *, secret: bool = False, default: str = "") -> str:
+    """Ask ``message`` until ``check`` finds nothing wrong (it returns the error, or None).
+
+    A wrong answer stays on screen as typed, the whole error is written under it, and the box is
+    asked again empty: the error sits next to the prompt and the next try starts clean.
+    """
+    ask = questionary.password if secret else questionary.text
+
+    def first() -> Any:
+        if secret:
+            return ask(message, style=STYLE, reserve_space_for_menu=0)
+        return ask(message, default=default, style=STYLE, reserve_space_for_menu=0)
+
+    question = first()
+    while True:
+        text = question.unsafe_ask()
+        if text.strip().lower() in HELP_WORDS:
+            show_help()
+            question = first()
+            continue
+        error = check(text)
+        if error is None:
+            return text
+        message = "\n".join(wrap(error, "", "  ", columns() - 2)) + "\n  ›"
+        question = ask(message, qmark="✗", style=ERROR_STYLE, reserve_space_for_menu=0)
 
 
 def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> str:
@@ -47,17 +155,20 @@ def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> 
 def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True) -> Roll:
     """Ask for the faces of a physical roll until they are valid."""
 
-    def validate(text: str) -> bool | str:
+    def check(text: str) -> str | None:
         try:
             reader(expr, text, mod, allow_total=allow_total)
         except InputError as exc:
             return exc.message
-        return True
+        return None
 
-    text = questionary.text(
-        f"{why}: roll {expr} and type what the dice show", validate=validate, style=STYLE
-    ).unsafe_ask()
+    question = f"{why}: roll {expr} and type what the dice show" if why else f"Roll {expr} and type what the dice show"
+    text = _ask_until_valid(_message(question, "faces like 3 4, or one number for their total · ? help"), check)
     return reader(expr, text, mod, allow_total=allow_total)
+
+
+def roll_hint(physical: bool) -> str:
+    return ("Roll, then type your dice" if physical else "Enter rolls, or type your dice") + " · u undo · q quit · v/p dice · ? help"
 
 
 def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll]) -> str | Roll:
@@ -66,25 +177,23 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
     Returns a Roll for typed faces, ``"virtual"`` for Enter, or one of ``"undo"``, ``"quit"``,
     ``"switch"``.
     """
-    hint = ("type your dice" if physical else "Enter to roll, or type your dice") + " (u undo, q quit, v/p dice)"
 
-    def validate(text: str) -> bool | str:
+    def check(text: str) -> str | None:
         t = text.strip().lower()
         if t in UNDO_WORDS | QUIT_WORDS | SWITCH_WORDS:
-            return True
+            return None
         if t in ROLL_WORDS and not physical:
-            return True
+            return None
         if t in ROLL_WORDS:
             return "physical dice: type what your dice show (or v to switch to virtual dice)"
         try:
             reader(request.expr, text, request.mod, allow_total=True, parts=request.parts)
         except InputError as exc:
             return exc.message
-        return True
+        return None
 
     # A secret roll's faces are typed unseen (a chit drawn in private); a virtual one is never shown.
-    ask = questionary.password if request.secret else questionary.text
-    text = ask(f"{request.why} — {hint}", validate=validate, style=STYLE).unsafe_ask()
+    text = _ask_until_valid(_message(request.why, roll_hint(physical)), check, secret=request.secret)
     t = text.strip().lower()
     if t in UNDO_WORDS:
         return "undo"
@@ -98,27 +207,77 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
 
 
 EXTRA_CHOICES = (
-    ("__undo__", "↶ Undo the last answer"),
+    ("__undo__", "↶ Undo the last answer (u)"),
     ("__switch__", "⇄ Switch virtual/physical dice"),
-    ("__quit__", "✕ Save and quit"),
+    ("__quit__", "✕ Save and quit (q)"),
 )
+MENU_HINT = "↑/↓ and Enter · u undo · q quit · ? help"
+#: Keys that answer a menu at once, and what they answer.
+MENU_KEYS = {"u": "__undo__", "q": "__quit__", "?": "__help__"}
+#: At or above this chance of death, Enter on a choice asks once more when a safer choice exists.
+DEADLY = 0.5
 
 
-def ask_choice(request: Choice, *, extras: bool = True) -> str:
+def _title(label: str) -> str:
+    """A menu line wrapped between words under its own start (the pointer takes three columns)."""
+    return "\n".join(wrap(label, "", "     ", columns() - 3))
+
+
+def ask_choice(request: Choice, *, extras: bool = True, risk: dict[str, float] | None = None) -> str:
+    """A menu; ``u``, ``q`` and ``?`` answer it at once (undo, quit, help).
+
+    ``risk`` is each option's chance of death: when the chosen one is :data:`DEADLY` or worse and
+    another is safer, the player confirms it with one more key (Enter alone goes back to the menu).
+    """
+    while True:
+        value = _select(request, extras)
+        if value == "__help__":
+            show_help()
+            continue
+        if risk and value in risk and risk[value] >= DEADLY:
+            safer = min(risk.items(), key=lambda kv: kv[1])
+            if safer[1] < risk[value] and not _confirm_death(request, value, risk[value], safer):
+                continue
+        return value
+
+
+def _select(request: Choice, extras: bool) -> str:
     choices: list[Any] = [
-        questionary.Choice(title=o.label + (f"  ({o.hint})" if o.hint else ""), value=o.value) for o in request.options
+        questionary.Choice(title=_title(o.label + (f"  ({o.hint})" if o.hint else "")), value=o.value)
+        for o in request.options
     ]
     if extras:
         choices.append(questionary.Separator())
         choices.extend(questionary.Choice(title=label, value=value) for value, label in EXTRA_CHOICES)
-    question = questionary.select(request.prompt, choices=choices, style=STYLE)
-    _end_of_input_on_ctrl_d(question)
+    message = "\n".join(wrap(request.prompt, "", "  ", columns() - 2)) + "\n "
+    question = questionary.select(
+        message, choices=choices, style=STYLE, instruction="\n".join(wrap(MENU_HINT, "", "  "))
+    )
+    _bind_keys(question, MENU_KEYS if extras else {"?": "__help__"})
     return question.unsafe_ask()
 
 
-def _end_of_input_on_ctrl_d(question: Any) -> None:
-    """Make Ctrl-D end input at a menu too (questionary binds it only in text prompts), so that
-    Ctrl-D means the same everywhere: stop, everything answered so far is saved, exit code 1."""
+def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str, float]) -> bool:
+    label = request.option(value).label
+    other = request.option(safer[0]).label
+    say(
+        f"  ⚠ {label}: the hero dies {_percent(chance)} of the time; {other}: {_percent(safer[1])}.",
+        "fg:ansiyellow bold",
+    )
+    answer = questionary.text(
+        _message("Go on anyway?", "y goes on · Enter or n chooses again"), style=STYLE, reserve_space_for_menu=0
+    ).unsafe_ask()
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _percent(p: float) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def _bind_keys(question: Any, keys: dict[str, str]) -> None:
+    """Keys that answer a menu at once, and Ctrl-D ending input there too (questionary binds it only
+    in text prompts), so that Ctrl-D means the same everywhere: stop, everything answered so far is
+    saved, exit code 1."""
     from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
     bindings = KeyBindings()
@@ -127,25 +286,31 @@ def _end_of_input_on_ctrl_d(question: Any) -> None:
     def _(event: Any) -> None:
         event.app.exit(exception=EOFError())
 
+    for key, result in keys.items():
+
+        def answer(event: Any, result: str = result) -> None:
+            event.app.exit(result=result)
+
+        bindings.add(key, eager=True)(answer)
+
     app = question.application
     app.key_bindings = merge_key_bindings([app.key_bindings, bindings]) if app.key_bindings else bindings
 
 
 def ask_number(request: Number) -> int | str:
-    def validate(text: str) -> bool | str:
+    def check(text: str) -> str | None:
         t = text.strip().lower()
         if t in UNDO_WORDS | QUIT_WORDS:
-            return True
+            return None
         if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
-            return True
+            return None
         return f"type a whole number from {request.lo} to {request.hi} (u undo, q quit)"
 
-    message = request.prompt + (f" ({request.where})" if request.where else "")
+    question = request.prompt + (f" ({request.where})" if request.where else "")
     default = "" if request.default is None else str(request.default)
-    if request.secret:  # typed unseen by the other players
-        text = questionary.password(message, validate=validate, style=STYLE).unsafe_ask().strip().lower()
-    else:
-        text = questionary.text(message, validate=validate, default=default, style=STYLE).unsafe_ask().strip().lower()
+    hint = f"a number from {request.lo} to {request.hi} · u undo · q quit · ? help"
+    text = _ask_until_valid(_message(question, hint), check, secret=request.secret, default=default)
+    text = text.strip().lower()
     if text in UNDO_WORDS:
         return "undo"
     if text in QUIT_WORDS:
@@ -154,9 +319,7 @@ def ask_number(request: Number) -> int | str:
 
 
 def ask_text(request: Text) -> str:
-    def validate(text: str) -> bool | str:
-        return True if text.strip() else "an answer is needed"
+    def check(text: str) -> str | None:
+        return None if text.strip() else "an answer is needed"
 
-    return (
-        questionary.text(request.prompt, default=request.default, validate=validate, style=STYLE).unsafe_ask().strip()
-    )
+    return _ask_until_valid(_message(request.prompt), check, default=request.default).strip()

@@ -316,10 +316,13 @@ def test_sneak_takes_a_chit_and_the_breath_cannot_touch_sam_this_turn():
     act(state, "ability", {"hero": "sam", "ability": "sneak", "target": "dragon"}, 4)
     assert den(state).figure("sam").treasure == ["D4"]
     to_dragon_turn(state)
-    with pytest.raises(InputError, match="cannot touch him"):
-        act(state, "breath", {"targets": ["sam", "cara"]})
-    act(state, "breath", {"targets": ["cara"]})  # Cara at 8: saves automatically
+    with pytest.raises(InputError, match=r"Sam Barleyman is cowering under the dragon \(Sneak\): its breath reaches"):
+        act(state, "breath", {"targets": ["sam"]})
+    # #13 item 17: a breath that names the sneaking hero leaves him out and reaches the others
+    act(state, "breath", {"targets": ["sam", "cara"]})  # Cara at 8: saves automatically
     assert hp(state, "sam") == 7 and hp(state, "cara") == 7
+    log = "\n".join(e.get("t", "") for e in state.log.entries)
+    assert "Sam Barleyman cowers under the dragon (Sneak): the breath passes over him." in log
     act(state, "end-turn", {})
     assert den(state).sneaking == []
 

@@ -35,6 +35,7 @@ GAME = GameSpec(
     gamedata=engine.read_data,
     status=view.status,
     advise=view.advise,
+    risk=view.risk,
     commands="companion.games.adventure_in_the_dungeon.cli:app",
     hero=view.heroes_line,
     log_title="The Adventure in the Dungeon",

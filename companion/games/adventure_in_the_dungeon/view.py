@@ -188,6 +188,30 @@ def advise(state: State, request: Request) -> list[str]:
     return []
 
 
+def risk(state: State, request: Request) -> dict[str, float]:
+    """At "fight or flee": the chance that fighting on ends with every hero fallen, and fleeing's
+    (none while a hero can walk away): the shell asks once more before Enter takes a likely end."""
+    if request.key != "round.action":
+        return {}
+    from companion.games.adventure_in_the_dungeon.engine import model_for, snapshot
+
+    g = state.game
+    areas = R.areas(state.data)
+    if g.area is None or g.area not in areas:
+        return {}
+    model = model_for(state, areas[g.area])
+    s = snapshot(state, model)
+    odds = O.fight_odds(model, s, at="choice", budget=O.TABLE_BUDGET)
+    if odds is None:
+        return {}
+    chances = {"fight": float(odds.wiped)}
+    if model.flee_ok:
+        live = R.alive(model, s)
+        held = live & (s.twine | s.trap) if R.FLEE_WITH_ALL not in model.variants else 0
+        chances["flee"] = 1.0 if live and held == live else 0.0
+    return chances
+
+
 def heroes_line(state: State) -> str:
     """The log's front matter ``hero``: the four heroes."""
     return "Adelhardt, Krylla, Ibli and Regalan"

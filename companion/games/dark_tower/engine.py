@@ -13,19 +13,20 @@ takes), and the shell answers it with virtual dice or the number the players rol
 Request keys (a replay checks them): ``setup.lang``, ``setup.cards``, ``setup.more``, ``setup.player``,
 ``setup.first``, ``setup.decks``, ``card.<kind>`` (pick a card), ``card.<kind>.<field>`` and
 ``data.<kind>`` (enter a new card; the ``data.`` answer puts it in the catalogue), ``pick.<what>``
-(a 1dN pick), ``turn.card``, ``draw.group``, ``draw.summon``, ``fight.help``, ``fight.use``,
+(a 1dN pick), ``turn.card``, ``draw.floor``, ``draw.group``, ``draw.summon``, ``fight.help``, ``fight.use``,
 ``fight.condition``, ``fight.roll``, ``fight.cast``, ``check.use``, ``check.roll``, ``lose.item``,
 ``end.menu``, ``end.discard``, ``end.to``, ``trade.*``, ``health.*``.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import Expr, parse
 from companion.dice.render import fraction
-from companion.engine.requests import Choice, Number, Option, RollRequest, Text, choice
+from companion.engine.requests import REFRESH, Choice, Number, Option, RollRequest, Text, choice
 from companion.errors import InputError
 from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data, odds, rules
@@ -50,28 +51,59 @@ def pick_expr(n: int) -> Expr:
 
 
 def pct(p: Any) -> str:
-    return f"{float(p) * 100:.1f}%"
+    """``12.5%``; a possible outcome never reads 0.0% (``<0.1%``): the rule every game's odds follow."""
+    from fractions import Fraction
+
+    from companion.dice.odds import percent
+
+    return percent(Fraction(p))
 
 
 # ---- the loop ------------------------------------------------------------------------------------
 
 
+STEPS = {"setup": "setup", "draw": "draw_step", "obstacle": "check_step", "fight": "fight_step", "end": "end_step"}
+
+
 def play(state: State) -> Flow:
     while not state.finished:
-        g = game(state)
-        phase = g.phase
-        if phase == "setup":
-            yield from setup(state)
-        elif phase == "draw":
-            yield from draw_step(state)
-        elif phase == "obstacle":
-            yield from check_step(state)
-        elif phase == "fight":
-            yield from fight_step(state)
-        elif phase == "end":
-            yield from end_step(state)
-        else:
+        step = STEPS.get(game(state).phase)
+        if step is None:
             return
+        yield from refreshed(state, globals()[step](state))
+
+
+def refreshed(state: State, flow: Flow) -> Flow:
+    """Run one step, answering :data:`REFRESH` (a one-shot command changed the table) for it.
+
+    The fold sends ``REFRESH`` instead of an answer when a one-shot event (``companion dark ...``)
+    is folded while a request waits (``GameSpec.refresh``). If the event changed the table (the game's
+    state: a card drawn, a trade, a hero's health, a deck count), the step is dropped and the loop asks
+    again from the fresh state, so the player's next answer goes to a question built from what is on the
+    table now. If it changed only the card catalogue (``companion dark card``), the question keeps its
+    place, and a card menu is asked again with the new card in it.
+    """
+    try:
+        request = next(flow)
+    except StopIteration as stop:
+        return stop.value
+    while True:
+        table = copy.deepcopy(game(state))
+        answer = yield request
+        while answer is REFRESH:
+            if state.finished or game(state) != table:
+                flow.close()
+                return None
+            if isinstance(request, Choice) and request.key in CARD_MENUS:
+                try:
+                    request = flow.send(REFRESH)
+                except StopIteration as stop:  # pragma: no cover - a card menu always asks again
+                    return stop.value
+            answer = yield request
+        try:
+            request = flow.send(answer)
+        except StopIteration as stop:
+            return stop.value
 
 
 # ---- cards ---------------------------------------------------------------------------------------
@@ -79,6 +111,10 @@ def play(state: State) -> Flow:
 
 #: Choice values that can never be a card's slug (a slug holds only letters, digits, ``_`` and ``-``).
 NEW, NO_QUEST = "+new", "+none"
+
+
+#: The card menus :func:`pick_card` asks: rebuilt on ``REFRESH`` (``companion dark card`` adds a card).
+CARD_MENUS = {f"card.{kind}" for kind in data.CARD_KINDS}
 
 
 def pick_card(
@@ -89,19 +125,29 @@ def pick_card(
     exclude: tuple[str, ...] = (),
     extra: tuple[tuple[str, str], ...] = (),
     info: tuple[str, ...] = (),
+    this_floor: bool = False,
 ) -> Flow:
-    """Choose a known card of ``kind`` (or enter a new one); returns its slug, or an ``extra`` value."""
-    g = game(state)
-    known = {s: c for s, c in C.catalogue(state, kind).items() if s not in exclude}
-    items = list(known.items())
-    if kind == "monster":  # this floor's monsters first
-        items.sort(key=lambda sc: (sc[1].floor != g.floor, sc[1].name.lower()))  # type: ignore[union-attr]
-    else:
-        items.sort(key=lambda sc: sc[1].name.lower())
-    options = [Option(s, C.describe(c, rules.lang(state))) for s, c in items]
-    options += [Option(v, label) for v, label in extra]
-    options.append(Option(NEW, f"A new {kind} card: enter it (it is kept for your next games)"))
-    answer = yield Choice(f"card.{kind}", prompt, tuple(options), info)
+    """Choose a known card of ``kind`` (or enter a new one); returns its slug, or an ``extra`` value.
+
+    Items a hero holds are not offered (each card is in the game once); with ``this_floor``, only the
+    monsters of the heroes' floor are (the text puts each monster in its own floor's pile)."""
+    while True:
+        g = game(state)
+        held = {h.card for hero in g.heroes for h in hero.items} if kind == "item" else set()
+        known = {s: c for s, c in C.catalogue(state, kind).items() if s not in exclude and s not in held}
+        if this_floor:
+            known = {s: c for s, c in known.items() if c.floor == g.floor}  # type: ignore[union-attr]
+        items = list(known.items())
+        if kind == "monster":  # this floor's monsters first
+            items.sort(key=lambda sc: (sc[1].floor != g.floor, sc[1].name.lower()))  # type: ignore[union-attr]
+        else:
+            items.sort(key=lambda sc: sc[1].name.lower())
+        options = [Option(s, C.describe(c, rules.lang(state))) for s, c in items]
+        options += [Option(v, label) for v, label in extra]
+        options.append(Option(NEW, f"A new {kind} card: enter it (it is kept for your next games)"))
+        answer = yield Choice(f"card.{kind}", prompt, tuple(options), info)
+        if answer is not REFRESH:
+            break
     if answer == NEW:
         return (yield from enter_card(state, kind))
     return answer
@@ -412,10 +458,17 @@ def draw_step(state: State) -> Flow:
         card = yield from companion_card(state, kind)
     else:
         kind = answer
-        card = yield from pick_card(state, kind, f"Which {C.term(kind, rules.lang(state)).lower()}?")
+        card = yield from pick_card(
+            state, kind, f"Which {C.term(kind, rules.lang(state)).lower()}?", this_floor=kind == "monster"
+        )
     if g.step != step:
         return
-    rules.draw(state, kind, card)
+    any_floor = False
+    if kind == "monster" and rules.other_floor(state, card) is not None:  # a new card entered for another floor
+        any_floor = yield from confirm_floor(state, card)
+        if not any_floor or g.step != step:
+            return
+    rules.draw(state, kind, card, any_floor=any_floor)
     if kind == "monster":
         yield from summons(state)
 
@@ -435,7 +488,19 @@ def companion_card(state: State, kind: str) -> Flow:
     if candidates:
         return (yield from random_pick(state, kind, candidates, f"which {kind} it is"))
     info = (f"A {kind} comes up, and your catalogue has none left for this floor: enter the card.",)
-    return (yield from pick_card(state, kind, f"The {kind} that comes up", info=info))
+    return (yield from pick_card(state, kind, f"The {kind} that comes up", info=info, this_floor=kind == "monster"))
+
+
+def confirm_floor(state: State, monster: str) -> Flow:
+    """A monster whose card names another floor: the text puts it in that floor's pile. True to take it."""
+    card = rules.monster_card(state, monster)
+    name = C.title(card, rules.lang(state))
+    answer = yield _yes_no(
+        "draw.floor",
+        f"{name} lives on floor {card.floor}, and its card goes in that floor's pile. Did it come up here anyway?",
+        info=("No goes back to the top card. (A quest's own cards may put a monster on another floor.)",),
+    )
+    return answer == "yes"
 
 
 def summons(state: State) -> Flow:
@@ -452,10 +517,16 @@ def summons(state: State) -> Flow:
         )
         if g.step != step or answer == "fight":
             return
-        monster = yield from pick_card(state, "monster", "Which monster joins?")
+        from_deck = answer == "deck"
+        monster = yield from pick_card(state, "monster", "Which monster joins?", this_floor=from_deck)
         if g.step != step:
             return
-        rules.join_group(state, monster, from_deck=answer == "deck")
+        any_floor = False
+        if from_deck and rules.other_floor(state, monster) is not None:
+            any_floor = yield from confirm_floor(state, monster)
+            if not any_floor or g.step != step:
+                continue
+        rules.join_group(state, monster, from_deck=from_deck, any_floor=any_floor)
         step = g.step
 
 
@@ -709,10 +780,15 @@ def _next_player(state: State) -> str:
     return "nobody"
 
 
+def _count(n: int, word: str) -> str:
+    """``1 item``, ``2 items``."""
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 def choose_hero(state: State, key: str, prompt: str, *, need_items: bool = False, exclude: int | None = None) -> Flow:
     g = game(state)
     options = [
-        (str(i), f"{g.heroes[i].player} ({len(g.heroes[i].items)} items)")
+        (str(i), f"{g.heroes[i].player} ({_count(len(g.heroes[i].items), 'item')})")
         for i in g.living()
         if i != exclude and (g.heroes[i].items or not need_items)
     ]

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import combinations
 
 from companion.dice.odds import dt_pool
 from companion.games.dark_tower import data
@@ -119,22 +118,35 @@ def check_chance(check: int, dice: int = data.CHECK_DICE) -> Fraction:
     return check_odds(check, dice).passed
 
 
+def boost_table(boosts: Sequence[Boost], most: int) -> list[int]:
+    """``table[e]``: the most bonus ``e`` energy buys (0 ≤ e ≤ ``most``), each spell cast at most once.
+
+    A 0/1 knapsack over the spells (bonus as the value, ★ as the weight): ``len(boosts) × most`` steps,
+    so sixteen spells cost no more than a few (trying every subset doubled the time with each spell).
+    """
+    table = [0] * (most + 1)
+    for bonus, cost in boosts:
+        if bonus <= 0:
+            continue  # a spell that adds nothing is never worth its energy
+        cost = max(0, cost)
+        for e in range(most, cost - 1, -1):
+            if table[e - cost] + bonus > table[e]:
+                table[e] = table[e - cost] + bonus
+    return table
+
+
 def best_boost(stars: int, boosts: Sequence[Boost]) -> int:
     """The most bonus ``stars`` energy buys, each activated spell cast at most once in a fight."""
-    best = 0
-    for r in range(1, len(boosts) + 1):
-        for chosen in combinations(boosts, r):
-            if sum(c for _, c in chosen) <= stars:
-                best = max(best, sum(b for b, _ in chosen))
-    return best
+    return boost_table(boosts, max(0, stars))[max(0, stars)]
 
 
 def fight_odds(bonus: int, strength: int, dice: int = data.FIGHT_DICE, boosts: Sequence[Boost] = ()) -> FightOdds:
     """The exact outcome of a fight: heroes' ``bonus`` + ``dice`` (+ the best use of ★) vs ``strength``."""
     boosts = tuple(boosts)
     outcomes: dict[tuple[int, int, int], Fraction] = {}
+    bought = boost_table(boosts, dice)  # at most one ★ a die
     for (s, h, st), p in _pool(dice).items():
-        margin = bonus + s + best_boost(st, boosts) - strength
+        margin = bonus + s + bought[min(st, dice)] - strength
         k = (margin, h, st)
         outcomes[k] = outcomes.get(k, Fraction(0)) + p
     return FightOdds(bonus, strength, dice, boosts, outcomes)

@@ -271,8 +271,30 @@ def _begin_turn(state: State) -> None:
 # ---- drawing -------------------------------------------------------------------------------------
 
 
-def draw(state: State, kind: str, card_slug: str) -> None:
-    """The current player drew the top card of the floor: a monster, an obstacle or an item."""
+def other_floor(state: State, monster: str) -> int | None:
+    """The floor ``monster``'s card names when it is not this one (its card goes in that floor's pile)."""
+    card = monster_card(state, monster)
+    floor = game(state).floor
+    return card.floor if card.floor and card.floor != floor else None
+
+
+def _own_floor(state: State, monster: str, any_floor: bool, command: str) -> None:
+    """Refuse a monster from another floor's pile unless the players confirm it (``any_floor``)."""
+    floor = other_floor(state, monster)
+    if floor is not None and not any_floor:
+        card = monster_card(state, monster)
+        raise InputError(
+            f"{C.title(card, lang(state))} lives on floor {floor}: its card goes in floor {floor}'s pile, "
+            f"not floor {game(state).floor}'s",
+            hint=f"if it really came up here (a quest may add it), confirm with: {command} --any-floor",
+        )
+
+
+def draw(state: State, kind: str, card_slug: str, *, any_floor: bool = False) -> None:
+    """The current player drew the top card of the floor: a monster, an obstacle or an item.
+
+    A monster whose card names another floor is refused unless ``any_floor`` confirms it: the text puts
+    each monster in its own floor's pile (a quest's own cards may say otherwise)."""
     g = _phase(state, "draw", doing="draw a card")
     deck = g.deck()
     if deck.count(kind) < 1:
@@ -280,6 +302,8 @@ def draw(state: State, kind: str, card_slug: str) -> None:
             f"the floor {g.floor} deck has no {kind} left by the count ({deck_text(deck)}); "
             "fix the count with companion dark deck if your deck differs"
         )
+    if kind == "monster":
+        _own_floor(state, card_slug, any_floor, "companion dark draw monster NAME")
     card = C.get(state, kind, card_slug)
     deck.take(kind)
     g.drawn.append(f"{kind}:{card_slug}")
@@ -303,11 +327,14 @@ def draw(state: State, kind: str, card_slug: str) -> None:
             state.log.text(f"{C.title(card, lang(state))}: " + ", ".join(p.lower() for p in props) + ".")
 
 
-def join_group(state: State, monster: str, *, from_deck: bool) -> None:
-    """Another monster joins the group on the table (one that summons, or a card that says so)."""
+def join_group(state: State, monster: str, *, from_deck: bool, any_floor: bool = False) -> None:
+    """Another monster joins the group on the table (one that summons, or a card that says so).
+
+    One from this floor's deck must be a monster of this floor, unless ``any_floor`` confirms it."""
     g = _phase(state, "fight", doing="add a monster to the group")
     card = monster_card(state, monster)
     if from_deck:
+        _own_floor(state, monster, any_floor, "companion dark group NAME --from-deck")
         deck = g.deck()
         if deck.monsters < 1:
             raise InputError(f"the floor {g.floor} deck has no monster left by the count")
@@ -1030,9 +1057,11 @@ def reduce(state: State, event: dict[str, Any]) -> None:
     elif op == "start":
         start(state, int(event["first"]))
     elif op == "draw":
-        draw(state, event["kind"], event["card"])
+        draw(state, event["kind"], event["card"], any_floor=bool(event.get("any_floor")))
     elif op == "group":
-        join_group(state, event["monster"], from_deck=bool(event.get("from_deck")))
+        join_group(
+            state, event["monster"], from_deck=bool(event.get("from_deck")), any_floor=bool(event.get("any_floor"))
+        )
     elif op == "check":
         assert roll is not None
         resolve_check(state, roll, list(event.get("use", [])))

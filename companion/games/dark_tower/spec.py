@@ -63,4 +63,5 @@ GAME = GameSpec(
     commands="companion.games.dark_tower.cli:app",
     hero=hero,
     log_title="Dark Tower",
+    refresh=True,
 )

@@ -693,10 +693,17 @@ def breath(state: State, args: dict[str, Any]) -> Steps:
     for t in targets:
         if t.kind != "hero" or t.status != IN:
             raise InputError(f"{t.name} is not a hero in the den")
-        if t.key in den.sneaking:
-            raise InputError(f"{t.name} is cowering under the dragon (Sneak): its breath cannot touch him this turn")
     if len(set(keys)) != len(keys):
         raise InputError("name each hero once")
+    # A hero cowering under the dragon (Sneak) is out of the breath's reach this turn: he is left out,
+    # and the breath goes on to the others (only when it reaches no one is it refused).
+    cowering = [t.name for t in targets if t.key in den.sneaking]
+    keys = [k for k, t in zip(keys, targets, strict=True) if t.key not in den.sneaking]
+    if not keys:
+        raise InputError(
+            f"{' and '.join(cowering)} {'is' if len(cowering) == 1 else 'are'} cowering under the dragon (Sneak): "
+            "its breath reaches no one named"
+        )
     if dragon.status == HIDDEN:
         _reveal(state)
     note = rules.dragon_note(den)
@@ -704,6 +711,8 @@ def breath(state: State, args: dict[str, Any]) -> Steps:
     den.breathed = True
     line = open_line(state, f"The {note.name} breathes: {note.breath_title}")
     say(state, rules.pay(dragon, "breath", data.BREATH_COST))
+    for name in cowering:
+        say(state, f"{name} cowers under the dragon (Sneak): the breath passes over him.")
     for key in keys:
         den = den_of(state)
         hero = figure(den, key)

@@ -75,9 +75,13 @@ def find_hero(g: HauntedTower, text: str, *, living: bool = True) -> Hero:
 
 
 def find_item(hero: Hero, text: str) -> Item:
+    """An item the hero holds by its name, the start of its name, or the start of a word in it
+    (``stake`` for the Wooden stake)."""
     t = _norm(text)
     exact = [i for i in hero.items if _norm(i.name) == t]
     matches = exact or ([i for i in hero.items if _norm(i.name).startswith(t)] if t else [])
+    if not matches and t:
+        matches = [i for i in hero.items if any(w.startswith(t) for w in _norm(i.name).split())]
     if len(matches) >= 1 and len({m.name for m in matches}) == 1:
         return matches[0]
     held = ", ".join(i.name for i in hero.items) or "nothing"
@@ -139,7 +143,7 @@ def attack_parts(
     """The labelled parts of the hero's attack number: card, −1 chits, items, ability, venom."""
     parts: list[tuple[str, int]] = [("Att", hero.card.attack)]
     if hero.minus:
-        parts.append(("−1 chits", -len(hero.minus)))
+        parts.append(("energy drain", -len(hero.minus)))  # its −1 chits: "+2 Att −1 energy drain"
     for item in hero.items:
         if item.use == "worn" and item.attack and _counts(item, monster):
             parts.append((item.name, item.attack))
@@ -944,10 +948,16 @@ def climb_check(hero: Hero, cleared: bool = False) -> ClimbCheck:
 
 
 def climb(state: State, hero_name: str, cleared: bool = False) -> ClimbCheck:
-    hero = find_hero(game(state), hero_name)
+    g = game(state)
+    hero = find_hero(g, hero_name)
+    if g.fight is not None:
+        raise InputError(
+            f"{g.fight.hero} is fighting the {MONSTERS[g.fight.monster].name}: finish the fight "
+            "(or run away) before anyone climbs"
+        )
     c = climb_check(hero, cleared)
     if not c.ok:
-        raise InputError(c.text() + " (if Tower's chits are all gone: --cleared)")
+        raise InputError(c.text()[:-1] + f" (if Tower {c.to - 1}'s chits are all gone: --cleared)")
     hero.tower = c.to
     state.log.text(c.text().replace("may climb", "climbs"))
     return c

@@ -116,12 +116,19 @@ def duel_args(
 
 
 def best_weapon(state: State, hero: Hero, monster: Monster) -> Item | None:
-    """The attack means with the best chance to win a duel to the end (None: no item)."""
+    """The attack means with the best chance to win a duel to the end (None: no item).
+
+    Equal chances go to the one less likely to fall, then to the one that damages the monster (the
+    wooden stake against the vampire, even when the fight is hopeless either way), then bare hands."""
     options: list[Item | None] = [None, *R.attack_means(hero)]
     f = R.game(state).fight
-    if f is not None and f.monster == monster.key:
-        return max(options, key=lambda w: duel_for(state, w).win)
-    return max(options, key=lambda w: hero_duel(state, hero, monster, w).win)
+    here = f is not None and f.monster == monster.key
+
+    def rank(w: Item | None) -> tuple[Any, Any, int]:
+        o = duel_for(state, w) if here else hero_duel(state, hero, monster, w)
+        return o.win, -o.fall, R.damage_of(hero, monster, w, state.meta.variants)[0]
+
+    return max(options, key=rank)
 
 
 def fight_advice(state: State) -> list[str]:

@@ -100,15 +100,16 @@ def level_choice(state: State) -> Choice:
     return _attribute_options(state, "level.attribute", "Level up! Add 1 point to which attribute?")
 
 
-def _build_daggers(useful: int, potion: bool) -> Choice:
+def _build_daggers(useful: tuple[int, ...], potion: bool) -> Choice:
     options = [Option("0", "Roll without a dagger" if useful else "Roll")]
-    for n in range(1, useful + 1):
+    for n in useful:
         options.append(Option(str(n), f"Spend {n} dagger{'s' if n > 1 else ''} (+{n * d.DAGGER_BONUS})"))
     prompt = "Spend daggers on this roll?" if useful else "Roll, or drink a potion first?"
     return Choice("combat.daggers", prompt, _with_potion(tuple(options), potion))
 
 
-def dagger_choice(useful: int, potion: bool) -> Choice:
+def dagger_choice(useful: tuple[int, ...], potion: bool) -> Choice:
+    """Roll, or spend one of the dagger counts in ``useful`` (those that raise this roll's chance)."""
     return _cached(("daggers", useful, potion), _build_daggers, useful, potion)
 
 
@@ -133,7 +134,8 @@ def combat_request(f: Fight, i: int, attr: str, value: int, floor: int, daggers:
 
 
 def _build_trap(attr: str, value: int) -> RollRequest:
-    return RollRequest("trap.dc", DC, f"Trap ({attr}): get past it", value, ((attr, value),))
+    cost = f"{d.TRAP_DAMAGE} HP"
+    return RollRequest("trap.dc", DC, f"Trap ({attr}): get past it (a fail costs {cost})", value, ((attr, value),))
 
 
 def trap_request(attr: str, value: int) -> RollRequest:
@@ -349,6 +351,13 @@ def bonfire(state: State) -> None:
 
 def merchant(state: State, flags: Flags) -> Engine:
     t = state.trackers
+    if state.log.enabled and len(merchant_choice(state, flags).options) == 1:
+        # Nothing to trade, so nothing is asked: say the merchant is there and what things cost.
+        cannot = "and nothing to sell" if flags.merchant_buys else "and the merchant only sells"
+        state.log.text(
+            f"The merchant is here: daggers and potions, {d.PRICE} gp each; "
+            f"you have {t.counters['gold'].value} gp {cannot}."
+        )
     while True:
         answer = yield from ask(state, merchant_choice, flags)  # nothing to trade: "leave" is taken
         if answer == "leave":
@@ -372,6 +381,7 @@ def treasure(state: State) -> Engine:
     roll = yield TREASURE_DR
     what, n = TREASURE_BY_TOTAL[roll.total]
     rules.gain(state, what, n)
+    state.game.loot = "taken"
 
 
 def encounter(state: State, flags: Flags, number: int, prefix: str, sep: str) -> Engine:
@@ -388,9 +398,7 @@ def lair(state: State, flags: Flags, number: int, dead_end: bool) -> Engine:
     """The boss's lair: the stairs too. Floor 10's boss is the Necromancer; slaying him wins the game."""
     g: Tower = state.game
     final = g.floor >= d.LAST_FLOOR
-    title = (
-        f"{d.FINAL_BOSS_NAME}'s lair: " if final else ("Stairs (dead end), Boss: " if dead_end else "Stairs, Boss: ")
-    )
+    title = rules.lair_title(final, dead_end)
     rules.set_room(state, number, d.LAIR, title)
     roll = yield MINIONS_DC
     minions = d.BOSS_MINIONS_PASS if roll.success else d.BOSS_MINIONS_FAIL
@@ -425,7 +433,7 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
         value = g.attributes[attr]
         floor = t.floor
         owned = items.get(DAGGER, 0)
-        useful = min(owned, rules.useful_daggers(value - rules.floor_penalty(floor))) if owned else 0
+        useful = rules.dagger_counts(value - rules.floor_penalty(floor), owned) if owned else ()
         potion = items.get(POTION, 0) > 0 and hp.value < hp.max
         spend = 0
         if useful or potion:

@@ -128,7 +128,9 @@ def room(state: State, event: Event) -> None:
     if kind == "trap":
         failed = event["result"] == "failed"
         rules.set_room(state, number, d.TRAP, f"Trap ({attr}) ({'Failed' if failed else 'Passed'})")
-        if failed and not rules.hurt(state, d.TRAP_DAMAGE):
+        if not failed:
+            g.loot = "due"
+        elif not rules.hurt(state, d.TRAP_DAMAGE):
             rules.die(state)
     elif kind == "merchant":
         rules.set_room(state, number, d.MERCHANT, "Merchant")
@@ -145,7 +147,7 @@ def room(state: State, event: Event) -> None:
         g.fight = f
         rules.set_room(state, number, d.ENCOUNTER, rules.fight_text(f))
     else:
-        title = f"{d.FINAL_BOSS_NAME}'s lair: " if final else "Stairs, Boss: "
+        title = rules.lair_title(final, dead_end)
         f = Fight(int(event["minions"]), "necromancer" if final else "boss", prefix=title)
         g.fight = f
         rules.set_room(state, number, d.LAIR, rules.fight_text(f))
@@ -198,6 +200,8 @@ def kill(state: State, event: Event) -> None:
             rules.win(state)
         elif f.strong == "boss":
             rules.boss_drop(state, False)
+        else:
+            g.loot = "due"  # a won encounter (or wandering monsters): one DR for treasure
 
 
 def fail(state: State, event: Event) -> None:
@@ -218,7 +222,10 @@ def treasure(state: State, event: Event) -> None:
     what = str(event["what"])
     if what not in ("gold", d.DAGGER, d.POTION):
         raise InputError(f"{what!r} is not a treasure; treasure is 1 gp, a dagger or a potion")
-    rules.gain(state, what, 1)
+    refusal = rules.treasure_refusal(state)
+    if refusal is not None:
+        raise InputError(refusal)
+    rules.take_treasure(state, what)
     if state.log.enabled:
         state.log.text(f"Treasure: {'1 gp' if what == 'gold' else 'a ' + what}.")
 

@@ -148,13 +148,13 @@ def summary(o: FightOdds) -> str:
     return text
 
 
-def foes_text(normal: int, elite: bool = False, boss: bool = False) -> str:
-    """``2 Skeleton Warriors + a Lich``."""
+def foes_text(normal: int, elite: bool = False, boss: bool = False, floor: int = 1) -> str:
+    """``2 Skeleton Warriors + a Lich``; the boss of the last floor is the Necromancer himself."""
     text = f"{normal} {d.NORMAL_NAME}{'s' if normal != 1 else ''}"
     if elite:
         text += f" + a {d.ELITE_NAME}"
     if boss:
-        text += f" + a {d.BOSS_NAME}"
+        text += f" + the {d.FINAL_BOSS_NAME}" if floor >= d.LAST_FLOOR else f" + a {d.BOSS_NAME}"
     return text
 
 
@@ -176,7 +176,7 @@ def fight_outcome(
     """
     o = fight_odds(hp, attribute, floor, normal, elite=elite, boss=boss, daggers=daggers, variants=variants)
     plan = plan_of(daggers)
-    fight = f"{foes_text(normal, elite, boss)} on floor {floor}, HP {hp}, {label} {attribute:+d}"
+    fight = f"{foes_text(normal, elite, boss, floor)} on floor {floor}, HP {hp}, {label} {attribute:+d}"
     if isinstance(daggers, int) and daggers:
         fight += ", a dagger on the first roll" if daggers == 1 else f", a dagger on each of the first {daggers} rolls"
     elif not isinstance(daggers, int) and any(plan):

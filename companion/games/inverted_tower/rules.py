@@ -103,9 +103,11 @@ def can_drink(state: State) -> bool:
 
 
 def hurt(state: State, n: int) -> bool:
-    """Lose ``n`` HP; True if the hero is still alive."""
+    """Lose ``n`` HP, said in the log (``−1 HP (4/5)``); True if the hero is still alive."""
     c = hp(state)
     c.value = max(0, c.value - n)
+    if state.log.enabled:
+        state.log.text(f"−{n} HP ({c.value}/{c.max}).")
     return c.value > 0
 
 
@@ -184,18 +186,69 @@ def gain(state: State, what: str, n: int = 1) -> None:
         t.items[what] = t.items.get(what, 0) + n
 
 
+def treasure_refusal(state: State) -> str | None:
+    """Why no treasure may be taken now (one line), or None when one DR on the treasure table is due.
+
+    Treasure comes after a won encounter ("If the encounter is successful, DR for treasure") and after a
+    passed trap ("If it fails, -1 HP and no treasure"); once per room; a boss's drop is its treasure."""
+    g: Tower = state.game
+    if g.loot == "due":
+        return None
+    rule = "treasure comes after a won encounter or a passed trap (one DR on the treasure table)"
+    if g.fight is not None:
+        return f"a fight is going on: {rule}"
+    if g.at == 0 or g.at > len(g.rooms):
+        return f"no room is explored on floor {g.floor} yet: {rule}"
+    kind = g.rooms[g.at - 1]
+    if g.loot == "taken":
+        return f"room {g.at}'s treasure is already taken: {rule}, once"
+    if kind == d.TRAP:
+        return f"room {g.at}'s trap was failed: -1 HP and no treasure"
+    if kind == d.LAIR:
+        return "the boss's drop is its treasure (a potion, a dagger and 1 gp, added when it died)"
+    if kind == d.ENCOUNTER:
+        return f"room {g.at}'s treasure is not due: {rule}"
+    return f"room {g.at} ({d.ROOM_TITLES.get(kind, kind)}) holds no treasure: {rule}"
+
+
+def take_treasure(state: State, what: str) -> None:
+    """The treasure the DR gave (or the player rolled at the table): gained, and this room's is taken."""
+    gain(state, what, 1)
+    state.game.loot = "taken"
+
+
 # ---- combat --------------------------------------------------------------------------------------
 def floor_penalty(floor: int) -> int:
     """Combat: "minus floor level (ignore this on floor 1)"."""
     return 0 if floor <= d.NO_FLOOR_PENALTY_ON else floor
 
 
-def useful_daggers(base: int) -> int:
-    """Daggers that still help a roll with modifier ``base``: up to the one that makes it pass on 2+.
+def dagger_counts(base: int, owned: int) -> tuple[int, ...]:
+    """How many of the ``owned`` daggers are worth spending on a roll with modifier ``base``.
 
-    A natural 1 always fails, so a dagger past that point is discarded for nothing.
+    A count is worth it when it raises the roll's chance over one dagger fewer: not past the one that
+    makes it pass on 2+ (a natural 1 always fails), and not while the roll still passes only on a
+    natural 6 (which always passes): at DC −3 a single dagger changes nothing, two do.
     """
-    return max(0, 3 - base)
+    from companion.dice.odds import dc_chance
+
+    return tuple(n for n in range(1, owned + 1) if dc_chance(base + n) > dc_chance(base + n - 1))
+
+
+def lair_title(final: bool, dead_end: bool) -> str:
+    """The lair's room line before its foes, one form in guided and table play: ``Stairs (dead end), Boss:``
+    for the 12th room without the stairs found, ``Stairs, Boss:`` when a boss guards the stairs (a variant),
+    and ``Necromancer's lair:`` on the last floor."""
+    if final:
+        return f"{d.FINAL_BOSS_NAME}'s lair: "
+    return "Stairs (dead end), Boss: " if dead_end else "Stairs, Boss: "
+
+
+def room_title(g: Tower, kind: str) -> str:
+    """A room kind as the panel lists it: the last floor's lair is the Necromancer's (it has no stairs)."""
+    if kind == d.LAIR and g.floor >= d.LAST_FLOOR:
+        return f"{d.FINAL_BOSS_NAME}'s lair"
+    return d.ROOM_TITLES[kind]
 
 
 def strong_title(kind: str) -> str:
@@ -261,6 +314,7 @@ def enter_floor(state: State, floor: int) -> None:
     g.floor = floor
     g.rooms = []
     g.at = 0
+    g.loot = ""
     g.entered = True
     state.trackers.floor = floor
     state.log.heading(f"Floor {floor}")
@@ -301,6 +355,7 @@ def open_room(state: State, number: int) -> Room:
     g: Tower = state.game
     g.rooms.append("")
     g.at = number
+    g.loot = ""
     room = Room(g.floor, number, "…", "unexplored")
     state.trackers.rooms.append(room)
     if state.log.enabled:  # the simulator plays with the log off: no line text to build
@@ -319,17 +374,51 @@ def set_room(state: State, number: int, kind: str | None = None, content: str | 
         room.content = content
         if state.log.enabled:
             state.log.update(room.key, room.line())
+            _update_visit(state, room)
     return room
+
+
+#: A visit line's key: the room's key, ``@``, and where in the log the visit began.
+VISIT = "@"
 
 
 def reopen_room(state: State, number: int) -> Room:
-    """Go back to a known room: its log line becomes the one new rolls hang under."""
+    """Go back to a known room.
+
+    The room's own line keeps the rule text's form and grows as before (``Room 1: Mob 1 (killed)
+    ⟶ Wandering: Yes. Mob 1 (killed)``), while the return gets a line of its own where it happens
+    in the log, ``Back in Room 1, after Room 8: Wandering: Yes. Mob 1 (killed)``, and its rolls,
+    potions and treasure hang under that one: the log reads in the order of play.
+    """
     g: Tower = state.game
+    before = g.at
     g.at = number
+    g.loot = ""
     room = tracker_room(state, g.floor, number)
     if state.log.enabled:
-        state.log.line(room.key, room.line())
+        log = state.log
+        key = f"{room.key}{VISIT}{len(log.entries)}"
+        head = f"Back in Room {number}" + (f", after Room {before}" if before and before != number else "")
+        log.line(key, head + ":")
+        entry = log.entries[log.lines[key]]
+        entry["vh"], entry["vc"] = head, len(room.content)
     return room
+
+
+def _update_visit(state: State, room: Room) -> None:
+    """Keep the current visit line (if it is this room's) equal to what happened on this visit."""
+    current = state.log.current
+    if current is None or not current.startswith(room.key + VISIT):
+        return
+    entry = state.log.entries[state.log.lines[current]]
+    since = room.content[entry["vc"] :].strip().removeprefix("⟶").strip()
+    entry["t"] = f"{entry['vh']}: {since}" if since else f"{entry['vh']}:"
+
+
+def in_room(state: State, room: Room) -> bool:
+    """Whether the log's current line is this room's own line or a visit to it."""
+    current = state.log.current
+    return current is not None and (current == room.key or current.startswith(room.key + VISIT))
 
 
 def check_new_room(g: Tower) -> int:
@@ -346,10 +435,10 @@ def descend(state: State) -> None:
         raise InputError(f"floor {d.LAST_FLOOR} is the last: slay the {d.FINAL_BOSS_NAME} to win")
     if state.log.enabled:
         number = stairs_room(g)
-        if number:  # the note hangs under the stairs room's line
-            room = tracker_room(state, g.floor, number)
-            state.log.line(room.key, room.line())
-        state.log.text(f"Down the stairs to floor {g.floor + 1}.")
+        # The note hangs under the stairs room's line when that is where play is in the log; a room
+        # found earlier is not reopened above the rooms played since (the log keeps time order).
+        under = bool(number) and in_room(state, tracker_room(state, g.floor, number))
+        state.log.text(f"Down the stairs to floor {g.floor + 1}.", under=under)
     enter_floor(state, g.floor + 1)
 
 

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from companion.sim.runner import HISTOGRAM, MEAN, RATE, Metric, PolicySpec, RunInfo, Simulator
 
 from . import data as d
-from .rules import floor_penalty, useful_daggers
 
 if TYPE_CHECKING:
     from companion.engine.requests import Choice
@@ -85,23 +84,22 @@ class TowerPlayer:
         return hp.value <= d.STRONG_DAMAGE_VARIANT and hp.value <= _threat(state)
 
     def daggers(self, state: State, request: Choice) -> str:
-        options = request.options
-        if len(options) < 2 or options[1].value != "1":
+        counts = [int(o.value) for o in request.options if o.value.isdigit() and o.value != "0"]
+        if not counts:
             return "0"  # no dagger that helps (the choice only offers a potion)
         t = state.trackers
         owned = t.items.get(d.DAGGER, 0)
         rule = self.dagger
+        one = "1" if counts[0] == 1 else "0"  # a single dagger, when one alone raises the chance
         if rule == "every":
-            return "1"
+            return one
         if rule == "spare":
-            return "1" if owned > 1 or t.counters["hp"].value <= 2 else "0"
+            return one if owned > 1 or t.counters["hp"].value <= 2 else "0"
         # "last": every dagger that still helps, on the roll that could kill
         hp = t.counters["hp"].value
         if hp > d.STRONG_DAMAGE_VARIANT or hp > _threat(state):
             return "0"
-        g = state.game
-        base = g.attributes[g.fight.attribute] - floor_penalty(t.floor)
-        return str(min(owned, useful_daggers(base)))
+        return str(counts[-1])
 
     def merchant(self, state: State, request: Choice) -> str:
         if self.buy == "potion" and _has(request, "buy-potion"):

@@ -20,6 +20,7 @@ GAME = GameSpec(
     reducers=events.REDUCERS,
     status=view.status,
     advise=view.advise,
+    risk=view.risk,
     xp_to_next=rules.xp_to_next,
     commands="companion.games.inverted_tower.cli:app",
     hero=view.hero,

@@ -57,6 +57,9 @@ class Tower:
     fight: Fight | None = None
     #: True while guided play resolves a room (one-shot room commands wait until it is done).
     busy: bool = False
+    #: The treasure of the room the hero stands in: "due" (a won encounter or a passed trap: one DR on the
+    #: treasure table), "taken", or "" (none: a failed trap, an event room, a boss whose drop is its treasure).
+    loot: str = ""
     #: Tallies for the closing sheet.
     kills: int = 0
     elites: int = 0

@@ -51,7 +51,9 @@ def status(state: State) -> list[tuple[str, Any]]:
     room = rules.find_room(state, g.floor, g.at) if g.at else None
     if room is not None:
         rows.append(("Room", room.line()))
-    found = [f"{d.ROOM_TITLES[k]} (room {i})" for i, k in enumerate(g.rooms, 1) if k in d.EVENT_KINDS or k == d.LAIR]
+    found = [
+        f"{rules.room_title(g, k)} (room {i})" for i, k in enumerate(g.rooms, 1) if k in d.EVENT_KINDS or k == d.LAIR
+    ]
     if found:
         rows.append(("Found", ", ".join(found)))
     attrs = " · ".join(f"{a} {g.attributes[a]}" for a in d.ATTRIBUTES)
@@ -87,12 +89,15 @@ def _foes_text(normal: int, strong: str) -> str:
     return " + ".join(parts) or "nobody"
 
 
-def remaining_odds(state: State, f: Fight, attribute: int, daggers: int | tuple[int, ...] = 0) -> FightOdds:
-    """The odds of the rest of fight ``f`` with this attribute value and dagger plan."""
+def remaining_odds(
+    state: State, f: Fight, attribute: int, daggers: int | tuple[int, ...] = 0, hp: int | None = None
+) -> FightOdds:
+    """The odds of the rest of fight ``f`` with this attribute value and dagger plan (at ``hp``, or
+    the hero's HP now), counting no further potions."""
     normal_left = max(0, f.normal - f.killed)
     strong_left = bool(f.strong) and f.killed < f.foes
     return fight_odds(
-        state.trackers.counter("hp").value,
+        state.trackers.counter("hp").value if hp is None else hp,
         attribute,
         state.trackers.floor,
         normal_left,
@@ -131,7 +136,7 @@ def advise(state: State, request: Request) -> list[str]:
     hp = t.counter("hp").value
     owned = t.items.get(d.DAGGER, 0)
     foes = _foes_text(max(0, f.normal - f.killed), f.strong if f.killed < f.foes else "")
-    head = f"Fight odds vs {foes} (HP {hp}, floor {t.floor}, no potion drunk):"
+    head = f"Fight odds vs {foes} (HP {hp}, floor {t.floor}, counting no further potions):"
     if key == "combat.attribute":
         lines = [head]
         best = None
@@ -160,6 +165,35 @@ def advise(state: State, request: Request) -> list[str]:
         o = remaining_odds(state, f, value, (n,))
         lines.append(f"  {option.label}: this roll {percent(dc_chance(base + n))} · fight {summary(o)}")
     return lines
+
+
+def risk(state: State, request: Request) -> dict[str, float]:
+    """The chance of death of each option of a fight's choices (no further potions counted): the
+    shell asks once more before Enter takes one that kills the hero half the time or more."""
+    g: Tower = state.game
+    f = g.fight
+    if f is None or request.key not in ("combat.attribute", "combat.daggers"):
+        return {}
+    hp = state.trackers.counter("hp")
+    owned = state.trackers.items.get(d.DAGGER, 0)
+    chances: dict[str, float] = {}
+    if request.key == "combat.attribute":
+        for a in d.ATTRIBUTES:
+            chances[a] = float(remaining_odds(state, f, g.attributes[a]).death)
+        if any(o.value == "potion" for o in request.options):  # type: ignore[union-attr]
+            full = hp.max or hp.value
+            chances["potion"] = min(
+                float(remaining_odds(state, f, g.attributes[a], owned, hp=full).death) for a in d.ATTRIBUTES
+            )
+        return chances
+    value = g.attributes[f.attribute]
+    for option in request.options:  # type: ignore[union-attr]
+        if option.value.isdigit():
+            chances[option.value] = float(remaining_odds(state, f, value, (int(option.value),)).death)
+        elif option.value == "potion":
+            full = hp.max or hp.value
+            chances["potion"] = float(remaining_odds(state, f, value, owned, hp=full).death)
+    return chances
 
 
 def hero(state: State) -> str | None:

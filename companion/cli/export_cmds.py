@@ -1,0 +1,274 @@
+"""Sharing a session: ``companion export`` (md, html, lonelog, json) and ``companion dice audit``.
+
+Only typer is imported here at module level; the exports are made by :mod:`companion.export`,
+whose html page alone imports Jinja2 and pygal (see docs/log-format.md).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli.common import JsonOpt
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+    from companion.export.source import Source
+
+EXPORT_HELP = """\
+Write the session's log, regenerated from its events, as markdown, an html page, Lonelog or JSON.
+
+\b
+Examples:
+  companion export                     the markdown log, rewritten
+  companion export --format html       a page with charts: logs/NAME.html
+  companion export run.html -f html    ... written where you say
+  companion export - --format lonelog  Lonelog notation, printed
+  companion export --format json       events and state: logs/NAME.json
+  companion export --all -f html       every session, and logs/index.html
+"""
+
+
+def _make(fmt: str, source: Source) -> str:
+    """The text of one export (not md, which the session writes itself)."""
+    if fmt == "json":
+        import json
+
+        from companion.export.document import document
+
+        return json.dumps(document(source), ensure_ascii=False, indent=1) + "\n"
+    from companion.export.replay import replay
+
+    steps = replay(source.meta, source.events)
+    if fmt == "lonelog":
+        from companion.export.lonelog import render
+
+        return render(source, steps)
+    from companion.export.html import page
+
+    return page(source, steps)
+
+
+def _check_format(fmt: str) -> str:
+    from companion.errors import InputError
+    from companion.export import FORMATS
+
+    fmt = fmt.strip().lower()
+    if fmt == "markdown":
+        fmt = "md"
+    if fmt not in FORMATS:
+        raise InputError(f"{fmt!r} is not an export format; use {', '.join(FORMATS)}")
+    return fmt
+
+
+def _write(target: Path, text: str) -> None:
+    from companion.errors import CompanionError
+    from companion.store.atomic import write_atomic
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CompanionError(f"cannot write to {target.parent}: {exc.strerror or exc}") from None
+    write_atomic(target, text)
+
+
+def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) -> dict[str, Any]:
+    from companion.export import EXTENSIONS
+    from companion.export.source import Source
+    from companion.session.api import opened
+
+    with opened(env, name=name) as session:
+        if fmt == "md" and str(path) != "-":
+            session.rebuild()
+            target = session.write_log(path)
+            return {"session": session.files.slug, "format": fmt, "file": str(target)}
+        source = Source.of(session)
+        text = source.markdown if fmt == "md" else _make(fmt, source)
+        slug = session.files.slug
+        default = Path(session.meta.log_path).with_name(slug + EXTENSIONS[fmt])
+    if str(path) == "-":
+        env.stdout.write(text)
+        return {"session": slug, "format": fmt, "file": "-"}
+    target = path if path is not None else default
+    _write(target, text)
+    return {"session": slug, "format": fmt, "file": str(target), "source": source}
+
+
+def export(
+    ctx: typer.Context,
+    path: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Where to write (default: beside the session's log; - prints it; with --all, a folder).",
+            show_default=False,
+        ),
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="md, html, lonelog or json.", show_default=True)] = "md",
+    every: Annotated[bool, typer.Option("--all", help="Every session (html adds an index.html page).")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    env: Env = ctx.obj
+    fmt = _check_format(fmt)
+    if not every:
+        done = _export_one(env, fmt, path)
+        done.pop("source", None)
+        if json_out:
+            env.print_json(done)
+        elif done["file"] != "-":
+            what = {"md": "Log", "html": "Page", "lonelog": "Lonelog", "json": "JSON"}[fmt]
+            env.echo(f"{what} written to {done['file']}")
+        return
+    _export_all(env, fmt, path, json_out)
+
+
+def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
+    from companion.errors import CompanionError, InputError
+    from companion.export import EXTENSIONS
+    from companion.session.api import store
+    from companion.store.paths import logs_dir
+
+    if path is not None and str(path) == "-":
+        raise InputError("--all writes one file per session: give a folder, not -")
+    folder = path if path is not None else logs_dir(env.logs_dir)
+    slugs = store(env).slugs()
+    if not slugs:
+        raise CompanionError("there are no sessions to export", hint="start one with: companion new GAME")
+    written, failed, pages = [], [], []
+    for slug in slugs:
+        try:
+            done = _export_one(env, fmt, folder / (slug + EXTENSIONS[fmt]), name=slug)
+        except CompanionError as exc:
+            failed.append({"session": slug, "error": exc.message})
+            env.warn(f"{slug}: not exported: {exc.message}")
+            continue
+        source = done.pop("source", None)
+        written.append(done)
+        if source is not None:
+            pages.append((slug + EXTENSIONS[fmt], source))
+    index = None
+    if fmt == "html" and pages:
+        from companion.export.html import index_page
+
+        index = folder / "index.html"
+        _write(index, index_page(pages))
+    if json_out:
+        env.print_json({"written": written, "failed": failed, "index": str(index) if index else None})
+    else:
+        for done in written:
+            env.echo(f"{done['session']}: {done['file']}")
+        if index is not None:
+            env.echo(f"Index: {index}")
+    if failed:
+        raise typer.Exit(1)
+
+
+export.__doc__ = EXPORT_HELP
+
+AUDIT_HELP = """\
+Are your own dice fair? Counts each face of your physical rolls and tests them against a fair die.
+
+A chi-square goodness-of-fit test per die type (d6, d10, 2d6 counted as two d6, the Dark Tower
+die), with the virtual dice beside them as a control. A verdict needs at least 5 expected rolls of
+every face (30 rolls of a d6); below that it says "too few to say". A die is flagged below p = 0.01.
+
+\b
+Examples:
+  companion dice audit                     the current session
+  companion dice audit --all               every session together
+  companion dice audit --session run-1 --json
+"""
+
+
+def audit(
+    ctx: typer.Context,
+    session: Annotated[
+        str | None, typer.Option("--session", "-s", help="The session to audit (default: the current one).")
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every session's rolls together.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    env: Env = ctx.obj
+    from companion.errors import InputError
+    from companion.export.audit import audit as run_audit
+    from companion.export.audit import die_label, die_order, needed
+    from companion.export.rolls import Rolls, collect
+    from companion.session.api import require_name, store
+
+    if every and session:
+        raise InputError("give --session NAME or --all, not both")
+    st = store(env)
+    names = st.slugs() if every else [session or require_name(env)]
+    rolls = Rolls()
+    for name in names:
+        part = collect(st.open(name).read_events())
+        rolls.faces += part.faces
+        rolls.unknown += part.unknown
+        rolls.amended += part.amended
+    results = run_audit(rolls.faces)
+    scope = "all sessions" if every else names[0]
+    if json_out:
+        env.print_json(
+            {
+                "sessions": [st.open(n).slug for n in names],
+                "dice": [r.to_json() for r in results],
+                "unknown": rolls.unknown,
+                "amended": rolls.amended,
+            }
+        )
+        return
+    if not results:
+        env.echo(f"Dice audit of {scope}: no dice rolled yet.")
+        return
+    width = _width(env)
+    say = functools.partial(_say, env, width)
+    say(f"Dice audit of {scope}: each die type against a fair die (a chi-square test).")
+    for r in results:
+        head = f"{die_label(r.die)}, {r.source}" + (" (control)" if r.source == "virtual" else "")
+        env.echo("")
+        env.echo(head)
+        say(r.verdict, indent="  ")
+        if r.rolls:
+            say("  ".join(f"{face}: {n}" for face, n in r.counts.items()), indent="  ", sep="  ")
+    dice = sorted({r.die for r in results}, key=die_order)
+    env.echo("")
+    say("A verdict needs " + ", ".join(f"{needed(d)} rolls of a {die_label(d)}" for d in dice) + ".")
+    if rolls.amended:
+        say(f"{rolls.amended} amended roll(s) counted with the faces you corrected them to.")
+    if rolls.unknown:
+        say(f"{rolls.unknown} roll(s) left out: their event does not say which dice they were.")
+
+
+def _width(env: Env) -> int:
+    """The terminal's width (80 when printing to a pipe), at most 100 for reading."""
+    if not env.stdout_isatty:
+        return 80
+    import shutil
+
+    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+
+def _say(env: Env, width: int, text: str, indent: str = "", sep: str = " ") -> None:
+    """Print ``text`` wrapped at ``width`` between words (``sep`` separates them), later lines indented."""
+    words = text.split(sep)
+    line = indent
+    for word in words:
+        candidate = line + (sep if line.strip() else "") + word
+        if len(candidate) > width - 1 and line.strip():
+            env.echo(line)
+            line = "  " + (indent if indent else "") + word
+        else:
+            line = candidate
+    env.echo(line)
+
+
+audit.__doc__ = AUDIT_HELP
+
+dice = typer.Typer(rich_markup_mode=None, help="Your dice: is each one fair? (companion dice audit)")
+dice.command("audit")(audit)
+
+app = typer.Typer(rich_markup_mode=None)
+app.command("export")(export)
+app.add_typer(dice, name="dice")

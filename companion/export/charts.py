@@ -1,0 +1,174 @@
+"""The page's charts, drawn by pygal as SVG (imported only when an html page is made).
+
+pygal (pure Python, ~1 MB, no numpy) makes an SVG a browser shows without JavaScript; the page
+inlines it. Three things are set so the SVG stays self-contained and the same on every run:
+
+- ``js=[]``: no tooltip script fetched from pygal's site, and the inline config script pygal
+  writes for it is dropped: the charts read without JavaScript, and the page runs none;
+- a style with system fonts only (pygal would otherwise name a web font in some styles);
+- each chart's id is set from its name instead of a random uuid, and pygal's comments (which carry
+  today's date and its web address) are dropped, so an export is byte-for-byte reproducible.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pygal
+from pygal.style import Style
+
+from companion.export.audit import DieAudit, categories, die_label
+from companion.export.replay import Replay
+
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
+PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e", "#cb4335",
+           "#2e86c1", "#999999", "#444444")  # fmt: skip
+FIGHT = "#f5cba7"
+MARK = "#888888"
+
+
+def style(colors: tuple[str, ...] = PALETTE, opacity: str = ".9") -> Style:
+    """System fonts only (no web font is named, so nothing is fetched), light guides, our colours."""
+    fonts = {
+        f"{part}_family": FONT
+        for part in ("font", "label_font", "major_label_font", "value_font", "value_label_font", "tooltip_font",
+                     "title_font", "legend_font", "no_data_font")
+    }  # fmt: skip
+    return Style(
+        background="#ffffff",
+        plot_background="#ffffff",
+        foreground="#222222",
+        foreground_strong="#111111",
+        foreground_subtle="#e3e3e3",
+        guide_stroke_color="#e3e3e3",
+        major_guide_stroke_color="#cfcfcf",
+        opacity=opacity,
+        opacity_hover=opacity,
+        colors=colors,
+        title_font_size=15,
+        legend_font_size=12,
+        label_font_size=11,
+        major_label_font_size=11,
+        **fonts,
+    )
+
+
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: pygal always writes its tooltip config as an inline script (even with ``js=[]``); the page has none.
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>|<script\b[^>]*/>", re.S)
+
+
+def _config(**extra: Any) -> dict[str, Any]:
+    return {
+        "style": style(),
+        "js": [],
+        "disable_xml_declaration": True,
+        "width": 860,
+        "height": 340,
+        "legend_at_bottom": True,
+        "legend_at_bottom_columns": 4,
+        "show_x_guides": False,
+        "truncate_legend": 40,
+        "margin": 12,
+        # pygal places a bottom legend a little low on some charts; this keeps it inside the picture.
+        "margin_bottom": 30,
+        **extra,
+    }
+
+
+def _svg(chart: Any, name: str) -> str:
+    chart.uuid = name  # a fixed id instead of pygal's random one: the page is reproducible
+    return _SCRIPT.sub("", _COMMENT.sub("", chart.render(is_unicode=True)))
+
+
+def _steps(values: list[int | None]) -> list[tuple[int, int] | None]:
+    """A series as XY points on the action axis (action 1 is the first event), gaps as None."""
+    out: list[tuple[int, int] | None] = []
+    for i, v in enumerate(values, 1):
+        if v is None:
+            if out and out[-1] is not None:
+                out.append(None)
+            continue
+        out.append((i, v))
+    return out
+
+
+def _marks(chart: Any, replay: Replay, top: float) -> None:
+    """Fights (shaded stretches of play) and floors (dashed vertical lines). Added first, so the
+    chart's style gives them its first two colours and the values are drawn over them."""
+    band: list[tuple[float, float] | None] = []
+    for start, end in replay.fights():
+        band += [(start + 0.5, 0), (start + 0.5, top), (end + 1.5, top), (end + 1.5, 0), None]
+    chart.add("Fight", band or [None], fill=True, show_dots=False, stroke_style={"width": 0})
+    points: list[tuple[float, float] | None] = []
+    for step, _text in replay.headings():
+        points += [(step + 1, 0), (step + 1, top), None]
+    chart.add("Floor or area", points or [None], stroke_style={"width": 1.2, "dasharray": "5, 4"}, show_dots=False)
+
+
+def _timeline(
+    title: str, replay: Replay, series: dict[str, list[int | None]], top: float, name: str, **extra: Any
+) -> str:
+    colors = (FIGHT, MARK, *PALETTE)
+    chart = pygal.XY(
+        **_config(
+            title=title,
+            x_title="action",
+            allow_interruptions=True,
+            range=(0, top),
+            xrange=(1, max(2, len(replay.steps))),
+            style=style(colors, opacity=".55"),
+            **extra,
+        )
+    )
+    _marks(chart, replay, top)
+    for label, values in series.items():
+        chart.add(label, _steps(values), show_dots=False, stroke_style={"width": 2.5})
+    return _svg(chart, name)
+
+
+def health_chart(replay: Replay) -> str | None:
+    """HP, each hero's hits left, each figure's health, over the session's actions."""
+    series: dict[str, list[int | None]] = {}
+    for kind in ("hp", "hits", "health"):
+        series.update(replay.series(kind))
+    series = {n: v for n, v in series.items() if any(x is not None for x in v)}
+    if not series:
+        return None
+    top = max([x for v in series.values() for x in v if x is not None] + list(replay.maxima.values()) + [1])
+    return _timeline("HP and hits left over the session", replay, series, top, "health")
+
+
+def progress_chart(replay: Replay) -> str | None:
+    """XP and level over time, where the game has them."""
+    series: dict[str, list[int | None]] = {}
+    for kind in ("xp", "level"):
+        series.update(replay.series(kind))
+    series = {n: v for n, v in series.items() if len({x for x in v if x is not None}) > 1}
+    if not series:
+        return None
+    top = max([x for v in series.values() for x in v if x is not None] + [1])
+    return _timeline("XP and level", replay, series, top, "progress", height=300)
+
+
+def dice_chart(die: str, results: list[DieAudit]) -> str:
+    """One die type's faces: each source's share of rolls per face, beside a fair die's share."""
+    cats = categories(die)
+    chart = pygal.Bar(
+        **_config(
+            title=f"{die_label(die)}: share of rolls per face",
+            y_title="% of rolls",
+            height=300,
+            legend_at_bottom_columns=3,
+            value_formatter=lambda v: f"{v:.1f}%",
+        )
+    )
+    chart.x_labels = list(cats.labels)
+    for r in results:
+        if r.rolls:
+            chart.add(
+                f"{r.source} ({r.rolls} rolls)", [round(100 * r.counts[label] / r.rolls, 2) for label in cats.labels]
+            )
+    chart.add("a fair die", [round(100 * p, 2) for p in cats.probabilities])
+    return _svg(chart, f"dice-{die}")

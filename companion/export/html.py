@@ -1,0 +1,158 @@
+"""A session as one self-contained html page: the log, charts of the run, the big moments, the dice.
+
+Templates are Jinja2 (``templates/``) with autoescaping on, so everything a player typed (names,
+notes, card names) reaches the page as text: a note ``<script>alert(1)</script>`` shows as written.
+The log is the markdown log rendered by markdown-it (CommonMark) with raw html, links and images
+turned off. The charts are pygal SVG (:mod:`companion.export.charts`), inlined. The page fetches
+nothing (no script, no font, no stylesheet from elsewhere; a Content-Security-Policy says so to the
+browser too), works with JavaScript off, and has a print stylesheet for A4.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from companion import __version__
+from companion.export import charts
+from companion.export.audit import DieAudit, audit, die_label, needed
+from companion.export.moments import Moments, moments, outcome
+from companion.export.replay import Replay
+from companion.export.rolls import collect
+from companion.export.source import Source
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["pct"] = _pct
+    env.filters["odds"] = _odds
+    return env
+
+
+def _pct(x: Fraction | float) -> str:
+    return f"{float(x) * 100:.1f}%"
+
+
+def _odds(x: Fraction) -> str:
+    """``5/16 (31.3%)``: the exact fraction where it is short, and the percentage."""
+    x = Fraction(x)
+    if x.denominator <= 1000:
+        return f"{x.numerator}/{x.denominator} ({_pct(x)})"
+    return _pct(x)
+
+
+def markdown_html(markdown: str) -> Markup:
+    """The markdown log's body as html: no front matter, no title (the page header has them)."""
+    body = markdown
+    if body.startswith("---\n"):
+        body = body.split("\n---\n", 1)[-1]
+    lines = body.lstrip("\n").split("\n")
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    md = MarkdownIt("commonmark", {"html": False}).disable(["image", "link", "autolink", "html_inline", "html_block"])
+    return Markup(md.render("\n".join(lines)))  # markdown-it escapes all text; raw html is off
+
+
+def _roll_text(r: dict[str, Any]) -> str:
+    from companion.export.lonelog import roll_line
+
+    return roll_line(r)[3:].replace(" -> ", " → ")
+
+
+def _dice(results: list[DieAudit]) -> list[dict[str, Any]]:
+    out = []
+    for die in dict.fromkeys(r.die for r in results):
+        rows = [r for r in results if r.die == die]
+        rolled = any(r.rolls for r in rows)
+        out.append(
+            {
+                "label": die_label(die),
+                "needs": needed(die),
+                "rows": rows,
+                "chart": Markup(charts.dice_chart(die, rows)) if rolled else None,  # pygal's SVG
+            }
+        )
+    return out
+
+
+def context(source: Source, replay: Replay) -> dict[str, Any]:
+    state = source.state
+    rolls = collect(source.events)
+    results = audit(rolls.faces)
+    health = charts.health_chart(replay)
+    progress = charts.progress_chart(replay)
+    found: Moments | None = moments(replay, state.finished)
+    physical = sum(1 for f in rolls.faces if f.source == "physical")
+    virtual = sum(1 for f in rolls.faces if f.source == "virtual")
+    turn = None
+    if found is not None and found.turn is not None:
+        t = found.turn
+        what = f"the roll {_roll_text(t.roll)}" if t.roll is not None else f"the choice: {(t.choice or '')[2:]}"
+        turn = {"before": t.before, "after": t.after, "what": what, "action": t.step + 1, "roll": t.roll is not None}
+    return {
+        "title": source.title,
+        "session": source.meta.name,
+        "game": source.meta.game,
+        "hero": source.hero,
+        "finished": state.finished,
+        "result": outcome(state.finished),
+        "date": source.date,
+        "started": source.meta.created,
+        "updated": state.updated or source.meta.created,
+        "seed": source.meta.seed,
+        "dice_mode": state.dice,
+        "variants": source.meta.variants,
+        "actions": len(source.events),
+        "rolls": state.rolls,
+        "physical_dice": physical,
+        "virtual_dice": virtual,
+        "floors": [text for _, text in replay.headings()],
+        "fights": len(replay.fights()),
+        "health_chart": Markup(health) if health else None,  # pygal's SVG: it escapes the text
+        "progress_chart": Markup(progress) if progress else None,
+        "moments": found,
+        "turn": turn,
+        "dice": _dice(results),
+        "amended": rolls.amended,
+        "unknown": rolls.unknown,
+        "log": markdown_html(source.markdown),
+        "version": __version__,
+    }
+
+
+def page(source: Source, replay: Replay) -> str:
+    """The whole page of one session."""
+    return _env().get_template("session.html.j2").render(**context(source, replay))
+
+
+def index_page(pages: list[tuple[str, Source]]) -> str:
+    """The index of ``companion export --all --format html``: one row per session page."""
+    rows = []
+    for file, source in pages:
+        rows.append(
+            {
+                "file": file,
+                "session": source.meta.name,
+                "title": source.title,
+                "hero": source.hero,
+                "finished": source.state.finished,
+                "date": source.date,
+                "actions": len(source.events),
+            }
+        )
+    rows.sort(key=lambda r: (r["date"], r["session"]), reverse=True)
+    return _env().get_template("index.html.j2").render(rows=rows, version=__version__)

@@ -1,0 +1,203 @@
+"""Play a session's events again, one at a time, and keep what the exports need from each step.
+
+The fold (:mod:`companion.session.fold`) is the only thing that turns events into a state; this
+module drives a fresh fold over the saved events, exactly as ``Session.rebuild`` does, and after
+each event writes down:
+
+- the request the game was waiting on when the event answered it (for lonelog's ``@`` choices and
+  the odds at the big moments);
+- the log entries the event added (lonelog follows the log as it grew);
+- the numbers the charts draw: HP and any other counter, each hero's hits left (tallies), each
+  figure's health (a game's heroes, monsters and dragon), XP and level;
+- whether a fight is on, and the floor or area headings the log opened.
+
+Games are read by their shape, not by name: a figure is any object in the game's state with a name
+(or a player) and a health (or hp); a fight is on while the game's ``fight`` (or ``area``) is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from companion.engine.requests import Request
+from companion.games import load
+from companion.log.model import Entry
+from companion.session.fold import Fold, amendments
+from companion.session.service import new_state
+from companion.session.state import Meta, State
+
+#: At most this many figures get a line in the health chart (heroes first).
+MAX_FIGURES = 10
+
+
+@dataclass
+class Step:
+    """One event and what it did."""
+
+    event: dict[str, Any]
+    #: The request the game was waiting on before this event (None outside guided play).
+    request: Request | None
+    #: The log entries this event added (the same dicts the final log holds).
+    entries: list[Entry]
+    #: Tracked numbers after the event: series name → value.
+    values: dict[str, int]
+    fight: bool
+    #: The exact chance to win the fight under way and what it is about (see export/moments.py).
+    chance: tuple[Fraction, str] | None = None
+
+
+@dataclass
+class Replay:
+    meta: Meta
+    state: State
+    steps: list[Step] = field(default_factory=list)
+    #: Series name → its kind: "hp", "hits" (a hero's hits left), "health", "xp", "level", "counter".
+    kinds: dict[str, str] = field(default_factory=dict)
+    #: Series name → its maximum, where one is known (Max HP, a hero's hits).
+    maxima: dict[str, int] = field(default_factory=dict)
+
+    def headings(self) -> list[tuple[int, str]]:
+        """(step index, text) of each floor or area heading the log opened."""
+        out = []
+        for i, step in enumerate(self.steps):
+            for e in step.entries:
+                if e["k"] == "heading":
+                    out.append((i, e.get("t", "")))
+        return out
+
+    def fights(self) -> list[tuple[int, int]]:
+        """(first step, last step) of each stretch of play a fight was on."""
+        out: list[tuple[int, int]] = []
+        start = None
+        for i, step in enumerate(self.steps):
+            if step.fight and start is None:
+                start = i
+            elif not step.fight and start is not None:
+                out.append((start, i - 1))
+                start = None
+        if start is not None:
+            out.append((start, len(self.steps) - 1))
+        return out
+
+    def series(self, kind: str) -> dict[str, list[int | None]]:
+        """Every series of ``kind``, one value per step (None before it existed)."""
+        names = [n for n, k in self.kinds.items() if k == kind]
+        return {n: [s.values.get(n) for s in self.steps] for n in names}
+
+
+def _name(obj: Any) -> str | None:
+    for attr in ("name", "player"):
+        value = getattr(obj, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _health(obj: Any) -> tuple[int, int | None] | None:
+    for attr, top in (("health", "max_health"), ("hp", "max_hp")):
+        value = getattr(obj, attr, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            most = getattr(obj, top, None)
+            return value, most if isinstance(most, int) else None
+    return None
+
+
+def figures(game: Any) -> list[tuple[str, int, int | None, int | None]]:
+    """(name, health, max health, level) of every figure in a game's state."""
+    if game is None or not hasattr(game, "__dataclass_fields__"):
+        return []
+    out = []
+    for fname in game.__dataclass_fields__:
+        value = getattr(game, fname, None)
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if item is None or isinstance(item, (str, int, float, dict, list)):
+                continue
+            name, health = _name(item), _health(item)
+            if name and health is not None:
+                level = getattr(item, "level", None)
+                out.append((name, health[0], health[1], level if isinstance(level, int) else None))
+    return out
+
+
+def fight_on(game: Any) -> bool:
+    if game is None:
+        return False
+    if getattr(game, "fight", None):
+        return True
+    if getattr(game, "area", None) is not None:  # The Adventure in the Dungeon: in an area, fighting
+        return True
+    return "fight" in str(getattr(game, "phase", "") or "")
+
+
+def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    t = state.trackers
+    for name, c in t.counters.items():
+        label = name.upper() if len(name) <= 3 else name.capitalize()
+        kind = "hp" if name == "hp" else "xp" if name == "xp" else "counter"
+        kinds.setdefault(label, kind)
+        out[label] = c.value
+        if c.max is not None:
+            maxima[label] = max(maxima.get(label, 0), c.max)
+    if "xp" in t.counters or t.level != 1:
+        kinds.setdefault("Level", "level")
+        out["Level"] = t.level
+    for tally in t.tallies.values():
+        if tally.monster:
+            continue
+        kinds.setdefault(tally.name, "hits")
+        out[tally.name] = tally.left
+        maxima[tally.name] = max(maxima.get(tally.name, 0), tally.max_hits)
+    for name, health, most, level in figures(state.game):
+        kinds.setdefault(name, "health")
+        out[name] = health
+        if most is not None:
+            maxima[name] = max(maxima.get(name, 0), most)
+        if level is not None:
+            label = f"{name} level"
+            kinds.setdefault(label, "level")
+            out[label] = level
+    return out
+
+
+def replay(
+    meta: Meta, events: list[dict[str, Any]], probe: Callable[[State, Any], tuple[Fraction, str] | None] | None = None
+) -> Replay:
+    """Fold ``events`` from the start, keeping every step (``probe``: the chance to win after each)."""
+    spec = load(meta.game)
+    fold = Fold(spec, new_state(spec, meta), amended=amendments(events))
+    result = Replay(meta, fold.state)
+    for event in events:
+        request = fold.pending
+        if event.get("t") == "answer" and fold.engine is None and spec.play is not None:
+            fold.start()
+            request = fold.pending
+        before = len(fold.state.log.entries)
+        fold.apply(event)
+        state = fold.state
+        result.steps.append(
+            Step(
+                event=event,
+                request=request,
+                entries=state.log.entries[before:],
+                values=_values(state, result.kinds, result.maxima),
+                fight=fight_on(state.game),
+                chance=probe(state, fold.pending) if probe is not None else None,
+            )
+        )
+    _trim_figures(result)
+    return result
+
+
+def _trim_figures(result: Replay) -> None:
+    """Keep the figures worth a line: those whose health changed, heroes first, at most MAX_FIGURES."""
+    health = [n for n, k in result.kinds.items() if k == "health"]
+    moved = [n for n in health if len({s.values.get(n) for s in result.steps} - {None}) > 1]
+    keep = set(moved[:MAX_FIGURES]) if moved else set(health[:MAX_FIGURES])
+    for n in health:
+        if n not in keep:
+            del result.kinds[n]
