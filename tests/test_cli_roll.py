@@ -539,7 +539,9 @@ def test_no_color_in_a_real_terminal(no_color, isolated_home):
     """In a pseudo-terminal the roll is coloured, unless NO_COLOR is set (https://no-color.org)."""
     pexpect = pytest.importorskip("pexpect")
     env = _subprocess_env(isolated_home, TERM="xterm-256color", NO_COLOR=no_color)
-    out, status = pexpect.run(f"{_companion_script()} roll DC --got 5", env=env, withexitstatus=True, timeout=60)
+    out, status = pexpect.run(
+        f"{_companion_script()} roll DC --got 5", env=env, withexitstatus=True, timeout=60
+    )
     text = out.decode()
     assert status == 0, text
     assert "pass" in text

@@ -329,7 +329,9 @@ app.add_typer(tally_app, name="tally")
 app.command("hp", context_settings=SIGNED)(
     _counter_command("hp", "HP", 'HP, with a maximum: "hp -1", "hp +2", "hp =5 --max 5".')
 )
-app.command("gold", context_settings=SIGNED)(_counter_command("gold", "Gold", 'Gold pieces: "gold +1", "gold -5".'))
+app.command("gold", context_settings=SIGNED)(
+    _counter_command("gold", "Gold", 'Gold pieces: "gold +1", "gold -5".')
+)
 app.command("xp", context_settings=SIGNED)(xp)
 app.command("item", context_settings=SIGNED)(item)
 app.command("room")(room)

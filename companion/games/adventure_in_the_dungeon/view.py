@@ -201,9 +201,7 @@ def risk(state: State, request: Request) -> dict[str, float]:
         return {}
     model = model_for(state, areas[g.area])
     s = snapshot(state, model)
-    odds = O.fight_odds(model, s, at="choice", budget=O.TABLE_BUDGET)
-    if odds is None:
-        return {}
+    odds = O.fight_odds(model, s, at="choice", exact=False)
     chances = {"fight": float(odds.wiped)}
     if model.flee_ok:
         live = R.alive(model, s)
