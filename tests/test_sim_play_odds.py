@@ -123,7 +123,7 @@ def test_adventure_in_the_dungeon_play_shows_who_stands_at_the_end_before_fight_
     xorn = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
     hurt = R.Fight(0, (8, 6, 7, 4))
     risky = O.fight_odds(xorn, hurt, at="choice", detail=True)
-    lines = standing_lines(xorn, hurt)
+    lines = standing_lines(xorn, hurt, O.fight_odds(xorn, hurt, at="choice", detail=True, exact=False))
     named = [D.HEROES[h].name for h in range(4) if 1 - risky.standing[h] >= Fraction(1, 1000)]
     assert named and lines[1].startswith("Chance to fall: ")
     for h in range(4):

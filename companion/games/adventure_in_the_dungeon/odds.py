@@ -196,6 +196,8 @@ class FightOdds:
     hits_left: Any = None
     #: The same when the monster is slain (None if it cannot be).
     hits_left_slain: Any = None
+    #: The chance each hero falls (summed directly: a float keeps a risk far below 1e-16).
+    falls: tuple[Any, ...] | None = None
 
 
 def end_value(model: Model, s: Fight, o: str) -> Value:
@@ -331,6 +333,7 @@ def _odds(model: Model, ends: dict[int, tuple[str, Any]], states: int, detail: b
         survivors=(wiped, *some),
         hits_left=total[HITS_AT] + zero,
         hits_left_slain=total[HITS_SLAIN_AT] / slain if slain else None,
+        falls=tuple(x + zero for x in other[STANDING_AT : STANDING_AT + 4]),
     )
 
 

@@ -146,7 +146,8 @@ def standing_lines(model: R.Model, s: R.Fight, odds: O.FightOdds) -> list[str]:
     if odds.survivors is None or odds.standing is None or odds.hits_left is None:
         return []
     live = R.alive(model, s)
-    risks = [(HEROES[h].name, 1 - odds.standing[h]) for h in range(4) if live >> h & 1 and odds.standing[h] < 1]
+    falls = odds.falls or tuple(1 - x for x in odds.standing)
+    risks = [(HEROES[h].name, falls[h]) for h in range(4) if live >> h & 1 and falls[h] > 0]
     shown = [f"{name} {pct(p)}" for name, p in risks if p >= 0.001]
     lines = [
         f"Heroes standing at the end: none {spark(odds.survivors)} 4 · "
