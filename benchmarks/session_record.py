@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.dice.expr import parse
-from companion.session.api import roll_event
+from companion.session.fold import roll_event
 from companion.session.service import Session
 from companion.store.sessions import SEGMENT, Store, _db
 

@@ -30,6 +30,7 @@ def isolated_home(tmp_path, monkeypatch):
     logs = tmp_path / "logs"
     monkeypatch.setenv("COMPANION_HOME", str(home))
     monkeypatch.setenv("COMPANION_LOGS", str(logs))
+    monkeypatch.setenv("COMPANION_STATE", str(tmp_path / "state"))  # the shell's history
     monkeypatch.delenv("COMPANION_SESSION", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)

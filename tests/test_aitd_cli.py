@@ -254,7 +254,7 @@ def test_companion_play_asks_shows_the_odds_and_saves_on_quit(isolated_home):
     from prompt_toolkit.output import DummyOutput
 
     from companion.cli.env import Env
-    from companion.session.api import opened
+    from companion.cli.kit import opened
     from companion.shell.play import play
 
     new_game()

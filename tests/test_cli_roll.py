@@ -56,7 +56,7 @@ def spy_record(monkeypatch):
         calls.append((str(expr), mod, got, seed, why))
         return None
 
-    monkeypatch.setattr("companion.session.api.record_roll", record_roll)
+    monkeypatch.setattr("companion.cli.kit.record_roll", record_roll)
     return calls
 
 

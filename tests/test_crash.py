@@ -75,7 +75,7 @@ def _read_ids(fd: int, count: int, buffer: bytearray) -> list[int]:
 def _writer(home: Path, fd: int, start: int) -> None:
     """The child: record notes and rolls forever, reporting each id once it is done."""
     from companion.dice.expr import parse
-    from companion.session.api import roll_event
+    from companion.session.fold import roll_event
     from companion.session.service import Session
     from companion.store.sessions import Store
 

@@ -109,7 +109,7 @@ def test_a_new_monster_entered_for_another_floor_is_confirmed_before_it_is_drawn
     script.run(("card.monster.floor", 3), ("card.monster.strength", 7))
     while script.request.key != "draw.floor":
         script.answer(script.request.values()[-1] if hasattr(script.request, "values") else "-")
-    assert "Ghoul lives on floor 3" in script.request.prompt
+    assert script.request.prompt == "Ghoul is a floor 3 card. Drawn here anyway?"
     script.answer("no")
     assert script.request.key == "turn.card" and rules.game(state).group == []
     script.run(("turn.card", "monster"), ("card.monster", "+new"), ("card.monster.name", "Imp"))

@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from companion.cli.env import Env
-from companion.session.api import opened, store
+from companion.cli.kit import opened, store
 from companion.session.service import Session
 from companion.shell.play import play
 from companion.store.paths import logs_dir

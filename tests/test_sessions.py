@@ -227,8 +227,7 @@ ACTIONS = st.lists(
 def _apply(session, action) -> None:
     from companion.dice.expr import TALISMAN, parse
     from companion.dice.source import read_physical
-    from companion.session.api import roll_event
-    from companion.session.fold import roll_payload
+    from companion.session.fold import roll_event, roll_payload
 
     kind, value = action
     if kind == "roll":

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from companion.cli.app import app
 from companion.cli.env import Env
+from companion.cli.kit import opened
 from companion.games.inverted_tower.odds import fight_odds
-from companion.session.api import opened
 from companion.shell.play import play
 from companion.sim.chart import spark
 

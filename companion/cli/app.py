@@ -14,6 +14,9 @@ from companion import __version__
 from companion.cli.complete import session_names
 from companion.cli.env import Env
 from companion.cli.group import CompanionGroup
+from companion.cli.registry import COMMAND_MODULES
+
+__all__ = ["COMMAND_MODULES", "app"]
 
 EXAMPLES = """\
 \b
@@ -88,40 +91,3 @@ def root(
 ) -> None:
     """A table-side companion for dungeon gamebooks and board games."""
     ctx.obj = Env.from_process(data_dir=data_dir, logs_dir=logs_dir, session=session)
-
-
-#: Command name → the module whose typer ``app`` defines it. Only the module of the command being
-#: run is imported and turned into a click command; typer would otherwise build every command's
-#: parameters on every run (see docs/startup.md). The order is the order of ``companion --help``.
-COMMAND_MODULES: dict[str, str] = {
-    "roll": "companion.cli.roll_cmds",
-    "odds": "companion.cli.roll_cmds",
-    "simulate": "companion.cli.sim_cmds",
-    "new": "companion.cli.session_cmds",
-    "play": "companion.cli.play_cmds",
-    "next": "companion.cli.play_cmds",
-    "sessions": "companion.cli.session_cmds",
-    "use": "companion.cli.session_cmds",
-    "status": "companion.cli.session_cmds",
-    "undo": "companion.cli.session_cmds",
-    "redo": "companion.cli.session_cmds",
-    "amend": "companion.cli.session_cmds",
-    "note": "companion.cli.session_cmds",
-    "mode": "companion.cli.session_cmds",
-    "log": "companion.cli.session_cmds",
-    "export": "companion.cli.export_cmds",
-    "dice": "companion.cli.export_cmds",
-    "gamedata": "companion.cli.session_cmds",
-    "tally": "companion.cli.tracker_cmds",
-    "hp": "companion.cli.tracker_cmds",
-    "xp": "companion.cli.tracker_cmds",
-    "gold": "companion.cli.tracker_cmds",
-    "item": "companion.cli.tracker_cmds",
-    "room": "companion.cli.tracker_cmds",
-    "rooms": "companion.cli.tracker_cmds",
-    "floor": "companion.cli.tracker_cmds",
-    "talisman": "companion.cli.tracker_cmds",
-    "tables": "companion.cli.table_cmds",
-    "tracker": "companion.cli.table_cmds",
-    "completion": "companion.cli.completion_cmds",
-}

@@ -190,6 +190,8 @@ def attach(command: Any) -> Any:
         completer = next((BY_OPTION[o] for o in getattr(param, "opts", ()) if o in BY_OPTION), None)
         if completer is not None:
             param._custom_shell_complete = _click_completer(completer)
+        elif getattr(param, "name", None) in _LIVE_PARAMS:
+            param._custom_shell_complete = _live
     for sub in (getattr(command, "commands", None) or {}).values():
         attach(sub)
     return command
@@ -202,3 +204,169 @@ def _click_completer(completer: Any) -> Any:
         return [CompletionItem(value, help=about or None) for value, about in completer(ctx, incomplete)]
 
     return complete
+
+
+# ---- live values from the open session ---------------------------------------------------------
+#
+# Names that only the session knows: tallies, heroes and monsters, a game's tables, the Dark Tower's
+# cards, the options of the question ``next`` answers. They are attached by (command path, parameter
+# name) in VALUES below, by :func:`attach`, so bash/zsh/fish completion and ``companion shell`` offer
+# the same. Each reads the session without waiting for its lock: a session busy elsewhere completes
+# nothing (``companion shell`` holds the lock itself, and its commands re-enter it).
+
+
+def _session_state(ctx: Any, *, engine: bool = False) -> Any:
+    """The active session (opened and released at once), or None."""
+    from companion.cli.env import Env
+    from companion.cli.kit import opened
+
+    root = _root(ctx)
+    env = getattr(root, "obj", None)
+    if not isinstance(env, Env):
+        env = Env.from_process(data_dir=_data_dir(ctx), session=_active_session(ctx))
+    try:
+        with opened(env, engine=engine, wait=0) as session:
+            return session
+    except Exception:
+        return None
+
+
+def _matching(names: Any, incomplete: str) -> list[Item]:
+    low = incomplete.lower()
+    seen: list[str] = []
+    for name in names:
+        if name and name not in seen and str(name).lower().startswith(low):
+            seen.append(str(name))
+    return [(name, "") for name in seen]
+
+
+def tally_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The session's hit tallies (characters and monsters)."""
+    session = _session_state(ctx)
+    return [] if session is None else _matching(session.state.trackers.tallies, incomplete)
+
+
+def next_answers(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The answers the pending question of a guided game takes: its choices, or ``roll`` for a roll."""
+    session = _session_state(ctx, engine=True)
+    request = None if session is None else session.fold.pending
+    if request is None:
+        return []
+    options = getattr(request, "options", None)
+    if options is not None:
+        return [(o.value, getattr(o, "label", "")) for o in options if o.value.lower().startswith(incomplete.lower())]
+    if hasattr(request, "expr"):
+        return [("roll", f"virtual dice for {request.expr}")] if "roll".startswith(incomplete) else []
+    return []
+
+
+def _game_figures(ctx: Any, incomplete: str, *, heroes: bool = True, monsters: bool = True) -> list[Item]:
+    session = _session_state(ctx)
+    if session is None:
+        return []
+    game, g = session.meta.game, session.state.game
+    names: list[str] = []
+    if game == "haunted-tower":
+        if heroes:
+            names += [h.name for h in g.heroes]
+        if monsters:
+            from companion.games.haunted_tower.monsters import MONSTERS
+
+            names += [m.key for m in MONSTERS.values()]
+    elif game == "dragons-den":
+        names += [f.key for f in g.figures() if (heroes and f.kind == "hero") or (monsters and f.kind != "hero")]
+    elif game == "dark-tower":
+        names += [h.player for h in g.heroes] if heroes else []
+    if heroes and not names:
+        names += list(session.state.trackers.tallies)
+    return _matching(names, incomplete)
+
+
+def hero_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The heroes (players, in the Dark Tower) of the session's game."""
+    return _game_figures(ctx, incomplete, monsters=False)
+
+
+def monster_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The monsters of the session's game."""
+    return _game_figures(ctx, incomplete, heroes=False)
+
+
+def figure_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """Heroes and monsters."""
+    return _game_figures(ctx, incomplete)
+
+
+def dark_cards(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The Dark Tower cards of the kind named before (every kind if none): the rule text's, then yours."""
+    session = _session_state(ctx)
+    if session is None or session.meta.game != "dark-tower":
+        return []
+    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower import data
+
+    params = getattr(ctx, "params", None) or {}
+    command = (getattr(ctx, "info_name", "") or "").lower()
+    fixed = {"item": "item", "quest": "quest", "group": "monster", "join": "hero"}.get(command)
+    try:
+        kinds = [fixed or C.kind_of(params["kind"])] if (fixed or params.get("kind")) else list(data.CARD_KINDS)
+    except Exception:
+        kinds = list(data.CARD_KINDS)
+    names = [card.name for k in kinds for card in C.catalogue(session.state, k).values()]
+    return _matching(names, incomplete)
+
+
+#: (command path without ``companion``, parameter name) → the completer of its values.
+VALUES = {
+    ("tally hit", "name"): tally_names,
+    ("tally heal", "name"): tally_names,
+    ("tally remove", "name"): tally_names,
+    ("next", "answer"): next_answers,
+    ("dark join", "hero"): dark_cards,
+    ("dark item", "player"): hero_names,
+    ("dark item", "name"): dark_cards,
+    ("dark quest", "name"): dark_cards,
+    ("dark draw", "name"): dark_cards,
+    ("dark group", "monster"): dark_cards,
+    ("dark start", "first"): hero_names,
+    ("dark fight", "helper"): hero_names,
+    ("dark lose", "player"): hero_names,
+    ("dark discard", "player"): hero_names,
+    ("dark discard", "to"): hero_names,
+    ("dark trade", "player"): hero_names,
+    ("dark trade", "other"): hero_names,
+    ("dark hp", "player"): hero_names,
+    **{(f"haunted {c}", "hero"): hero_names for c in ("fight", "item", "drop", "give", "use", "hp", "climb")},
+    **{(f"haunted {c}", "hero"): hero_names for c in ("trade", "moved", "odds")},
+    ("haunted give", "to"): hero_names,
+    ("haunted fight", "monster"): monster_names,
+    ("haunted odds", "monster"): monster_names,
+    ("odds fight", "monster"): monster_names,
+    ("dragon attack", "names"): figure_names,
+    ("dragon move", "who"): hero_names,
+    ("dragon ability", "hero"): hero_names,
+    ("dragon special", "monster"): monster_names,
+    ("dragon special", "targets"): figure_names,
+    ("dragon breath", "heroes"): hero_names,
+    ("dragon take", "hero"): hero_names,
+    ("dragon escape", "hero"): hero_names,
+}
+
+
+def _live(ctx: Any, param: Any, incomplete: str) -> list[Any]:
+    """The completer every parameter without its own gets: VALUES by command path, else nothing."""
+    path = (getattr(ctx, "command_path", "") or "").split(" ", 1)[-1]
+    completer = VALUES.get((path, getattr(param, "name", "")))
+    if completer is None:
+        return []
+    from typer._click.shell_completion import CompletionItem
+
+    try:
+        found = completer(ctx, incomplete)
+    except Exception:
+        return []
+    return [CompletionItem(value, help=about or None) for value, about in found]
+
+
+#: The parameter names :data:`VALUES` knows (so :func:`attach` leaves every other parameter alone).
+_LIVE_PARAMS = frozenset(name for _, name in VALUES)

@@ -23,6 +23,37 @@ def _isatty(stream: IO[str] | None) -> bool:
         return False
 
 
+def fold_for(stream: IO[str] | None, text: str) -> str:
+    """``text`` folded at the terminal's width, at spaces, when ``stream`` is a terminal.
+
+    A terminal breaks a long line at its edge, mid-word; a pipe or a file gets the line as it is.
+    Continuation lines are indented to the message (``companion: ``), so they read as one message.
+    """
+    if not _isatty(stream):
+        return text
+    import shutil
+    import textwrap
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    out = []
+    for line in text.split("\n"):
+        if len(line) < width:
+            out.append(line)
+            continue
+        lead = line[: len(line) - len(line.lstrip())]
+        indent = lead + ("  " if not line.lstrip().startswith("companion") else " " * (line.find(": ") + 2))
+        out.append(
+            textwrap.fill(
+                line,
+                width=width - 1,
+                subsequent_indent=indent if len(indent) < width // 2 else "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(out)
+
+
 @dataclass
 class Env:
     """What a command may touch outside the library."""
@@ -107,11 +138,11 @@ class Env:
 
     def error(self, message: str, hint: str | None = None) -> None:
         """One line on stderr: ``companion: <what was wrong>``, plus an optional hint line."""
-        self.stderr.write(f"companion: {message}\n")
+        self.stderr.write(fold_for(self.stderr, f"companion: {message}") + "\n")
         if hint:
-            self.stderr.write(f"  {hint}\n")
+            self.stderr.write(fold_for(self.stderr, f"  {hint}") + "\n")
         self.stderr.flush()
 
     def warn(self, message: str) -> None:
-        self.stderr.write(f"companion: {message}\n")
+        self.stderr.write(fold_for(self.stderr, f"companion: {message}") + "\n")
         self.stderr.flush()

@@ -76,9 +76,9 @@ def _write(target: Path, text: str) -> None:
 
 
 def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) -> dict[str, Any]:
+    from companion.cli.kit import opened
     from companion.export import EXTENSIONS
     from companion.export.source import Source
-    from companion.session.api import opened
 
     with opened(env, name=name) as session:
         if fmt == "md" and str(path) != "-":
@@ -125,9 +125,9 @@ def export(
 
 
 def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
+    from companion.cli.kit import store
     from companion.errors import CompanionError, InputError
     from companion.export import EXTENSIONS
-    from companion.session.api import store
     from companion.store.paths import logs_dir
 
     if path is not None and str(path) == "-":
@@ -191,11 +191,11 @@ def audit(
     json_out: JsonOpt = False,
 ) -> None:
     env: Env = ctx.obj
+    from companion.cli.kit import require_name, store
     from companion.errors import InputError
     from companion.export.audit import audit as run_audit
     from companion.export.audit import die_label, die_order, needed
     from companion.export.rolls import Rolls, collect
-    from companion.session.api import require_name, store
 
     if every and session:
         raise InputError("give --session NAME or --all, not both")

@@ -23,7 +23,9 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _stderr_line(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    from companion.cli.env import fold_for
+
+    sys.stderr.write(fold_for(sys.stderr, text) + "\n")
     sys.stderr.flush()
 
 
@@ -36,14 +38,14 @@ class CompanionGroup(TyperGroup):
     """A TyperGroup that turns every expected failure into one line and the documented exit code.
 
     It also finds commands lazily: the module of a command (``COMMAND_MODULES`` in
-    :mod:`companion.cli.app`) or of a game's own group (``COMMAND_GROUPS`` in :mod:`companion.games`)
+    :mod:`companion.cli.registry`) or of a game's own group (``COMMAND_GROUPS`` in :mod:`companion.games`)
     is imported, and its click command built, only when that command is run or help lists it.
     """
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = list(super().list_commands(ctx))
         if ctx.parent is None:
-            from companion.cli.app import COMMAND_MODULES
+            from companion.cli.registry import COMMAND_MODULES
             from companion.games import COMMAND_GROUPS
 
             names.extend(n for n in [*COMMAND_MODULES, *COMMAND_GROUPS] if n not in names)
@@ -53,7 +55,7 @@ class CompanionGroup(TyperGroup):
         command = super().get_command(ctx, name)
         if command is not None or ctx.parent is not None:
             return command
-        from companion.cli.app import COMMAND_MODULES
+        from companion.cli.registry import COMMAND_MODULES
         from companion.games import COMMAND_GROUPS
 
         if name in COMMAND_MODULES:
@@ -86,7 +88,18 @@ class CompanionGroup(TyperGroup):
         # own group (companion.cli.fight_cmds) rather than read as a dice expression.
         if ctx.parent is None and len(args) >= 2 and args[0] == "odds" and args[1] == "fight":
             return "odds fight", _built("companion.cli.fight_cmds:app"), args[2:]
-        return super().resolve_command(ctx, args)
+        try:
+            return super().resolve_command(ctx, args)
+        except Exception as exc:
+            # typer suggests from the commands already built; the root builds its commands lazily.
+            if ctx.parent is None and args and _is_click_exception(exc) and "Did you mean" not in exc.message:  # type: ignore[attr-defined]
+                from difflib import get_close_matches
+
+                matches = get_close_matches(args[0], self.list_commands(ctx))
+                if matches:
+                    suggestions = ", ".join(repr(m) for m in matches)
+                    exc.message = f"{exc.message.rstrip('.')}. Did you mean {suggestions}?"  # type: ignore[attr-defined]
+            raise
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -153,7 +166,7 @@ def _typer_app(target: str) -> Any:
 
 def _short_help(name: str) -> str:
     """The help of root command ``name`` as its typer definition gives it (no click command built)."""
-    from companion.cli.app import COMMAND_MODULES
+    from companion.cli.registry import COMMAND_MODULES
     from companion.games import COMMAND_GROUPS
 
     if name in COMMAND_GROUPS:

@@ -33,8 +33,8 @@ def wants(words: list[str]) -> bool:
 
 def available(env: Env) -> Found:
     """The active session's copies first, then the player's folder."""
+    from companion.cli.kit import active_name, store
     from companion.packs.find import Found, config_dir, scan, session_dir
-    from companion.session.api import active_name, store
 
     found = Found()
     name = active_name(env)
@@ -65,7 +65,7 @@ def names_for_completion(kind: str, data: Path, override: Path | None, session: 
 def _game_table(env: Env, name: str, game: str | None) -> bool:
     """True when the game (--game, else the active session's) has a table of this name."""
     if game is None:
-        from companion.session.api import active_game
+        from companion.cli.kit import active_game
 
         game = active_game(env)
     if game is None:
@@ -78,7 +78,7 @@ def _game_table(env: Env, name: str, game: str | None) -> bool:
 
 def _leave_to_game(env: Env) -> bool:
     """Whether a DR no pack answers is the active game's to refuse (any game but freeform)."""
-    from companion.session.api import active_game
+    from companion.cli.kit import active_game
 
     return active_game(env) not in ("freeform",)
 
@@ -134,8 +134,8 @@ def resolve(env: Env, text: str) -> Pack:
 
 def attach(env: Env, session: Session, packs: list[Pack]) -> None:
     """Keep a copy of each pack in the session, and start the trackers the packs declare."""
+    from companion.cli.kit import opened
     from companion.packs.find import session_dir
-    from companion.session.api import opened
     from companion.store.atomic import write_atomic
 
     folder = session_dir(session.files.dir)
@@ -203,7 +203,7 @@ class _Dice:
                     f"this session uses physical dice: give the faces of every roll with --got, one roll after "
                     f"another, separated by / (e.g. --got {example})"
                 )
-            from companion.session.api import ask_physical
+            from companion.cli.kit import ask_physical
 
             return ask_physical(self.env, expr, self.mod, why)
         return self.virtual.roll(expr, self.mod)
@@ -237,7 +237,7 @@ def roll(
     pack, obj = lookup(env, kind, name, found)
     if kind == "dr" and mod:
         raise InputError(f"DR {obj.name} takes no modifier: a table reads the bare dice")
-    from companion.session.api import active_name
+    from companion.cli.kit import active_name
 
     session_name = None if scratch else active_name(env)
     extra: dict[str, Any] = {}
@@ -246,7 +246,7 @@ def roll(
             raise CompanionError(
                 f"session {session_name!r} rolls from its own seed; drop --seed, or add --scratch to roll outside it"
             )
-        from companion.session.api import opened
+        from companion.cli.kit import opened
 
         with opened(env, name=session_name) as session:
             dice = _Dice(env, got, session.dice(), session.state.dice == "physical", mod)
@@ -440,7 +440,7 @@ def odds(env: Env, words: list[str], *, mod: int, json_out: bool) -> bool:
     from companion.packs.rolling import check_expr
 
     session = None
-    from companion.session.api import active_name, opened
+    from companion.cli.kit import active_name, opened
 
     if active_name(env) is not None:
         with opened(env) as s:
@@ -513,8 +513,8 @@ def show_table_odds(env: Env, pack: Pack, table: PackTable, json_out: bool) -> N
 
 
 def _builtin_odds(env: Env, name: str, json_out: bool) -> bool:
+    from companion.cli.kit import active_game
     from companion.packs.find import builtin_packs
-    from companion.session.api import active_game
 
     for pack in builtin_packs([active_game(env)]):
         for candidate in (name, name.removesuffix("s"), name + "s"):

@@ -24,8 +24,8 @@ def play(
 ) -> None:
     """Play the current session's game, guided: every roll shows its odds; Enter rolls, or type your dice."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.errors import CompanionError
-    from companion.session.api import opened
 
     if not env.interactive:
         raise CompanionError(
@@ -52,10 +52,10 @@ def next_cmd(
 ) -> None:
     """Show what the game asks now; with ANSWER, answer it and show what it asks next."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.dice.source import read_physical
     from companion.engine.describe import parse_choice, parse_number, parse_text, request_json
     from companion.engine.requests import Choice, Number, RollRequest
-    from companion.session.api import opened
     from companion.session.fold import answer_event
 
     with opened(env, engine=True) as session:
@@ -86,7 +86,7 @@ def next_cmd(
         new = session.state.log.entries[before:] if answer else []
         advice = session.spec.advise(session.state, fold.pending) if (session.spec.advise and fold.pending) else []
         if json_out:
-            from companion.log.markdown import entry_text
+            from companion.cli.kit import entry_texts
 
             env.print_json(
                 {
@@ -94,15 +94,14 @@ def next_cmd(
                     "events": session.count,
                     "done": fold.done,
                     "finished": session.state.finished,
-                    "log": [entry_text(e) for e in new],
+                    "log": entry_texts(new),
                     "request": None if fold.pending is None else request_json(fold.pending, advice),
                 }
             )
             return
-        from companion.shell.panels import entry_renderable
+        from companion.cli.kit import print_entries
 
-        for entry in new:
-            env.print(entry_renderable(entry))
+        print_entries(env, new)
         if fold.done:
             env.print(f"The game is over: {session.state.finished or 'ended'}.")
             return

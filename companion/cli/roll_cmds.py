@@ -62,7 +62,7 @@ def _table(env: Env, expr: Expr, game: str | None) -> Table | None:
     from companion.games import load
 
     if game is None:
-        from companion.session.api import active_game
+        from companion.cli.kit import active_game
 
         game = active_game(env)
     if game is None:
@@ -126,7 +126,7 @@ def roll(
         physical = read_physical(e, got, mod)
     session_roll = None
     if not scratch:
-        from companion.session.api import record_roll
+        from companion.cli.kit import record_roll
 
         session_roll = record_roll(env, e, mod, got=got, seed=seed, why=why)
     extra: dict[str, object] = {}

@@ -63,9 +63,9 @@ def new(
 ) -> None:
     """Start a session for a game and make it the current one."""
     env: Env = ctx.obj
+    from companion.cli.kit import store
     from companion.dice.source import new_seed
     from companion.games import canonical
-    from companion.session.api import store
     from companion.session.service import Session
     from companion.store.paths import logs_dir
 
@@ -126,7 +126,7 @@ def new(
 def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """List the sessions in the store; the current one is marked."""
     env: Env = ctx.obj
-    from companion.session.api import active_name, store
+    from companion.cli.kit import active_name, store
     from companion.store.paths import safe_name
 
     st = store(env)
@@ -189,7 +189,7 @@ def use(
 ) -> None:
     """Make a session the current one."""
     env: Env = ctx.obj
-    from companion.session.api import store
+    from companion.cli.kit import store
 
     st = store(env)
     files = st.open(name)
@@ -200,7 +200,7 @@ def use(
 def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Show the current session: game, dice, trackers and the game's own status."""
     env: Env = ctx.obj
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         if json_out:
@@ -234,7 +234,7 @@ def _describe(event: dict[str, Any]) -> str:
 def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Take back the last action (it can be redone until a new action is recorded)."""
     env: Env = ctx.obj
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         event = session.undo()
@@ -247,7 +247,7 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Record again the last action taken back by undo."""
     env: Env = ctx.obj
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         event = session.redo()
@@ -275,9 +275,9 @@ def amend(
 ) -> None:
     """Correct a mis-entered physical roll; the log keeps both values and the reason."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.errors import CompanionError, InputError
     from companion.session.amend import amend_event
-    from companion.session.api import opened
 
     if not reason.strip():
         raise InputError("--reason must say why the roll is corrected")
@@ -320,8 +320,8 @@ def note(
 ) -> None:
     """Add a note to the log."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.errors import InputError
-    from companion.session.api import opened
 
     body = " ".join(text).strip()
     if not body:
@@ -341,8 +341,8 @@ def mode(
 ) -> None:
     """Switch the session's default dice between virtual and physical."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.errors import InputError
-    from companion.session.api import opened
 
     dice = dice.strip().lower()
     if dice not in ("virtual", "physical"):
@@ -361,7 +361,7 @@ def log(
 ) -> None:
     """Show the dungeon log in the terminal."""
     env: Env = ctx.obj
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         text = session.log_text()

@@ -223,8 +223,8 @@ def tracker(
     """Show or change a tracker your table pack declares: "tracker LUCK -1", "tracker SKILL =8"."""
     env: Env = ctx.obj
     from companion.cli.common import parse_change
+    from companion.cli.kit import opened
     from companion.errors import InputError
-    from companion.session.api import opened
 
     with opened(env) as session:
         counters = session.state.trackers.counters

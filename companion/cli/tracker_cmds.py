@@ -25,7 +25,7 @@ tally_app = typer.Typer(
 
 
 def _record(env: Env, event: dict[str, Any]) -> Session:
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         session.record(event)
@@ -51,7 +51,7 @@ def tally_show(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Show every tally (or use a subcommand to change one)."""
     if ctx.invoked_subcommand is not None:
         return
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     env: Env = ctx.obj
     with opened(env) as session:
@@ -119,7 +119,7 @@ def _counter_command(name: str, label: str, doc: str):
         json_out: JsonOpt = False,
     ) -> None:
         env: Env = ctx.obj
-        from companion.session.api import opened
+        from companion.cli.kit import opened
 
         with opened(env) as session:
             if maximum is not None or change is not None:
@@ -150,21 +150,31 @@ def xp(
 ) -> None:
     """XP, with the game's level thresholds (the Inverted Tower levels up every 10 + level XP)."""
     env: Env = ctx.obj
+    from companion.cli.kit import opened
     from companion.errors import InputError
-    from companion.session.api import opened
 
     with opened(env) as session:
+        before = len(session.state.log.entries)
         if change is not None:
             op, n = parse_change(change, "XP")
             if op == "set":
                 raise InputError("XP changes by +N or -N; levels follow from what is gained")
             session.record({"t": "xp", "n": n})
+        # What the game wrote for it: a level up and what it brings ("1 attribute point to place").
+        new = session.state.log.entries[before:]
         t = session.state.trackers
         rule = session.spec.xp_to_next
         need = rule(t.level) if rule else None
         if json_out:
-            env.print_json({"xp": t.counter("xp").value, "level": t.level, "next_level_at": need})
+            from companion.log.markdown import entry_text
+
+            data = {"xp": t.counter("xp").value, "level": t.level, "next_level_at": need}
+            env.print_json(data | {"log": [entry_text(e) for e in new]})
             return
+        from companion.shell.panels import entry_renderable
+
+        for entry in new:
+            env.print(entry_renderable(entry))
         env.print(
             f"XP: {t.counter('xp').value}" + (f"/{need} to level {t.level + 1}" if need else "") + f" (level {t.level})"
         )
@@ -234,7 +244,7 @@ def room(
 def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """List the rooms recorded so far, floor by floor."""
     env: Env = ctx.obj
-    from companion.session.api import opened
+    from companion.cli.kit import opened
 
     with opened(env) as session:
         t = session.state.trackers
@@ -281,10 +291,10 @@ def talisman(
 ) -> None:
     """After a kill: roll 2d6 for the Talisman (found on 12; the last monster left holds it)."""
     env: Env = ctx.obj
+    from companion.cli.kit import ask_physical, opened
     from companion.dice.expr import TALISMAN
     from companion.dice.source import read_physical
     from companion.errors import InputError
-    from companion.session.api import ask_physical, opened
     from companion.session.fold import roll_payload
 
     with opened(env) as session:
@@ -329,9 +339,7 @@ app.add_typer(tally_app, name="tally")
 app.command("hp", context_settings=SIGNED)(
     _counter_command("hp", "HP", 'HP, with a maximum: "hp -1", "hp +2", "hp =5 --max 5".')
 )
-app.command("gold", context_settings=SIGNED)(
-    _counter_command("gold", "Gold", 'Gold pieces: "gold +1", "gold -5".')
-)
+app.command("gold", context_settings=SIGNED)(_counter_command("gold", "Gold", 'Gold pieces: "gold +1", "gold -5".'))
 app.command("xp", context_settings=SIGNED)(xp)
 app.command("item", context_settings=SIGNED)(item)
 app.command("room")(room)

@@ -437,3 +437,14 @@ def amendments(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
         if event.get("t") == "amend":
             out[int(event["target"])] = event
     return out
+
+
+def roll_event(roll: Roll, why: str | None) -> dict[str, Any]:
+    """A ``roll`` event for a roll made outside any request (``companion roll`` in a session)."""
+    event: dict[str, Any] = {"t": "roll", "expr": str(roll.expr), "mod": roll.modifier - roll.expr.const}
+    if roll.parts:
+        event["parts"] = [list(p) for p in roll.parts]
+    event.update(roll_payload(roll))
+    if why:
+        event["why"] = why
+    return event

@@ -25,13 +25,10 @@ def bar(value: int, maximum: int, width: int = 10) -> Text:
     return Text("█" * filled, style=style).append("░" * (width - filled), style="dim").append(f" {value}/{maximum}")
 
 
-def status_panel(session: Session, width: int | None = None) -> Panel:
-    """The status panel; with ``width`` it keeps that width whatever its rows hold (guided play
-    passes one width for the whole game, so the panel does not grow and shrink between turns)."""
+def status_rows(session: Session) -> list[tuple[str, object]]:
+    """What ``status`` shows, as (label, value) rows: the game's own, else the trackers. The shell's
+    toolbar reads the same rows."""
     state = session.state
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="bold")
-    grid.add_column()
     rows: list[tuple[str, object]] = []
     if session.spec.status is not None:
         rows.extend(session.spec.status(state))
@@ -64,6 +61,17 @@ def status_panel(session: Session, width: int | None = None) -> Panel:
                     else ("held by the last monster" if ts.held_by_last else f"not found after {ts.kills} kill(s)"),
                 )
             )
+    return rows
+
+
+def status_panel(session: Session, width: int | None = None) -> Panel:
+    """The status panel; with ``width`` it keeps that width whatever its rows hold (guided play
+    passes one width for the whole game, so the panel does not grow and shrink between turns)."""
+    state = session.state
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    rows = status_rows(session)
     for label, value in rows:
         grid.add_row(label, value if isinstance(value, Text) else Text(str(value)))
     title = f"{session.spec.title} · {session.meta.name}"

@@ -90,19 +90,19 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
     ),
     "dark-tower": FightOddsEntry(
         summary="a monster or a group: the heroes' bonus, the dice and ★ spells against the strength",
-        command="companion.games.dark_tower.cli:odds_fight",
+        command="companion.games.dark_tower.cli_view:odds_fight",
         outcome="companion.games.dark_tower.odds:fight_outcome",
         example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
     ),
     "haunted-tower": FightOddsEntry(
         summary="a duel with initiative: a monster of the listing against a hero (or the fight in progress)",
-        command="companion.games.haunted_tower.cli:odds_fight",
+        command="companion.games.haunted_tower.cli_view:odds_fight",
         outcome="companion.games.haunted_tower.odds:fight_outcome",
         example="companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 --run-at 1",
     ),
     "dragons-den": FightOddsEntry(
         summary="an exchange of attacks at the current health: a hero against a monster",
-        command="companion.games.dragons_den.cli:odds_fight",
+        command="companion.games.dragons_den.cli_tables:odds_fight",
         outcome="companion.games.dragons_den.odds:fight_outcome",
         example="companion odds fight dragons-den --health 8 --against 4",
     ),

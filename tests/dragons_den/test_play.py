@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from companion.cli.app import app
 from companion.cli.env import Env
-from companion.session.api import opened
+from companion.cli.kit import opened
 from companion.shell.play import play
 
 DOWN, UP, ENTER = "\x1b[B", "\x1b[A", "\r"

@@ -37,7 +37,7 @@ def _catalogue(env: Env) -> dict[str, Any]:
 
 def _session_values(env: Env) -> tuple[Any, dict[str, Any]] | None:
     """The active talisman session's state and its data, if one is active (else None)."""
-    from companion.session.api import active_game, opened
+    from companion.cli.kit import active_game, opened
 
     if active_game(env) != GAME:
         return None
@@ -121,8 +121,8 @@ def data_cmd(
         catalogue.save(folder, GAME, values)
     applied = False
     if session and changes:
+        from companion.cli.kit import active_game, opened
         from companion.errors import CompanionError
-        from companion.session.api import active_game, opened
 
         if active_game(env) != GAME:
             raise CompanionError("no Adventure in the Dungeon game is active; the change is saved for new games")
@@ -256,7 +256,7 @@ def odds_cmd(
 ) -> None:
     """The odds of a fight fought to the end, and of the Talisman search."""
     env: Env = ctx.obj
-    from companion.session.api import active_game, opened
+    from companion.cli.kit import active_game, opened
 
     exact = exact or json_out
     if fresh or active_game(env) != GAME:
@@ -445,10 +445,10 @@ def odds_fight(
     monster can take a while to count: it says so on stderr.
     """
     env: Env = ctx.obj
+    from companion.cli.kit import active_game, opened
     from companion.errors import InputError
     from companion.games import load
     from companion.games.adventure_in_the_dungeon.odds import fight_outcome
-    from companion.session.api import active_game, opened
     from companion.sim.fights import show
 
     chosen: frozenset[str] | None = None

@@ -497,8 +497,11 @@ def confirm_floor(state: State, monster: str) -> Flow:
     name = C.title(card, rules.lang(state))
     answer = yield _yes_no(
         "draw.floor",
-        f"{name} lives on floor {card.floor}, and its card goes in that floor's pile. Did it come up here anyway?",
-        info=("No goes back to the top card. (A quest's own cards may put a monster on another floor.)",),
+        f"{name} is a floor {card.floor} card. Drawn here anyway?",
+        info=(
+            "Each monster goes in its own floor's pile; a quest's cards may say otherwise.",
+            "No goes back to the top card.",
+        ),
     )
     return answer == "yes"
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from companion.cli.env import Env
     from companion.session.service import Session
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+from companion.cli.common import JsonOpt
 
 app = typer.Typer(
     help="The Inverted Tower at the table: record rooms, fights, treasure and levels by hand "
@@ -26,21 +26,22 @@ app = typer.Typer(
 )
 
 
-def _check_game(session: Session) -> None:
+GAME = "inverted-tower"
+
+
+def _refuse(session: Session) -> Exception:
     from companion.errors import InputError
 
-    if session.meta.game != "inverted-tower":
-        raise InputError(
-            f"session {session.name!r} plays {session.meta.game}; the tower commands need an Inverted Tower session",
-        )
+    return InputError(
+        f"session {session.name!r} plays {session.meta.game}; the tower commands need an Inverted Tower session",
+    )
 
 
 def _record(ctx: typer.Context, event: dict[str, Any], json_out: bool, said: str = "") -> None:
-    from companion.session.api import opened
+    from companion.cli.kit import game_session
 
     env: Env = ctx.obj
-    with opened(env) as session:
-        _check_game(session)
+    with game_session(env, GAME, _refuse) as session:
         session.record(event)
         _show(env, session, json_out, said)
 
@@ -294,10 +295,10 @@ def odds(
     Also companion odds fight inverted-tower. With an Inverted Tower session active, HP, the floor,
     the attributes and the variants default to the hero's.
     """
+    from companion.cli.kit import active_game, opened
     from companion.errors import InputError
     from companion.games.inverted_tower import data
     from companion.games.inverted_tower.odds import fight_outcome
-    from companion.session.api import active_game, opened
     from companion.sim.fights import show, to_json
 
     env: Env = ctx.obj

@@ -1,0 +1,235 @@
+"""The command kit: what every command that acts on a session needs, written once.
+
+- find the active session (``--session``, else the current one) and open it under its lock
+  (:func:`opened`), checked to be the right game (:func:`game_session`);
+- answer a roll: the faces given with ``--got``, the faces a person types at a terminal when the
+  session uses physical dice, else the session's virtual dice (:class:`Roller`, :func:`roll_faces`);
+- try an action on a copy of the state first (:func:`dry`), then record it;
+- render: the log entries an action added, as text or in one ``--json`` object
+  (:func:`new_entries`, :func:`print_entries`, :func:`entry_texts`, :func:`info`).
+
+A game's command file keeps only what is the game's own. Kept light to import: ``roll`` asks "is a
+session active?" on every run, and that must not load TinyDB or filelock unless one is; rich,
+questionary and the games are imported only inside the helpers that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import CompanionError, NotFoundError
+from companion.store.paths import data_dir
+
+if TYPE_CHECKING:
+    from companion.cli.env import Env
+    from companion.dice.expr import Expr
+    from companion.dice.roll import Roll
+    from companion.session.service import Session
+    from companion.session.state import State
+    from companion.store.sessions import SessionFiles, Store
+
+
+def store(env: Env) -> Store:
+    from companion.store.sessions import Store
+
+    return Store(data_dir(env.data_dir))
+
+
+def active_name(env: Env) -> str | None:
+    """``--session``/``COMPANION_SESSION``, else the current session, else None."""
+    if env.session:
+        return env.session
+    folder = data_dir(env.data_dir)
+    try:
+        name = (folder / "current").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not name or not (folder / "sessions" / name / "session.json").exists():
+        return None
+    return name
+
+
+def require_name(env: Env) -> str:
+    name = active_name(env)
+    if name is None:
+        raise NotFoundError(
+            "no session is active", hint="start one with: companion new GAME (or pick one: companion use NAME)"
+        )
+    return name
+
+
+#: Sessions whose lock this process holds for longer than one command (``companion shell``), by
+#: folder: a command run inside the shell re-enters that lock instead of waiting for itself.
+_HELD: dict[Any, SessionFiles] = {}
+
+
+@contextmanager
+def holding(files: SessionFiles, wait: float) -> Iterator[SessionFiles]:
+    """Hold a session's lock until the block ends; every :func:`opened` of it meanwhile re-enters it."""
+    with files.locked(wait):
+        _HELD[files.dir] = files
+        try:
+            yield files
+        finally:
+            _HELD.pop(files.dir, None)
+
+
+@contextmanager
+def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: float | None = None) -> Iterator[Session]:
+    """The active (or named) session, loaded while its lock is held."""
+    from companion.session.service import Session
+    from companion.store.sessions import LOCK_WAIT
+
+    files = store(env).open(name or require_name(env))
+    files = _HELD.get(files.dir, files)
+    with files.locked(LOCK_WAIT if wait is None else wait):
+        yield Session.open(files, engine=engine)
+
+
+def active_game(env: Env) -> str | None:
+    """The active session's game, read from its small meta file (no lock, no state)."""
+    name = active_name(env)
+    if name is None:
+        return None
+    return store(env).open(name).read_meta()["meta"]["game"]
+
+
+def record_roll(
+    env: Env, expr: Expr, mod: int, *, got: str | None, seed: int | None, why: str | None
+) -> tuple[Roll, str] | None:
+    """Roll in the active session and record it; None when no session is active."""
+    name = active_name(env)
+    if name is None:
+        return None
+    if seed is not None:
+        raise CompanionError(
+            f"session {name!r} rolls from its own seed; drop --seed, or add --scratch to roll outside it"
+        )
+    from companion.dice.source import read_physical
+    from companion.session.fold import roll_event
+
+    with opened(env, name=name) as session:
+        if got is not None:
+            roll = read_physical(expr, got, mod)
+        elif session.state.dice == "physical":
+            roll = ask_physical(env, expr, mod, why)
+        else:
+            roll = session.dice().roll(expr, mod)
+        session.record(roll_event(roll, why))
+        return roll, session.name
+
+
+def ask_physical(env: Env, expr: Expr, mod: int, why: str | None) -> Roll:
+    """Ask a person at a terminal for the faces they rolled; refuse cleanly without a terminal."""
+    from companion.dice.source import read_physical
+    from companion.errors import InputError
+
+    if not env.interactive:
+        raise InputError(f"this session uses physical dice: give the faces with --got (e.g. --got {_example(expr)})")
+    from companion.shell.prompts import ask_faces
+
+    return ask_faces(expr, mod, why or "", reader=read_physical)
+
+
+def _example(expr: Expr) -> str:
+    return ",".join("3" for _ in expr.dice)
+
+
+# ---- a game's session ------------------------------------------------------------------------------
+
+
+@contextmanager
+def game_session(env: Env, game: str, refuse: Callable[[Session], Exception]) -> Iterator[Session]:
+    """The active session, opened under its lock, refused with ``refuse(session)`` unless it plays ``game``."""
+    with opened(env) as session:
+        if session.meta.game != game:
+            raise refuse(session)
+        yield session
+
+
+def dry(session: Session) -> State:
+    """A copy of the state to try an action on first (for its result, or its refusal) before it is recorded."""
+    import copy
+
+    return copy.deepcopy(session.state)
+
+
+# ---- rolls -----------------------------------------------------------------------------------------
+
+
+class Roller:
+    """The rolls of one command: the faces given, the faces typed at a terminal (physical dice), or the
+    session's virtual dice, drawn from one stream so that two rolls in one command differ."""
+
+    def __init__(self, env: Env, session: Session) -> None:
+        self.env = env
+        self.session = session
+        self._dice: Any = None
+        #: ``{"faces": [...], "src": ...}`` of every roll so far, for events that keep several.
+        self.payloads: list[dict[str, Any]] = []
+
+    def roll(self, expr: Expr, got: str | None, why: str, mod: int = 0, parts: Sequence[Any] = ()) -> Roll:
+        from companion.dice.source import read_physical
+
+        if got is not None:
+            roll = read_physical(expr, got, mod, parts=tuple(parts))
+        elif self.session.state.dice == "physical":
+            roll = ask_physical(self.env, expr, mod, why)
+        else:
+            if self._dice is None:
+                self._dice = self.session.dice()
+            roll = self._dice.roll(expr, mod, tuple(parts))
+        self.payloads.append({"faces": list(roll.faces or ()), "src": roll.source})
+        return roll
+
+    def answer(self, request: Any, got: str | None) -> Roll:
+        """Roll what a request asks (anything with ``expr``, ``mod``, ``parts`` and ``why``)."""
+        return self.roll(request.expr, got, request.why, request.mod, request.parts)
+
+
+def roll_faces(env: Env, session: Session, expr: Expr, got: str | None, why: str) -> tuple[Roll, dict[str, Any]]:
+    """One roll of ``expr`` and what a game event keeps of it: ``{"expr": ..., "faces": [...], "src": ...}``."""
+    from companion.session.fold import roll_payload
+
+    roll = Roller(env, session).roll(expr, got, why)
+    return roll, {"expr": str(expr), **roll_payload(roll)}
+
+
+# ---- rendering -------------------------------------------------------------------------------------
+
+
+def new_entries(session: Session, before: int) -> list[dict[str, Any]]:
+    """The log entries recorded since the log held ``before`` entries."""
+    return session.state.log.entries[before:]
+
+
+def entry_texts(entries: Sequence[dict[str, Any]]) -> list[str]:
+    """Log entries as the plain lines ``--json`` gives."""
+    from companion.log.markdown import entry_text
+
+    return [entry_text(e) for e in entries]
+
+
+def print_entries(env: Env, entries: Sequence[dict[str, Any]]) -> None:
+    """Log entries as the terminal shows them."""
+    from companion.shell.panels import entry_renderable
+
+    for entry in entries:
+        env.print(entry_renderable(entry))
+
+
+def info(env: Env, lines: Sequence[str], json_out: bool) -> None:
+    """Dim lines shown before a result (odds, reminders); nothing with ``--json``."""
+    if json_out:
+        return
+    from rich.text import Text
+
+    for line in lines:
+        env.print(Text(line, style="dim"))
+
+
+def fraction_text(p: Any) -> str:
+    """A probability as ``"N/D"``, the form every ``--json`` gives."""
+    return f"{p.numerator}/{p.denominator}"

@@ -1,0 +1,45 @@
+"""Where each root command is defined: read by the root group (to build a command only when it
+runs), by ``companion --help``, and by the shell and completion (to walk the command tree).
+
+Holds data only, so :mod:`companion.cli.app` and :mod:`companion.cli.group` both read it without
+importing each other.
+"""
+
+from __future__ import annotations
+
+#: Command name → the module whose typer ``app`` defines it. Only the module of the command being
+#: run is imported and turned into a click command; typer would otherwise build every command's
+#: parameters on every run (see docs/startup.md). The order is the order of ``companion --help``.
+COMMAND_MODULES: dict[str, str] = {
+    "roll": "companion.cli.roll_cmds",
+    "odds": "companion.cli.roll_cmds",
+    "simulate": "companion.cli.sim_cmds",
+    "new": "companion.cli.session_cmds",
+    "play": "companion.cli.play_cmds",
+    "shell": "companion.cli.shell_cmds",
+    "next": "companion.cli.play_cmds",
+    "sessions": "companion.cli.session_cmds",
+    "use": "companion.cli.session_cmds",
+    "status": "companion.cli.session_cmds",
+    "undo": "companion.cli.session_cmds",
+    "redo": "companion.cli.session_cmds",
+    "amend": "companion.cli.session_cmds",
+    "note": "companion.cli.session_cmds",
+    "mode": "companion.cli.session_cmds",
+    "log": "companion.cli.session_cmds",
+    "export": "companion.cli.export_cmds",
+    "dice": "companion.cli.export_cmds",
+    "gamedata": "companion.cli.session_cmds",
+    "tally": "companion.cli.tracker_cmds",
+    "hp": "companion.cli.tracker_cmds",
+    "xp": "companion.cli.tracker_cmds",
+    "gold": "companion.cli.tracker_cmds",
+    "item": "companion.cli.tracker_cmds",
+    "room": "companion.cli.tracker_cmds",
+    "rooms": "companion.cli.tracker_cmds",
+    "floor": "companion.cli.tracker_cmds",
+    "talisman": "companion.cli.tracker_cmds",
+    "tables": "companion.cli.table_cmds",
+    "tracker": "companion.cli.table_cmds",
+    "completion": "companion.cli.completion_cmds",
+}

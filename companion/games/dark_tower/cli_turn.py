@@ -1,0 +1,440 @@
+"""``companion dark draw``, ``check``, ``fight``, ``lose``, ... ``end``: the steps of a turn, and corrections.
+
+Registered on ``companion dark`` by :mod:`companion.games.dark_tower.cli`; only typer is imported at
+module level.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from companion.games.dark_tower.cli_common import (
+    GotOpt,
+    JsonOpt,
+    _dry,
+    _env,
+    _hero,
+    _info,
+    _ints,
+    _record,
+    _roll,
+    _session,
+    _show,
+    _shown_in,
+)
+
+app = typer.Typer()
+
+
+@app.command("draw")
+def draw_cmd(
+    ctx: typer.Context,
+    kind: Annotated[
+        str, typer.Argument(help="monster, obstacle or item (монстр, препятствие, предмет).", show_default=False)
+    ],
+    name: Annotated[
+        str, typer.Argument(help="The card (enter a new one first with: companion dark card).", show_default=False)
+    ],
+    any_floor: Annotated[
+        bool,
+        typer.Option("--any-floor", help="A monster of another floor came up here (a quest's cards may say so)."),
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """The current player drew the top card of the floor."""
+    from companion.errors import InputError
+    from companion.games.dark_tower import cards as C
+
+    with _session(ctx) as session:
+        k = C.kind_of(kind)
+        if k not in ("monster", "obstacle", "item"):
+            raise InputError("a floor's deck holds monsters, obstacles and items")
+        before = len(session.state.log.entries)
+        card = C.find(session.state, k, name)
+        _record(session, {"op": "draw", "kind": k, "card": card, **({"any_floor": True} if any_floor else {})})
+        _show(ctx, session, before, json_out)
+
+
+@app.command("group")
+def group_cmd(
+    ctx: typer.Context,
+    monster: Annotated[str, typer.Argument(help="The monster that joins the fight.", show_default=False)],
+    from_deck: Annotated[
+        bool, typer.Option("--from-deck", help="It was drawn from this floor's deck (the count goes down).")
+    ] = False,
+    any_floor: Annotated[
+        bool,
+        typer.Option("--any-floor", help="A monster of another floor came up here (a quest's cards may say so)."),
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Another monster joins the group on the table (it was summoned, or a card says so)."""
+    from companion.games.dark_tower import cards as C
+
+    with _session(ctx) as session:
+        before = len(session.state.log.entries)
+        card = C.find(session.state, "monster", monster)
+        event = {"op": "group", "monster": card, "from_deck": from_deck}
+        _record(session, {**event, **({"any_floor": True} if any_floor else {})})
+        _show(ctx, session, before, json_out)
+
+
+@app.command("check")
+def check_cmd(
+    ctx: typer.Context,
+    got: GotOpt = None,
+    use: Annotated[
+        list[str] | None, typer.Option("--use", help="A single-use +1 die item to use (repeat).", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Roll the drawn obstacle's check: the numbers on 3 dice must be more than its value; each ♥ heals 1."""
+    from companion.dice.expr import parse
+    from companion.dice.render import fraction
+    from companion.dice.render import to_json as roll_json
+    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower import odds, rules
+
+    env = _env(ctx)
+    with _session(ctx) as session:
+        state = session.state
+        g = rules.game(state)
+        if g.phase != "obstacle":
+            from companion.errors import InputError
+
+            raise InputError(f"there is no obstacle to check: {rules.waiting_for(state)}")
+        items = [rules.held_index(state, g.turn, u) for u in use or []]
+        used = [g.current().items[i].card for i in items]
+        card = C.get(state, "obstacle", g.obstacle or "")
+        dice = rules.check_dice(state, used)
+        co = odds.check_odds(card.check, dice)  # type: ignore[union-attr]
+        title = C.title(card, ctx.meta.get("dark_lang", g.lang))
+        _info(env, [f"{title}: {dice} dice must show more than {card.check}: pass {fraction(co.passed)}"], json_out)  # type: ignore[union-attr]
+        expr = parse(f"{dice}dt>{card.check}")  # type: ignore[union-attr]
+        roll, payload = _roll(ctx, session, expr, got, f"{g.current().player}: check {card.check}")  # type: ignore[union-attr]
+        result = rules.resolve_check(_dry(session), roll, used)
+        before = len(state.log.entries)
+        why = f"{g.current().player}: {rules.t(state, 'check').lower()} {card.check}"  # type: ignore[union-attr]
+        _record(session, {"op": "check", "roll": payload, "use": used, "why": why})
+        out = {
+            "passed": result.passed,
+            "total": result.total,
+            "check": result.check,
+            "healed": result.healed,
+            "damage": result.damage,
+            "penalty": result.penalty,
+            "event": result.event,
+            "odds": f"{co.passed.numerator}/{co.passed.denominator}",
+            "roll": roll_json(roll),
+        }
+        _show(ctx, session, before, json_out, out)
+
+
+@app.command("fight")
+def fight_cmd(
+    ctx: typer.Context,
+    helper: Annotated[
+        str | None,
+        typer.Option(
+            "--with", help="Call this player to help (from floor 2): bonuses add, you roll.", show_default=False
+        ),
+    ] = None,
+    use: Annotated[
+        list[str] | None,
+        typer.Option("--use", help="A single-use item to use in this fight (repeat).", show_default=False),
+    ] = None,
+    condition: Annotated[
+        list[str] | None,
+        typer.Option("--condition", help="A permanent spell whose condition holds now (repeat).", show_default=False),
+    ] = None,
+    cast: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cast",
+            help="Spend ★ on these activated spells, as far as the energy goes; 'auto' (default) casts what adds "
+            "most, 'none' keeps the energy.",
+            show_default=False,
+        ),
+    ] = None,
+    got: GotOpt = None,
+    odds_only: Annotated[bool, typer.Option("--odds", help="Only show the odds; do not roll.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Fight the monsters on the table: the odds first, then 4 dice; ★ casts spells, ♥ heals."""
+    from companion.dice.expr import parse
+    from companion.dice.render import to_json as roll_json
+    from companion.errors import InputError
+    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower import odds, rules
+    from companion.games.dark_tower.engine import odds_lines
+
+    env = _env(ctx)
+    with _session(ctx) as session:
+        state = session.state
+        g = rules.game(state)
+        if g.phase != "fight":
+            raise InputError(f"there is no fight now: {rules.waiting_for(state)}")
+        plan = rules.Plan()
+        if helper is not None:
+            plan.helper = _hero(session, helper)
+        plan.use = [g.current().items[rules.held_index(state, g.turn, u)].card for u in use or []]
+        plan.conditions = [C.slug(c) for c in condition or []]
+        bonus = rules.fight_bonus(state, plan)
+        with _shown_in(ctx, session):
+            lines = odds_lines(state, plan)
+        fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules.boosts(state, bonus))
+        odds_data = {
+            "bonus": bonus.total,
+            "parts": [list(p) for p in bonus.parts],
+            "dice": bonus.dice,
+            "strength": bonus.strength,
+            "win": f"{fo.win.numerator}/{fo.win.denominator}",
+            "tie": f"{fo.tie.numerator}/{fo.tie.denominator}",
+            "damage": {str(d): f"{p.numerator}/{p.denominator}" for d, p in fo.damage.items()},
+        }
+        if odds_only:
+            if json_out:
+                env.print_json({"odds": odds_data, "lines": list(lines)})
+            else:
+                _info(env, lines, False)
+            return
+        _info(env, lines, json_out)
+        why = f"{g.current().player}: {rules.t(state, 'fight').lower()} {rules.group_text(state)}"
+        roll, payload = _roll(ctx, session, parse(f"{bonus.dice}dt"), got, why)
+        payload["mod"] = bonus.total
+        payload["parts"] = [list(p) for p in bonus.parts]
+        from companion.dice.roll import evaluate
+
+        roll = evaluate(roll.expr, roll.faces or (), bonus.total, source=roll.source, parts=tuple(bonus.parts))
+        chosen, skipped = _choose_casts(state, bonus, roll.stars or 0, cast)
+        _info(env, [f"Not enough ★ for {s}: not cast." for s in skipped], json_out)
+        result = rules.resolve_fight(_dry(session), plan, roll, chosen)
+        before = len(state.log.entries)
+        _record(
+            session,
+            {
+                "op": "fight",
+                "roll": payload,
+                "why": why,
+                "helper": plan.helper,
+                "use": plan.use,
+                "conditions": plan.conditions,
+                "cast": [list(c) for c in chosen],
+            },
+        )
+        out = {
+            "won": result.won,
+            "total": result.total,
+            "strength": result.strength,
+            "damage": result.damage,
+            "healed": result.healed,
+            "energy": result.energy,
+            "cast": result.cast,
+            "fallen": result.fallen,
+            "owed": result.owed,
+            "odds": odds_data,
+            "roll": roll_json(roll),
+        }
+        _show(ctx, session, before, json_out, out)
+
+
+def _choose_casts(
+    state: Any, bonus: Any, stars: int, cast: list[str] | None
+) -> tuple[list[tuple[int, str]], list[str]]:
+    """The spells to cast: ``auto`` (the most bonus), ``none``, or the named ones while the energy lasts."""
+    from companion.errors import InputError
+    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower import rules
+
+    wanted = cast or ["auto"]
+    if wanted == ["auto"]:
+        return rules.best_castings(state, bonus, stars), []
+    if wanted == ["none"]:
+        return [], []
+    chosen: list[tuple[int, str]] = []
+    skipped: list[str] = []
+    for name in wanted:
+        key = C.slug(name)
+        option = next((c for c in bonus.castable if key in (c.slug, C.slug(c.spell.ru))), None)
+        if option is None:
+            known = ", ".join(c.spell.name for c in bonus.castable) or "none in this fight"
+            raise InputError(f"{name!r} is not an activated spell the heroes can cast here (castable: {known})")
+        try:
+            rules.castings(state, bonus, [*chosen, (option.hero, option.slug)], stars)
+        except InputError:
+            skipped.append(option.spell.name)
+            continue
+        chosen.append((option.hero, option.slug))
+    return chosen, skipped
+
+
+@app.command("lose")
+def lose_cmd(
+    ctx: typer.Context,
+    player: Annotated[
+        str | None, typer.Argument(help="Who loses an item (default: the first who owes one).", show_default=False)
+    ] = None,
+    name: Annotated[
+        str | None, typer.Argument(help="The item, if you picked it at random yourselves.", show_default=False)
+    ] = None,
+    got: GotOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The random item a monster takes (the Gelatinous Cube): 1dN with the session's dice, or the one you picked."""
+    from companion.errors import InputError
+    from companion.games.dark_tower import rules
+
+    with _session(ctx) as session:
+        state = session.state
+        g = rules.game(state)
+        if not g.owed:
+            raise InputError("nobody owes a random item now")
+        who = _hero(session, player) if player else g.owed[0]
+        if who not in g.owed:
+            raise InputError(f"{g.heroes[who].player} owes no item")
+        hero = g.heroes[who]
+        before = len(state.log.entries)
+        event: dict[str, Any] = {"op": "lose", "hero": who}
+        if name is not None:
+            event["index"] = rules.held_index(state, who, name)
+        elif len(hero.items) == 1:
+            event["index"] = 0
+        else:
+            from companion.games.dark_tower.engine import pick_expr
+
+            _, payload = _roll(ctx, session, pick_expr(len(hero.items)), got, f"{hero.player}'s random item")
+            event["roll"] = payload
+            event["why"] = f"{hero.player} discards a random item"
+        _record(session, event)
+        _show(ctx, session, before, json_out)
+
+
+@app.command("discard")
+def discard_cmd(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(help="Who discards.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="The item (name or its number in their hand).", show_default=False)],
+    to: Annotated[
+        str | None,
+        typer.Option("--to", help="Another player picks it up (usable from their next turn).", show_default=False),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Discard an item (one of each class may be held); another player may pick it up."""
+    from companion.games.dark_tower import rules
+
+    with _session(ctx) as session:
+        before = len(session.state.log.entries)
+        who = _hero(session, player)
+        index = rules.held_index(session.state, who, name)
+        _record(session, {"op": "discard", "hero": who, "index": index, "to": _hero(session, to) if to else None})
+        _show(ctx, session, before, json_out)
+
+
+@app.command("trade")
+def trade_cmd(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(help="Who gives.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="What they give.", show_default=False)],
+    other: Annotated[str, typer.Argument(help="Who receives.", show_default=False)],
+    back: Annotated[
+        str | None, typer.Argument(help="What the other gives back (nothing: a gift).", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Trade at the end of a turn: the items received are usable from their owner's next turn."""
+    from companion.games.dark_tower import rules
+
+    with _session(ctx) as session:
+        state = session.state
+        before = len(state.log.entries)
+        a, b = _hero(session, player), _hero(session, other)
+        event = {
+            "op": "trade",
+            "a": a,
+            "item_a": rules.held_index(state, a, name),
+            "b": b,
+            "item_b": rules.held_index(state, b, back) if back else None,
+        }
+        _record(session, event)
+        _show(ctx, session, before, json_out)
+
+
+@app.command("end")
+def end_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """End the turn: energy fades, items over the class limit must be gone, a cleared floor is left."""
+    with _session(ctx) as session:
+        before = len(session.state.log.entries)
+        _record(session, {"op": "end"})
+        _show(ctx, session, before, json_out)
+
+
+@app.command("floor")
+def floor_cmd(
+    ctx: typer.Context,
+    force: Annotated[bool, typer.Option("--force", help="Go up even if the count says cards are left.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Go up to the next floor: every hero rises a level and learns its spells (end does this by itself)."""
+    with _session(ctx) as session:
+        before = len(session.state.log.entries)
+        _record(session, {"op": "floor", "force": force})
+        _show(ctx, session, before, json_out)
+
+
+@app.command("hp", context_settings={"ignore_unknown_options": True})
+def hp_cmd(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(help="Whose health.", show_default=False)],
+    change: Annotated[str | None, typer.Argument(help="+N, -N or =N.", show_default=False)] = None,
+    maximum: Annotated[
+        int | None, typer.Option("--max", help="A new most health (an item that raises it).", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Change a hero's health by a card's own text (dice, fights and obstacles do it by themselves)."""
+    from companion.cli.common import parse_change
+    from companion.errors import InputError
+
+    if change is None and maximum is None:
+        raise InputError("give a change (+N, -N, =N) or --max N")
+    with _session(ctx) as session:
+        before = len(session.state.log.entries)
+        who = _hero(session, player)
+        event: dict[str, Any] = {"op": "health", "hero": who}
+        if change is not None:
+            op, n = parse_change(change, "health")
+            event["value" if op == "set" else "delta"] = n
+        if maximum is not None:
+            event["max"] = maximum
+        _record(session, event)
+        _show(ctx, session, before, json_out)
+
+
+@app.command("deck")
+def deck_cmd(
+    ctx: typer.Context,
+    floor: Annotated[int, typer.Argument(help="The floor.", min=1, max=3, show_default=False)],
+    counts: Annotated[str, typer.Argument(help="MONSTERS,OBSTACLES,ITEMS left in it.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Correct a deck's count to what your table really has."""
+    with _session(ctx) as session:
+        before = len(session.state.log.entries)
+        _record(session, {"op": "deck", "floor": floor, "counts": _ints(counts, 3, "the counts")})
+        _show(ctx, session, before, json_out)
+
+
+@app.command("lang")
+def lang_cmd(
+    ctx: typer.Context,
+    lang: Annotated[str, typer.Argument(help="en, or ru for the rule text's own Russian terms.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Show the rules' terms in English or Russian in this session (guided play, the screen and the log)."""
+    with _session(ctx) as session:
+        before = len(session.state.log.entries)
+        _record(session, {"op": "lang", "lang": lang.strip().lower()})
+        _show(ctx, session, before, json_out)

@@ -1,0 +1,145 @@
+"""The code's shape: layers point down, no import circles, command modules stay small.
+
+Read from the source with :mod:`ast` (nothing is imported), so the test sees lazy imports inside
+functions as well as the ones at the top of a module: both are edges of the import graph.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "companion"
+
+#: Packages below the command line: they never import from ``companion.cli`` or ``companion.shell``.
+LOWER = ("dice", "engine", "session", "store", "log", "sim")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in ROOT.rglob("*.py"):
+        parts = path.relative_to(ROOT.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The companion modules ``name`` imports: ``from pkg import sub`` counts as ``pkg.sub`` when sub is
+    a module (as import-linter and pylint read it), else as ``pkg``."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # ``if TYPE_CHECKING:`` imports never run: they are no edge of the import graph.
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                sub = f"{module}.{alias.name}"
+                out.add(sub if sub in MODULES else module)
+    return {m for m in out if m in MODULES and m != name}
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+@pytest.mark.parametrize("package", LOWER)
+def test_the_lower_layers_import_nothing_from_the_command_line(package):
+    upward = sorted(
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if name == f"companion.{package}" or name.startswith(f"companion.{package}.")
+        for target in targets
+        if target.startswith(("companion.cli", "companion.shell"))
+    )
+    assert upward == []
+
+
+def test_no_import_circles_among_companion_modules():
+    assert _cycles(GRAPH) == []
+
+
+def test_the_cycle_finder_sees_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_reader_sees_lazy_imports():
+    # group.py reads COMMAND_MODULES inside its methods: a lazy import is still an edge.
+    assert "companion.cli.registry" in GRAPH["companion.cli.group"]
+    assert "companion.cli.kit" in GRAPH["companion.cli.session_cmds"]
+
+
+def test_command_modules_stay_small():
+    command_files = [
+        *ROOT.joinpath("cli").glob("*.py"),
+        *ROOT.joinpath("shell").glob("*.py"),
+        *ROOT.joinpath("games").glob("*/cli*.py"),
+    ]
+    big = {str(p.relative_to(ROOT)): n for p in command_files if (n := len(p.read_text().splitlines())) > 600}
+    assert big == {}
