@@ -64,7 +64,7 @@ def test_a_chain_typed_at_the_prompt_a_check_an_effect_and_undo(env):
     child.expect("not a face of a d6")
     child.sendcontrol("u")
     child.send("5\r")  # 4-5: Something stirs: roll on [monster]
-    child.expect("DR monster: roll 2d6 and type what the dice show")
+    child.expect("DR monster: roll 2d6 and type what the dice")
     child.send("5 6\r")  # 11: a crypt guard with a purse: roll on [treasure]
     child.expect("DR treasure: roll 1d6")
     child.send("2\r")  # 1-3: A few coins, gold +1
