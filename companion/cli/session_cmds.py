@@ -50,6 +50,15 @@ def new(
     hero: Annotated[
         str | None, typer.Option("--hero", help="The hero's name, for the log.", show_default=False)
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language to play in: en or ru (default: COMPANION_LANG, then the locale; "
+            "a game without that language plays in English).",
+            show_default=False,
+        ),
+    ] = None,
     tables: Annotated[
         list[str] | None,
         typer.Option(
@@ -66,10 +75,12 @@ def new(
     from companion.cli.kit import store
     from companion.dice.source import new_seed
     from companion.games import canonical
+    from companion.i18n import choose
     from companion.session.service import Session
     from companion.store.paths import logs_dir
 
     game = canonical(game)
+    language = choose(game, lang)
     packs = []
     if tables:  # read and checked before anything is created: a bad pack leaves no session behind
         from companion.cli import pack_use
@@ -91,6 +102,7 @@ def new(
         variants=list(variant or []),
         logs_dir=logs_dir(env.logs_dir),
         hero=hero,
+        lang=language,
     )
     if packs:
         pack_use.attach(env, session, packs)
@@ -105,22 +117,26 @@ def new(
                 "dice": session.meta.dice,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
+                "lang": language,
                 "tables": [p.name for p in packs],
             }
         )
         return
+    from companion.i18n import _
+
     env.print(
-        f"[bold]{session.spec.title}[/bold]: session [bold]{session.files.slug}[/bold] started "
-        f"(seed {session.meta.seed}, {session.meta.dice} dice)."
+        _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice).").format(
+            game=_(session.spec.title), session=session.files.slug, seed=session.meta.seed, dice=_(session.meta.dice)
+        )
     )
-    env.print(f"Log: {session.meta.log_path}")
+    env.print(_("Log: {path}").format(path=session.meta.log_path))
     for p in packs:
         from rich.markup import escape
 
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
         env.print(f"Tables: {escape(p.title)} ({escape(names.lstrip(', '))})")
     if session.spec.play is not None:
-        env.print("Next: [bold]companion play[/bold]")
+        env.print(_("Next: [bold]companion play[/bold]"))
 
 
 sessions_app = typer.Typer(
@@ -317,6 +333,10 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 
 
 def _describe(event: dict[str, Any]) -> str:
+    from companion.i18n import _, language
+
+    if language() != "en":  # the event's own words are English data: say what kind of step it was
+        return _("a roll") if event.get("t") == "roll" else _("a step")
     t = event.get("t")
     if t == "roll":
         return f"roll {event.get('expr')}"
@@ -339,7 +359,13 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             env.print_json({"undone": event, "events": session.count})
             return
-        env.print(f"Undone: {_describe(event)} (#{event['id']}). [dim]companion redo[/dim] brings it back.")
+        from companion.i18n import _
+
+        env.print(
+            _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back.").format(
+                what=_describe(event), n=event["id"]
+            )
+        )
 
 
 def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -352,7 +378,9 @@ def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             env.print_json({"redone": event, "events": session.count})
             return
-        env.print(f"Redone: {_describe(event)} (#{session.count}).")
+        from companion.i18n import _
+
+        env.print(_("Redone: {what} (#{n}).").format(what=_describe(event), n=session.count))
 
 
 def amend(
@@ -408,7 +436,9 @@ def amend(
         if json_out:
             env.print_json({"amended": event["target"], "event": eid, "roll": payload, "reason": event["reason"]})
             return
-        env.print(f"Roll #{event['target']} amended ({event['reason']}).")
+        from companion.i18n import _
+
+        env.print(_("Roll #{n} amended ({reason}).").format(n=event["target"], reason=event["reason"]))
 
 
 def note(
@@ -429,7 +459,9 @@ def note(
     if json_out:
         env.print_json({"event": eid, "note": body})
         return
-    env.print(f"Noted (#{eid}).")
+    from companion.i18n import _
+
+    env.print(_("Noted (#{n}).").format(n=eid))
 
 
 def mode(

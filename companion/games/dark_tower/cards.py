@@ -14,6 +14,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion import i18n
 from companion.errors import InputError
 from companion.games.dark_tower import data
 
@@ -249,42 +250,52 @@ def spell_target(text: str) -> str:
 # ---- how a card reads ----------------------------------------------------------------------------
 
 
-def term(name: str, lang: str = "en") -> str:
-    en, ru = data.TERMS[name]
-    return ru if lang == "ru" else en
+def words(lang: str | None = None):
+    """The game's words in ``lang`` (the language shown now when None)."""
+    return i18n.translator(lang or i18n.language(), "dark-tower")
 
 
-def title(card: Card, lang: str = "en") -> str:
-    """The card's name: its Russian name with ``--lang ru`` when it has one."""
-    return card.ru if lang == "ru" and card.ru else card.name
+def term(name: str, lang: str | None = None) -> str:
+    """A term of the rules (``data.TERMS``) in ``lang``: Этаж, Здоровье, Разовый, ..."""
+    return words(lang).gettext(data.TERMS[name])
 
 
-def class_name(cls: str, lang: str = "en") -> str:
+def title(card: Card, lang: str | None = None) -> str:
+    """The card's name: its Russian name in a Russian game when it has one (both names are kept)."""
+    return card.ru if (lang or i18n.language()) == "ru" and card.ru else card.name
+
+
+def class_name(cls: str, lang: str | None = None) -> str:
     if cls in (data.WEAPON, data.ARMOR):
         return term(cls, lang)
-    return cls or ("без класса" if lang == "ru" else "no class")
+    return cls or words(lang).gettext("no class")
 
 
 def _signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 
 
-def spell_text(spell: Spell, lang: str = "en") -> str:
-    name = spell.ru if lang == "ru" and spell.ru else spell.name
-    lvl = term("level", lang)
+def spell_name(spell: Spell, lang: str | None = None) -> str:
+    return spell.ru if (lang or i18n.language()) == "ru" and spell.ru else spell.name
+
+
+def spell_text(spell: Spell, lang: str | None = None) -> str:
+    w = words(lang)
+    name = spell_name(spell, lang)
     kind = term(spell.kind, lang)
-    parts = [f"{name} ({lvl} {spell.level}, {kind}"]
+    parts = [w.gettext("{spell} (level {n}, {kind}").format(spell=name, n=spell.level, kind=kind)]
     if spell.bonus:
         parts.append(f", {_signed(spell.bonus)} {term('self' if spell.target == 'self' else 'all', lang)}")
     if spell.activated:
         parts.append(f", {spell.cost}★")
     if spell.condition:
-        parts.append(f"; when: {spell.condition}")
+        parts.append(w.gettext("; when: {condition}").format(condition=spell.condition))
     return "".join(parts) + ")"
 
 
-def describe(card: Card, lang: str = "en") -> str:
+def describe(card: Card, lang: str | None = None) -> str:
     """One line: the card's name and every number and property it has."""
+    w = words(lang)
     name = title(card, lang)
     if isinstance(card, HeroCard):
         bonus = "" if not any(card.bonus) else f", {term('bonus', lang)} " + "/".join(_signed(b) for b in card.bonus)
@@ -307,29 +318,43 @@ def describe(card: Card, lang: str = "en") -> str:
     if isinstance(card, ObstacleCard):
         bits = []
         if card.damage:
-            bits.append(f"−{card.damage} {term('health', lang).lower()}")
+            bits.append(w.gettext("−{n} health").format(n=card.damage))
         if card.penalty:
-            bits.append(f"−{card.penalty} {term('penalty', lang).lower()}")
+            bits.append(w.gettext("−{n} penalty").format(n=card.penalty))
         if card.event:
             bits.append(card.event)
-        fail = "; on a fail: " + ", ".join(bits) if bits else ""
+        fail = w.gettext("; on a fail: ") + ", ".join(bits) if bits else ""
         return f"{name}: {term('check', lang)} {card.check}{fail}"
     adds = "; ".join(
-        f"{term('floor', lang)} {f + 1}: " + ", ".join(f"{n} {k}" for n, k in zip(a, data.DECK_KINDS, strict=True) if n)
+        f"{term('floor', lang)} {f + 1}: "
+        + ", ".join(_added(w, k, n) for n, k in zip(a, data.DECK_KINDS, strict=True) if n)
         for f, a in enumerate(card.adds)
         if any(a)
     )
-    return f"{name}" + (f": {card.goal}" if card.goal else "") + (f" (adds {adds})" if adds else "")
+    return (
+        f"{name}"
+        + (f": {card.goal}" if card.goal else "")
+        + (w.gettext(" (adds {cards})").format(cards=adds) if adds else "")
+    )
 
 
-def monster_props(card: MonsterCard, lang: str = "en") -> list[str]:
+def _added(w: Any, kind: str, n: int) -> str:
+    """A quest's cards added to a deck: "2 monsters"."""
+    if kind == "monster":
+        return w.ngettext("{n} monster", "{n} monsters", n).format(n=n)
+    if kind == "obstacle":
+        return w.ngettext("{n} obstacle", "{n} obstacles", n).format(n=n)
+    return w.ngettext("{n} item", "{n} items", n).format(n=n)
+
+
+def monster_props(card: MonsterCard, lang: str | None = None) -> list[str]:
     props = []
     if card.ignores:
         if set(card.ignores) >= {data.WEAPON, data.ARMOR}:
             props.append(term("ignores", lang))
         else:
             classes = "/".join(class_name(c, lang) for c in card.ignores)
-            props.append(("Игнорирует бонус: " if lang == "ru" else "Ignores bonuses of: ") + classes)
+            props.append(words(lang).gettext("Ignores bonuses of: ") + classes)
     if card.immune:
         props.append(term("immune", lang))
     if card.summons:
