@@ -224,6 +224,7 @@ def test_dungeon_score():
         "heroes": 25,
         "monsters": 30,
         "verdict": "Pyrrhic",
+        "victory": False,
     }
     run("dungeon", "score", code=2)  # no game, no number
     run("dungeon", "score", "5", code=2)

@@ -28,7 +28,7 @@ def test_the_numbers_the_text_leaves_out_are_asked_once_in_order_with_where_to_f
     state = make_state(data={})
     d = Driver(state)
     source = d.expect("data.source")
-    assert isinstance(source, Choice) and source.values() == ("book", "house")
+    assert isinstance(source, Choice) and source.values() == ("book", "house", "suggested")
     d.number("book")
     asked = []
     for hero, values in (("rangeress", (7, 6, 9)), ("fighter", (8, 5, 10)), ("wizard", (5, 9, 8))):

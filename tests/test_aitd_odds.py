@@ -114,7 +114,7 @@ CASES = [
 @pytest.mark.parametrize(("number", "variants", "start"), CASES)
 def test_the_solver_agrees_with_a_brute_force_solve(number, variants, start):
     model = R.compile_model(AREAS[number], SMALL, frozenset(variants))
-    O._SOLVERS.clear()
+    O._CHAINS.clear()
     for first in (True, False):
         got = O.fight_odds(model, start, first_strike=first)
         expected = brute(model, R.begin_round(start), first)[O.canon(model, R.begin_round(start))]
@@ -153,17 +153,18 @@ def test_a_fight_that_can_never_change_is_stuck():
     assert (odds.slain, odds.wiped, odds.stuck) == (0, 0, 1)
 
 
-def test_the_budget_stops_a_big_count_and_the_next_ask_goes_on_from_there():
+def test_a_kept_chain_gives_the_same_answer_as_a_fresh_one():
     model = R.compile_model(AREAS[9], NUMS)
-    O._SOLVERS.clear()
+    O._CHAINS.clear()
     start = R.Fight(1, (5, 3, 4, 2))
-    assert O.fight_odds(model, start, budget=500) is None
-    kept = O.solver(model).states
-    assert kept >= 500
-    full = O.fight_odds(model, start)
-    assert full is not None and full.slain + full.wiped + full.stuck == 1
-    O._SOLVERS.clear()
-    assert O.fight_odds(model, start) == full  # the same answer counted from scratch
+    first = O.fight_odds(model, start)
+    assert first.slain + first.wiped + first.stuck == 1
+    kernels = len(O.chain(model).kernels)
+    assert kernels > 0
+    assert O.fight_odds(model, start) == first  # the kernels are kept, the answer is the same
+    assert len(O.chain(model).kernels) == kernels
+    O._CHAINS.clear()
+    assert O.fight_odds(model, start) == first
 
 
 # ---- the odds' round against the engine's round ---------------------------------------------------

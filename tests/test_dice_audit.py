@@ -195,3 +195,15 @@ def test_dice_audit_needs_a_session_and_refuses_both_scopes():
     assert result.exit_code == 1 and "no session is active" in result.stderr
     result = runner.invoke(app, ["dice", "audit", "--all", "--session", "x"])
     assert result.exit_code == 2 and "not both" in result.stderr
+
+
+def test_the_audit_and_the_light_exports_do_not_import_the_page_libraries(isolated_home):
+    from tests.test_startup import imported_modules
+
+    _session_with_rolls([3, 4])
+    for args in (["dice", "audit"], ["export", "-", "--format", "lonelog"], ["export", "-", "--format", "json"]):
+        modules, proc = imported_modules(args, isolated_home)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert "companion.export" in modules  # the report was read: the export ran
+        heavy = sorted({m.split(".")[0] for m in modules} & {"jinja2", "markupsafe", "pygal", "markdown_it"})
+        assert heavy == [], f"companion {' '.join(args)} imported {heavy}"

@@ -66,7 +66,7 @@ def _count(image, colour: tuple[int, int, int], box: tuple[int, int, int, int], 
 def test_the_page_renders_its_charts_with_javascript_off(tmp_path):
     from PIL import Image
 
-    from companion.export.charts import FIGHT, PALETTE
+    from companion.export.charts import FAIR, FIGHT, PALETTE, SOURCE_COLOURS
 
     png = tmp_path / "page.png"
     proc = chromium(
@@ -81,7 +81,8 @@ def test_the_page_renders_its_charts_with_javascript_off(tmp_path):
     hp_line = _count(image, _blend(PALETTE[0], 0.55), top, tolerance=30)
     assert hp_line > 1_000, f"the HP line is drawn ({hp_line} pixels)"
     bars = (0, 1100, WIDTH, HEIGHT)  # the dice histogram below
-    virtual, fair = _count(image, _blend(PALETTE[0], 0.9), bars), _count(image, _blend(PALETTE[1], 0.9), bars)
+    virtual = _count(image, _blend(SOURCE_COLOURS["virtual"], 0.9), bars)
+    fair = _count(image, _blend(FAIR, 0.9), bars)
     assert virtual > 20_000 and fair > 20_000, f"the dice histogram's bars are drawn ({virtual}, {fair} pixels)"
 
 

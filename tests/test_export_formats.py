@@ -215,3 +215,28 @@ def test_export_refuses_an_unknown_format_and_all_to_stdout():
     assert result.exit_code == 2 and "'pdf' is not an export format; use md, html, lonelog, json" in result.stderr
     result = runner.invoke(app, ["export", "-", "--all"])
     assert result.exit_code == 2 and "give a folder" in result.stderr
+
+
+def test_the_big_moments_of_a_lost_game():
+    from companion.export.moments import moments
+
+    src = source("talisman-example.md")
+    found = moments(replayed("talisman-example.md", odds=True), src.state.finished)
+    assert found is not None and found.result == "lost" and found.probed
+    assert found.lowest is not None and 0 < found.lowest.chance < 1
+    assert found.turn is not None and found.turn.after < found.turn.before and found.turn.roll is not None
+    text = page(src, replayed("talisman-example.md", odds=True))
+    assert "The roll that turned it against the hero:" in text
+
+
+def test_a_game_in_play_has_no_big_moments_and_an_unfinished_word_is_neither():
+    from companion.export.moments import moments, outcome
+
+    assert moments(replayed("freeform-example.md"), None) is None
+    assert [outcome(x) for x in ("won", "lost: every hero has fallen", "dead on floor 3", "a draw", None)] == [
+        "won",
+        "lost",
+        "lost",
+        None,
+        None,
+    ]

@@ -174,9 +174,7 @@ def random_cases(n: int, seed: int) -> list[tuple]:
 
 
 def situations(model: R.Model, s: R.Fight) -> int:
-    solver = O.FightSolver(model)
-    solver.value(R.begin_round(s))
-    return solver.states
+    return O.fight_odds(model, s, exact=False).states
 
 
 @pytest.mark.parametrize("case", random_cases(16, 1979))
@@ -197,7 +195,6 @@ def test_the_odds_in_detail_equal_icepools_absorbing_chain(case):
 
 def brute_detail(model: R.Model, start: R.Fight, first: bool = True) -> O.FightOdds:
     """Solve the round kernel's whole chain, keeping the end states, then read the figures off them."""
-    solver = O.FightSolver(model, first, detail=True)  # only for its end() values (who stands)
     states = [O.canon(model, start)]
     index = {states[0]: 0}
     kernels = []
@@ -218,9 +215,9 @@ def brute_detail(model: R.Model, start: R.Fight, first: bool = True) -> O.FightO
             if o is None:
                 rows[i][index[t]] -= p
             else:
-                value = solver.end(t, o)
+                value = O.end_value(model, t, o)
                 for c in range(width):
-                    rows[i][n + c] += p * Fraction(value[c], value[-1])
+                    rows[i][n + c] += p * value[c]
     stuck_rows = []
     for c in range(n):
         pivot = next((r for r in range(c, n) if rows[r][c] != 0), None)
@@ -235,7 +232,19 @@ def brute_detail(model: R.Model, start: R.Fight, first: bool = True) -> O.FightO
                 f = rows[r][c]
                 rows[r] = [x - f * y for x, y in zip(rows[r], rows[c], strict=True)]
     assert not stuck_rows, "these cases all end"
-    return O._odds(O._value(rows[0][n:]), 0)
+    x = rows[0][n:]
+    some = tuple(x[O.SURVIVORS_AT : O.SURVIVORS_AT + 4])
+    slain, wiped = x[O.SLAIN_AT], x[O.WIPED_AT]
+    return O.FightOdds(
+        slain,
+        wiped,
+        1 - slain - wiped,
+        0,
+        standing=tuple(x[O.STANDING_AT : O.STANDING_AT + 4]),
+        survivors=(wiped, *some),
+        hits_left=x[O.HITS_AT],
+        hits_left_slain=x[O.HITS_SLAIN_AT] / slain if slain else None,
+    )
 
 
 CASES = [
@@ -257,7 +266,7 @@ SMALL = R.Numbers((2, 1, 2, 1), (6, 7, 6, 9), (9, 8, 9, 7))
 @pytest.mark.parametrize(("number", "variants", "start"), CASES)
 def test_the_odds_in_detail_agree_with_a_brute_force_solve(number, variants, start):
     model = R.compile_model(next(a for a in D.AREAS if a.number == number), SMALL, frozenset(variants))
-    O._SOLVERS.clear()
+    O._CHAINS.clear()
     for first in (True, False):
         got = O.fight_odds(model, start, first_strike=first, detail=True)
         expected = brute_detail(model, R.begin_round(start), first)
@@ -281,16 +290,15 @@ def test_a_fight_no_one_can_win_ends_in_flight_with_who_stands_counted_after_it(
     assert got.standing == (0, 1, 1, 0) and got.survivors == (0, 0, 1, 0, 0) and got.hits_left == 3
 
 
-def test_the_budget_works_in_detail_too_and_goes_on_from_where_it_stopped():
+def test_the_whole_fight_in_detail_has_no_budget_and_floats_match():
     model = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
-    O._SOLVERS.clear()
+    O._CHAINS.clear()
     start = R.Fight(2, (5, 3, 4, 2))
-    assert O.fight_odds(model, start, budget=300, detail=True) is None
-    seen: list[int] = []
-    full = O.count(model, start, detail=True, progress=seen.append)
-    O._SOLVERS.clear()
-    assert O.fight_odds(model, start, detail=True) == full
+    full = O.fight_odds(model, start, detail=True)
+    fast = O.fight_odds(model, start, detail=True, exact=False)
     assert full.hits_left is not None and 0 < full.hits_left <= sum(R.numbers(DATA).maxh) - 14
+    assert fast.hits_left == pytest.approx(float(full.hits_left), abs=1e-12)
+    assert fast.slain == pytest.approx(float(full.slain), abs=1e-12)
 
 
 # ---- the outcome every game gives -------------------------------------------------------------------
@@ -403,12 +411,16 @@ def test_odds_fight_talisman_without_numbers_or_area_is_one_line(args, message):
     assert message in err and "Traceback" not in err
 
 
-def test_a_fight_longer_than_a_moment_says_it_is_counting(monkeypatch):
+def test_odds_fight_talisman_text_shows_floats_and_exact_on_request():
     run("dungeon", "data", *(f"{k}={v}" for k, v in DATA.items()))
-    quick = run("odds", "fight", "talisman", "4", "--json")  # 273 situations: at once, nothing said
-    assert quick.stderr == ""
-    monkeypatch.setattr(O, "CHUNK", 50)  # the Ogre Mage then takes several chunks, as a big fight does
-    O._SOLVERS.clear()
-    result = run("odds", "fight", "talisman", "4", "--json")
-    assert result.stderr.count("Counting every way the fight can go") == 1
-    assert json.loads(result.stdout) == json.loads(quick.stdout)
+    model = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
+    exact = O.fight_odds(model, R.Fight(0, (0, 0, 0, 0)), detail=True)
+    from companion.sim.fights import chance_text
+
+    text = run("odds", "fight", "talisman", "9").stdout
+    assert f"the Xorn is slain  {chance_text(exact.slain)}" in text
+    assert "/" not in text.split("\n")[1]  # a float's binary fraction is not shown as exact
+    data = json.loads(run("odds", "fight", "talisman", "9", "--json").stdout)
+    assert Fraction(data["win"]) == exact.slain  # --json is exact
+    exact_text = run("odds", "fight", "talisman", "9", "--exact").stdout
+    assert f"the Xorn is slain  {chance_text(exact.slain)}" in exact_text

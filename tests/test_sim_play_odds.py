@@ -123,7 +123,7 @@ def test_adventure_in_the_dungeon_play_shows_who_stands_at_the_end_before_fight_
     xorn = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
     hurt = R.Fight(0, (8, 6, 7, 4))
     risky = O.fight_odds(xorn, hurt, at="choice", detail=True)
-    lines = standing_lines(xorn, hurt)
+    lines = standing_lines(xorn, hurt, O.fight_odds(xorn, hurt, at="choice", detail=True, exact=False))
     named = [D.HEROES[h].name for h in range(4) if 1 - risky.standing[h] >= Fraction(1, 1000)]
     assert named and lines[1].startswith("Chance to fall: ")
     for h in range(4):
@@ -177,21 +177,16 @@ def test_dragons_den_play_shows_the_health_chart_with_the_exchange_before_the_at
     assert f"{sam}'s health at the end: slain {spark(shares)} 3 · {float(mean):.1f} on average" in r.info
 
 
-def test_the_table_stops_counting_in_detail_past_its_cap_but_shows_what_it_has(monkeypatch):
+def test_the_table_shows_who_stands_for_every_fight_at_once():
     from companion.games.adventure_in_the_dungeon import data as D
     from companion.games.adventure_in_the_dungeon import odds as O
     from companion.games.adventure_in_the_dungeon import rules as R
     from companion.games.adventure_in_the_dungeon.view import standing_lines
     from tests.aitd_support import DATA
 
-    O._SOLVERS.clear()
+    O._CHAINS.clear()
     model = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(DATA))
-    hurt = R.Fight(0, (8, 6, 7, 4))
-    monkeypatch.setattr(O, "DETAIL_CAP", 1)
-    assert standing_lines(model, hurt)  # under the cap when it starts: counted (a small fight)
-    counted = O.solver(model, detail=True).states
-    assert counted >= 1
-    assert standing_lines(model, hurt)  # past the cap, what is counted still shows
-    assert O.solver(model, detail=True).states == counted
-    assert standing_lines(model, R.Fight(0, (7, 5, 6, 3))) == []  # a new count is not started
-    assert O.solver(model, detail=True).states == counted
+    for s in (R.Fight(0, (8, 6, 7, 4)), R.Fight(0, (0, 0, 0, 0))):  # a hurt party, and a fresh one
+        odds = O.fight_odds(model, s, at="choice", detail=True, exact=False)
+        lines = standing_lines(model, s, odds)
+        assert lines and lines[0].startswith("Heroes standing at the end: none ")

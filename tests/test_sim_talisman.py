@@ -71,12 +71,17 @@ def test_policies_only_answer_what_is_offered_and_games_end(policy, variants, da
     for i in range(25):
         trace: list = []
         state, info = play_run(SIM, answer, run_seed(2, i), variants, data, trace=trace)
-        assert state.finished and state.finished.split(":")[0].split(",")[0] in ("won", "lost", "abandoned")
+        assert state.finished and state.finished.split(":")[0].split(",")[0] in ("won", "pyrrhic", "lost", "abandoned")
         for request, given in trace:
             if isinstance(request, Choice):
                 assert given in request.values(), (request.key, given)
         figures = SIM.record(state, info)
         assert figures["won"] == state.finished.startswith("won")
+        assert (
+            figures["pyrrhic"]
+            == state.finished.startswith("pyrrhic")
+            == (figures["won"] is False and figures["points"] == 25)
+        )
         assert (figures["death_area"] is None) != state.finished.startswith("lost")
         assert figures["kills"] <= len(R.areas(data)) and figures["flights"] >= 0
         if figures["won"]:
@@ -230,7 +235,7 @@ def test_simulate_talisman_uses_the_numbers_in_the_catalogue():
     assert doc["game"] == "talisman" and doc["policy"] == "steady" and doc["runs"] == 250
     f = doc["figures"]
     assert sum(v["count"] for v in f["survivors"]["values"].values()) == 250
-    assert f["death_area"]["n"] + f["won"]["count"] + f["gave_up"]["count"] == 250
+    assert f["death_area"]["n"] + f["won"]["count"] + f["pyrrhic"]["count"] + f["gave_up"]["count"] == 250
     assert set(f["kills_before_talisman"]["values"]) <= {str(k) for k in range(1, 13)}
     assert doc == json.loads(runner_json(simulate("talisman", 250, 4, data=DATA), 4))
     out = cli.invoke(app, ["simulate", "talisman", "--runs", "250", "--seed", "4"]).stdout

@@ -26,6 +26,9 @@ PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a
            "#2e86c1", "#999999", "#444444")  # fmt: skip
 FIGHT = "#f5cba7"
 MARK = "#888888"
+#: The dice histogram's colours: the same source in the same colour on every chart.
+SOURCE_COLOURS = {"physical": PALETTE[0], "virtual": PALETTE[1]}
+FAIR = "#9a9a9a"
 
 
 def style(colors: tuple[str, ...] = PALETTE, opacity: str = ".9") -> Style:
@@ -95,22 +98,24 @@ def _steps(values: list[int | None]) -> list[tuple[int, int] | None]:
 
 
 def _marks(chart: Any, replay: Replay, top: float) -> None:
-    """Fights (shaded stretches of play) and floors (dashed vertical lines). Added first, so the
-    chart's style gives them its first two colours and the values are drawn over them."""
+    """Fights (shaded stretches of play) and floors (dashed vertical lines), where there are any.
+    Added first, so the values are drawn over them (their colours lead the chart's style)."""
     band: list[tuple[float, float] | None] = []
     for start, end in replay.fights():
         band += [(start + 0.5, 0), (start + 0.5, top), (end + 1.5, top), (end + 1.5, 0), None]
-    chart.add("Fight", band or [None], fill=True, show_dots=False, stroke_style={"width": 0})
+    if band:
+        chart.add("Fight", band, fill=True, show_dots=False, stroke_style={"width": 0})
     points: list[tuple[float, float] | None] = []
     for step, _text in replay.headings():
         points += [(step + 1, 0), (step + 1, top), None]
-    chart.add("Floor or area", points or [None], stroke_style={"width": 1.2, "dasharray": "5, 4"}, show_dots=False)
+    if points:
+        chart.add("Floor or area", points, stroke_style={"width": 1.2, "dasharray": "5, 4"}, show_dots=False)
 
 
 def _timeline(
     title: str, replay: Replay, series: dict[str, list[int | None]], top: float, name: str, **extra: Any
 ) -> str:
-    colors = (FIGHT, MARK, *PALETTE)
+    colors = (*([FIGHT] if replay.fights() else []), *([MARK] if replay.headings() else []), *PALETTE)
     chart = pygal.XY(
         **_config(
             title=title,
@@ -165,10 +170,13 @@ def dice_chart(die: str, results: list[DieAudit]) -> str:
         )
     )
     chart.x_labels = list(cats.labels)
+    colors = []
     for r in results:
         if r.rolls:
+            colors.append(SOURCE_COLOURS[r.source])
             chart.add(
                 f"{r.source} ({r.rolls} rolls)", [round(100 * r.counts[label] / r.rolls, 2) for label in cats.labels]
             )
     chart.add("a fair die", [round(100 * p, 2) for p in cats.probabilities])
+    chart.config.style = style((*colors, FAIR))
     return _svg(chart, f"dice-{die}")

@@ -6,9 +6,9 @@ or None outside a fight. The replay asks the probe after every event, so the cha
 along the session:
 
 - **the lowest chance met**: the smallest chance to win a fight the player faced;
-- **the roll that turned it**: in that same fight, in a won game the roll (or the choice, such as a
-  potion drunk) after the low point that raised the chance most, with the chance before and after;
-  in a lost game the one up to the low point that lowered it most.
+- **the roll that turned it**: in a won game, the roll (or the choice, such as a potion drunk) after
+  the low point, in the same fight, that raised the chance most, with the chance before and after;
+  in a lost game, the one in any fight that lowered it most.
 
 The Inverted Tower probes at every step of a fight (its odds are the rest of the fight with the
 attribute chosen); The Adventure in the Dungeon at each "fight or flee" (fighting on to the end, as
@@ -53,9 +53,7 @@ def _dungeon(state: Any, request: Any) -> tuple[Fraction, str] | None:
         return None
     area = areas[g.area]
     model = model_for(state, area)
-    odds = O.fight_odds(model, snapshot(state, model), at="choice", budget=O.TABLE_BUDGET)
-    if odds is None:
-        return None
+    odds = O.fight_odds(model, snapshot(state, model), at="choice", exact=False)
     return Fraction(odds.slain), f"the {area.monster}, Area {area.number}, round {g.round}"
 
 
@@ -124,22 +122,28 @@ def moments(replay: Replay, finished: str | None) -> Moments | None:
         return Moments(result, None, None, probed=False)
     low_i, low = min(points, key=lambda p: (p[1][0], p[0]))
     lowest = Moment(low_i, low[0], low[1])
-    # The fight the low point is in: the stretch of steps around it with a fight on.
-    first, last_step = low_i, low_i
-    while first > 0 and replay.steps[first - 1].fight:
-        first -= 1
-    while last_step + 1 < len(replay.steps) and replay.steps[last_step + 1].fight:
-        last_step += 1
+    if result == "won":
+        # The fight the low point is in: the stretch of steps around it with a fight on.
+        first, last_step = low_i, low_i
+        while first > 0 and replay.steps[first - 1].fight:
+            first -= 1
+        while last_step + 1 < len(replay.steps) and replay.steps[last_step + 1].fight:
+            last_step += 1
+    else:
+        first, last_step = 0, len(replay.steps) - 1
     best: Turn | None = None
     before: Fraction | None = None
     for i in range(first, last_step + 1):
         step = replay.steps[i]
+        if not step.fight:
+            before = None  # a fight ended: the next one starts its own count
+            continue
         after = step.chance[0] if step.chance is not None else None
         rolls = [e["r"] for e in step.entries if e["k"] == "roll"]
         choice = _choice(step) if not rolls else None
         if (rolls or choice) and before is not None and after is not None:
             delta = after - before
-            wanted = (i > low_i and delta > 0) if result == "won" else (i <= low_i and delta < 0)
+            wanted = (i > low_i and delta > 0) if result == "won" else delta < 0
             if wanted and (best is None or abs(delta) > abs(best.after - best.before)):
                 best = Turn(i, before, after, rolls[-1] if rolls else None, choice)
         if after is not None:

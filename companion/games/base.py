@@ -41,6 +41,9 @@ class GameSpec:
     play: Callable[[State], Engine] | None = None
     #: Reducers for the game's own one-shot events, by event type ``t``.
     reducers: dict[str, Callable[[State, dict[str, Any]], None]] = field(default_factory=dict)
+    #: Called after a ``gamedata`` event stored the player's numbers in ``state.data``: the game may
+    #: read them at once (e.g. write the party's tallies); returns the values the log lists.
+    gamedata: Callable[[State, dict[str, Any]], dict[str, Any]] | None = None
     #: Rows for the status panel: (label, value) pairs, in order.
     status: Callable[[State], list[tuple[str, str]]] | None = None
     #: Extra lines (odds) to show before a request; the game's advice to the player.

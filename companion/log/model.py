@@ -9,7 +9,8 @@ so the log written live and the log regenerated from the events are the same tex
 - a ``roll``, a ``note`` or a ``text`` can hang under a line (``parent``) or stand on its own.
 
 Entries are plain dicts with short keys (``k`` kind, ``t`` text, ``lv`` level, ``key``, ``p``
-parent, ``e`` event id, ``r`` roll), empty fields left out. A session of 10,000 rolls keeps them in
+parent, ``e`` event id, ``r`` roll; a game may keep a few of its own on its lines, e.g. The Inverted
+Tower's ``vh``/``vc`` on a return to a room), empty fields left out. A session of 10,000 rolls keeps them in
 its snapshot, and dicts load and save as fast as JSON itself, with no per-entry objects to build.
 """
 

@@ -310,15 +310,18 @@ class Fold:
         tally = tallies.get(name)
         if tally is None:
             raise InputError(f"no tally named {name!r}")
+        n = int(event.get("n", 1))
         if op == "hit":
-            tally.hits = min(tally.max_hits, tally.hits + int(event.get("n", 1)))
+            tally.hits = min(tally.max_hits, tally.hits + n)
         elif op == "heal":
-            tally.hits = max(0, tally.hits - int(event.get("n", 1)))
+            tally.hits = max(0, tally.hits - n)
         elif op == "remove":
             del tallies[name]
             log.text(f"{name} removed from the tallies.", event=event.get("id"))
             return
-        log.text(tally.book(), event=event.get("id"))
+        how = {"hit": "marked", "heal": "removed"}.get(op)
+        hand = f" — {n} hit{'s' if n != 1 else ''} {how} by hand" if how else ""
+        log.text(tally.book() + hand, event=event.get("id"))
 
     def _counter(self, event: dict[str, Any]) -> None:
         """A counter change: optionally a new maximum, then ``add`` or ``set`` a value."""
@@ -415,8 +418,11 @@ class Fold:
 
     def _gamedata(self, event: dict[str, Any]) -> None:
         self.state.data.update(event["values"])
+        values = event["values"]
+        if self.spec.gamedata is not None:  # the game reads its numbers (and says which to show)
+            values = self.spec.gamedata(self.state, values)
         where = "kept from an earlier game" if event.get("source") == "catalogue" else "entered"
-        shown = ", ".join(f"{k} = {v}" for k, v in event["values"].items() if not isinstance(v, (dict, list)))
+        shown = ", ".join(f"{k} = {v}" for k, v in values.items() if not isinstance(v, (dict, list)))
         self.state.log.text(f"Game data ({where})" + (f": {shown}" if shown else "") + ".", under=False)
 
     def _end(self, event: dict[str, Any]) -> None:

@@ -26,6 +26,8 @@ class Tally:
     hits: int = 0
     role: str = ""
     monster: bool = False
+    #: How a character died by something other than hits ("drowned"): the death mark on the sheet.
+    fate: str = ""
 
     @property
     def left(self) -> int:
@@ -43,6 +45,8 @@ class Tally:
             return f"{self.name}: {marks} ({self.hits} of {self.max_hits} hits){state}"
         counts = " ".join(str(n) for n in range(self.max_hits, self.max_hits - min(self.hits, self.max_hits) - 1, -1))
         head = f"{self.name} – {self.role.upper()}" if self.role else self.name
+        if self.fate and not self.slain:
+            return f"{head}: {counts} († {self.fate})"
         return f"{head}: {counts}" + (" (slain)" if self.slain else "")
 
 

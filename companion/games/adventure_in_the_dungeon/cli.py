@@ -251,18 +251,21 @@ def odds_cmd(
     no_first: Annotated[
         bool, typer.Option("--no-first-strike", help="Krylla never strikes first (default: whenever she can).")
     ] = False,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """The exact odds of a fight fought to the end, and of the Talisman search."""
+    """The odds of a fight fought to the end, and of the Talisman search."""
     env: Env = ctx.obj
     from companion.cli.kit import active_game, opened
 
+    exact = exact or json_out
     if fresh or active_game(env) != GAME:
-        _odds(env, None, None, _catalogue(env), area, no_first, json_out)
+        _odds(env, None, None, _catalogue(env), area, no_first, json_out, exact)
         return
     with opened(env, engine=True) as session:
         session.fold.start()
-        _odds(env, session.state, session.fold.pending, dict(session.state.data), area, no_first, json_out)
+        state, pending, values = session.state, session.fold.pending, dict(session.state.data)
+    _odds(env, state, pending, values, area, no_first, json_out, exact)
 
 
 def _situation(
@@ -324,8 +327,18 @@ def _situation(
     return area, spec, model, s, at
 
 
+EXACT_HELP = "Exact fractions (a big fight takes much longer; --json is always exact)."
+
+
 def _odds(
-    env: Env, state: Any, pending: Any, values: dict[str, Any], area: int | None, no_first: bool, json_out: bool
+    env: Env,
+    state: Any,
+    pending: Any,
+    values: dict[str, Any],
+    area: int | None,
+    no_first: bool,
+    json_out: bool,
+    exact: bool = False,
 ) -> None:
     import time
 
@@ -337,9 +350,8 @@ def _odds(
     area, spec, model, s, at = _situation(state, pending, values, area)
     areas = R.areas(values)
     started = time.monotonic()
-    odds = O.fight_odds(model, s, at=at, first_strike=not no_first)
+    odds = O.fight_odds(model, s, at=at, first_strike=not no_first, exact=exact)
     elapsed = time.monotonic() - started
-    assert odds is not None
     if at == "choice":
         ro = O.round_odds(model, s, at_choice=True)
     else:
@@ -383,12 +395,19 @@ def _odds(
     hero = " · ".join(f"{HEROES[h].name} {fraction(p)}" for h, p in enumerate(ro.hero) if p is not None)
     env.print(f"  Each hero's attack hits: {hero or 'no one can attack'}")
     how = {"choice": "the heroes' turn of this round", "begun": "this round", "start": "the start of a round"}[at]
-    policy = "Krylla never striking first" if no_first else "Krylla striking first whenever she can"
-    env.print(f"Fighting on to the end, from {how} ({policy}, the cure kept):")
-    env.print(f"  the {spec.monster} {spec.says('is', 'are')} slain: {pct(odds.slain)}")
-    env.print(f"  every hero falls: {pct(odds.wiped)}")
-    env.print(f"  no one left can hurt it: {pct(odds.stuck)}")
-    env.print(f"[dim]  exact fractions with --json; {odds.states:,} situations counted in {elapsed:.1f} s[/dim]")
+    words = O.policy(model, s, not no_first)
+    if no_first:
+        words.insert(0, "Krylla never striking first")
+    policy = f" ({', '.join(words)})" if words else ""
+    env.print(f"Fighting on to the end, from {how}{policy}:")
+    for label, p in (
+        (f"the {spec.monster} {spec.says('is', 'are')} slain", odds.slain),
+        ("every hero falls", odds.wiped),
+        ("no one left can hurt it", odds.stuck),
+    ):
+        env.print(f"  {label}: {pct(p)}" + (f" ({_frac(p)})" if exact and 0 < p < 1 else ""))
+    how_exact = "exact fractions" if exact else "floats; exact fractions with --exact or --json"
+    env.print(f"[dim]  {how_exact}; {odds.states:,} situations counted in {elapsed:.1f} s[/dim]")
     shown = ", ".join(f"{k}: {pct(p)}" for k, p in enumerate(schedule, 1))
     env.print(f"Talisman found within k kills ({monsters} monsters, the last holds it): {shown}")
 
@@ -413,9 +432,10 @@ def odds_fight(
             "--variant", "-V", help="With --fresh or no game: a reading to count with (repeat).", show_default=False
         ),
     ] = None,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Exact odds of a fight against an area's monster with the party as it stands (your numbers):
+    """The odds of a fight against an area's monster with the party as it stands (your numbers):
     the monster slain, every hero fallen, no one left who can hurt it; who stands at the end and the
     party's hits left. --round gives one round.
 
@@ -455,14 +475,6 @@ def odds_fight(
             area, _, model, s, at = _situation(
                 state, session.fold.pending, values, area, command="companion odds fight talisman"
             )
-    told = False
-
-    def counting(states: int) -> None:
-        nonlocal told
-        if not told:
-            env.err.print(f"[dim]Counting every way the fight can go ({states:,} situations so far)…[/dim]")
-            told = True
-
     outcome = fight_outcome(
         area,
         values,
@@ -471,7 +483,7 @@ def odds_fight(
         one_round=one_round,
         fight=s,
         at=at,
-        progress=counting,
+        exact=exact or json_out,
     )
     show(env, outcome, json_out)
 
@@ -501,9 +513,21 @@ def score_cmd(
         from companion.games.adventure_in_the_dungeon.engine import living
 
         survivors = bin(living(got[0])).count("1") if got[0].game.started else 4
+    from companion.games.adventure_in_the_dungeon.engine import verdict_words
+
     heroes, monsters, verdict = R.score(survivors, 4 - survivors)
+    victory = R.victory(survivors)
     if json_out:
-        env.print_json({"survivors": survivors, "heroes": heroes, "monsters": monsters, "verdict": verdict})
+        env.print_json(
+            {
+                "survivors": survivors,
+                "heroes": heroes,
+                "monsters": monsters,
+                "verdict": verdict,
+                "victory": victory,
+            }
+        )
         return
     text = f"Heroes {heroes} ({survivors} × 25), monsters {monsters} ({4 - survivors} × 10)"
-    env.print(text + (f": a {verdict} victory." if verdict else ": no hero is left to carry the Talisman out."))
+    words = verdict_words(survivors)
+    env.print(f"{text}: {words[0].lower()}{words[1:]}.")

@@ -140,6 +140,43 @@ AREA12_FIELDS: tuple[DataField, ...] = (
     ),
 )
 
+#: The answer to SOURCE_FIELD that takes companion's suggested house numbers in one go.
+SUGGESTED = "suggested"
+
+#: companion's SUGGESTION for a player without the book: house numbers, NOT the book's (the book's
+#: table is not in the rule text). How they were chosen, and what the simulator says they give, is in
+#: docs/rules/adventure-in-the-dungeon.md ("A suggested set of house numbers"). Each hero is one step
+#: below the one before on every number, in the order of strength the text suggests: the Paladin (the
+#: one it prints: 9 hits, 4+ to hit, hit on 11+), Ibli the dwarf fighter, Krylla the fighter and
+#: magic-user, Regalan the Wizard (who fights best with his spells).
+SUGGESTED_HOUSE: dict[str, int | str] = {
+    "fighter.hits": 8,
+    "fighter.to_hit": 5,
+    "fighter.be_hit": 10,
+    "rangeress.hits": 7,
+    "rangeress.to_hit": 6,
+    "rangeress.be_hit": 9,
+    "wizard.hits": 6,
+    "wizard.to_hit": 7,
+    "wizard.be_hit": 8,
+    AREA12_KIND: "empty",
+}
+
+
+def suggestion_text() -> str:
+    """The suggestion in one line: ``Krylla 7 hits, hits on 6+, is hit on 9+ · …``."""
+    parts = []
+    for hero in HEROES:
+        if hero.hits is not None:
+            continue
+        h = hero.key
+        parts.append(
+            f"{hero.name} {SUGGESTED_HOUSE[h + '.hits']} hits, hits on {SUGGESTED_HOUSE[h + '.to_hit']}+, "
+            f"is hit on {SUGGESTED_HOUSE[h + '.be_hit']}+"
+        )
+    return " · ".join(parts) + " · no monster in Area 12"
+
+
 SOURCE_FIELD = DataField(
     SOURCE,
     "Where do the numbers you are about to enter come from?",
@@ -147,7 +184,8 @@ SOURCE_FIELD = DataField(
     kind="choice",
     options=(
         ("book", "From my copy of the book"),
-        ("house", "I don't have the book: house numbers (the log will say so)"),
+        ("house", "No book: I'll type house numbers (the log will say so)"),
+        (SUGGESTED, "No book: companion's suggested house numbers (not the book's)"),
     ),
 )
 
@@ -358,3 +396,5 @@ HERO_POINTS = 25
 MONSTER_POINTS = 10
 #: The book's chart of the heroes' points.
 VERDICTS = {25: "Pyrrhic", 50: "Costly", 75: "Resounding", 100: "Triumphant"}
+#: "Victory for the adventurers unless they lose three of their four members": two survivors or more.
+VICTORY_SURVIVORS = 2

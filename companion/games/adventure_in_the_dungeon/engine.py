@@ -117,7 +117,27 @@ def ask_data(state: State) -> Engine:
         first = False
         fld = todo[0]
         answer = yield _ask(fld)
+        if fld.key == D.SOURCE and answer == D.SUGGESTED:
+            # companion's suggestion, stored as house numbers like any the player types
+            state.data[D.SOURCE] = "house"
+            state.data.update(D.SUGGESTED_HOUSE)
+            if state.log.enabled:
+                state.log.text("companion's suggested house numbers, not the book's: " + D.suggestion_text() + ".")
+            continue
         state.data[fld.key] = answer
+
+
+def read_data(state: State, values: dict[str, Any]) -> dict[str, Any]:
+    """A ``gamedata`` event stored the player's numbers: once they are all there, the party's
+    tallies exist at once (so ``status`` and ``tally hit`` work before the first answer). Returns the
+    values the log lists: none of Area 12's monster fields when it holds no monster."""
+    nums = R.numbers(state.data)
+    if nums is not None and not missing(state.data):
+        for i, hero in enumerate(HEROES):
+            _tally(state, hero.name, nums.maxh[i], hero.role)
+    if state.data.get(D.AREA12_KIND) == "monster":
+        return values
+    return {k: v for k, v in values.items() if not k.startswith("area12.") or k == D.AREA12_KIND}
 
 
 # ---- reading and writing the fight ----------------------------------------------------------------
@@ -213,6 +233,8 @@ def _apply(
         for i, hero in enumerate(HEROES):
             if was & (1 << i) and not now & (1 << i):
                 g.fates[hero.key] = _fate(model, old, new, i, cause)
+                if new.hs[i] < model.maxh[i]:  # dead by other than hits: the tally says how
+                    tallies[hero.name].fate = _short_fate(g.fates[hero.key])
     log = state.log
     if not log.enabled:
         return
@@ -255,11 +277,20 @@ def _fate(model: Model, old: Fight, new: Fight, i: int, cause: str) -> str:
         return f"is left in the webs, and the {monster} eats {_them(i)}"
     if old.twine & b:
         return f"misses while entwined and is drowned by the {monster}"
-    if old.trap & b:
+    if old.trap & b or cause == "web":  # caught in this very step: the webs, then eaten at once
         return f"is eaten by the {monster}: no one is left to cut the webs"
     if old.para & b:
         return "dies of the paralysis: the Paladin's cure can no longer come"
     return f"dies of the {monster}'s poison: the Paladin's cure is spent"
+
+
+def _short_fate(fate: str) -> str:
+    """The death mark on a tally for a hero who died by something other than hits."""
+    if "drown" in fate or "dragged under" in fate:
+        return "drowned"
+    if "eat" in fate:
+        return "eaten"
+    return "poisoned"
 
 
 # ---- requests (built once per model) --------------------------------------------------------------
@@ -323,13 +354,18 @@ def _first_choice(model: Model) -> Choice:
     key = (model, "first-choice")
     got = _REQUESTS.get(key)
     if got is None:
-        need, mod, _ = R.hero_roll(model.area, model.to_hit, RANGERESS, False)
-        p = sum(w for w, d in model.hit[RANGERESS][0] if d) / 36
+        from fractions import Fraction
+
+        from companion.dice.render import fraction
+
+        need, _, parts = R.hero_roll(model.area, model.to_hit, RANGERESS, False)
+        p = Fraction(sum(w for w, d in model.hit[RANGERESS][0] if d), 36)
+        shown = "".join(f" {v:+d} {n}".replace("-", "−") for n, v in parts if v)
         got = Choice(
             "round.first",
             f"Krylla may strike the {model.area.monster} before {model.area.says('it attacks', 'they attack')}.",
             (
-                Option("strike", "Krylla strikes first", f"hits on {need - mod}+ on the dice: {p:.0%}"),
+                Option("strike", "Krylla strikes first", f"2d6>={need}{shown}: passes on {need}+ → {fraction(p)}"),
                 Option("wait", "Krylla waits and attacks with the others"),
             ),
         )
@@ -412,7 +448,8 @@ def area_choice(state: State) -> Choice:
             hint += "; no one left can hurt it"
         options.append(Option(str(n), f"Area {n}: {area.place}", hint))
     options.extend(cure_options(state))
-    options.append(Option("abandon", "Give up the quest (the party leaves without the Talisman)"))
+    if not ts.found:
+        options.append(Option("abandon", "Give up the quest (the party leaves without the Talisman)"))
     prompt = (
         "The Talisman is found: leave the dungeon!"
         if ts.found
@@ -437,8 +474,15 @@ def cure_options(state: State) -> list[Option]:
         others = [HEROES[j].name for j in range(4) if g.para & (1 << j) and j != i]
         if others:
             hint += f"; {' and '.join(others)}, still paralysed, then die"
-        out.append(Option(f"cure:{hero.key}", f"Adelhardt cures one hit from {hero.name}", hint))
+        out.append(Option(f"cure:{hero.key}", cure_words(i), hint))
     return out
+
+
+def cure_words(i: int) -> str:
+    """``Adelhardt cures one hit from Krylla``, or of his own."""
+    if i == D.PALADIN:
+        return "Adelhardt cures one of his own hits"
+    return f"Adelhardt cures one hit from {HEROES[i].name}"
 
 
 def give_cure(state: State, key: str, model: Model | None) -> None:
@@ -448,7 +492,7 @@ def give_cure(state: State, key: str, model: Model | None) -> None:
     if model is None:
         model = model_for(state, D.AREAS[0])  # between areas only the party's numbers matter
     if state.log.enabled:
-        state.log.text(f"Adelhardt cures one hit from {HEROES[i].name}.", under=monster)
+        state.log.text(cure_words(i) + ".", under=monster)
     _apply(state, model, R.cure(model, snapshot(state, model, monster), i), monster=monster)
 
 
@@ -479,13 +523,14 @@ def fight(state: State, number: int) -> Engine:
             if not R.alive(model, s) & (1 << h):
                 continue
             if not R.web_rolls(model, s, h):
-                _apply(state, model, R.web(model, s, h, False), old=s)
+                _apply(state, model, R.web(model, s, h, False), "web", old=s)
                 continue
             cast = R.magic(model, s, h)
             roll = yield hero_request(model, h, cast, "web")
             s = snapshot(state, model)
             if R.web_rolls(model, s, h):
-                _apply(state, model, R.web(model, s, h, R.hero_damage(model, h, roll.total, cast) > 0), old=s)
+                cut = R.hero_damage(model, h, roll.total, cast) > 0
+                _apply(state, model, R.web(model, s, h, cut), "web", old=s)
     while True:
         s = snapshot(state, model)
         o = R.outcome(model, s)
@@ -578,7 +623,7 @@ def _summary(state: State, model: Model, key: str, before: Fight) -> None:
         if d > 0:
             parts.append(f"{hero.name} takes {d}")
     if s.m > before.m:
-        parts.append(f"the {model.area.monster} takes {s.m - before.m}")
+        parts.append(f"the {model.area.monster} {model.area.says('takes', 'take')} {s.m - before.m}")
     state.log.update(key, f"Round {state.game.round}: " + ("; ".join(parts) if parts else "no hits"))
 
 
@@ -647,6 +692,19 @@ def talisman(state: State) -> Engine:
     log.close()
 
 
+def verdict_words(survivors: int) -> str:
+    """The verdict in words: the chart's word, and whether it is a victory at all."""
+    heroes, monsters, verdict = R.score(survivors, 4 - survivors)
+    if not survivors:
+        return "No hero is left to carry the Talisman out"
+    if not R.victory(survivors):
+        return (
+            f"Not a victory: three of the four heroes are lost, and the monsters outscore the heroes "
+            f"{monsters} to {heroes} (the book's chart calls {heroes} points {verdict})"
+        )
+    return f"A {verdict} victory" if verdict else "A victory"
+
+
 def finish(state: State, how: str) -> None:
     """The end: the score (for a party that leaves with the Talisman), and the verdict of the book's chart."""
     g: Dungeon = state.game
@@ -655,25 +713,32 @@ def finish(state: State, how: str) -> None:
     survivors = bin(live).count("1")
     heroes, monsters, verdict = R.score(survivors, 4 - survivors)
     log = state.log
+    if how == "won" and not R.victory(survivors):
+        how = "pyrrhic"  # out with the Talisman, but three of the four are lost: not a victory
     if how == "won":
         state.finished = (
             f"won: {verdict} victory, {heroes} to {monsters}" if verdict else f"won, {heroes} to {monsters}"
         )
+    elif how == "pyrrhic":
+        state.finished = f"pyrrhic: out with the Talisman, but not a victory, {heroes} to {monsters}"
     elif how == "lost":
         state.finished = f"lost: every hero has fallen, 0 to {monsters}"
     else:
         state.finished = "abandoned: the party left without the Talisman"
     if not log.enabled:
         return
-    if how == "won":
+    if how in ("won", "pyrrhic"):
         log.heading("Out of the dungeon")
         names = ", ".join(h.name for i, h in enumerate(HEROES) if live & (1 << i))
-        log.text(f"{names} carry the Holy Talisman of St. Cuthbert out of the dungeon.")
+        carry = "carry" if survivors > 1 else "carries"
+        log.text(f"{names} {carry} the Holy Talisman of St. Cuthbert out of the dungeon.")
         log.text(
             f"Score: the heroes {heroes} ({survivors} × {D.HERO_POINTS}), the monsters {monsters} "
             f"({4 - survivors} × {D.MONSTER_POINTS})."
         )
-        if verdict:
+        if how == "pyrrhic":
+            log.text(verdict_words(survivors) + ".")
+        elif verdict:
             log.text(f"Verdict: a {verdict} victory ({heroes} on the book's chart).")
     elif how == "lost":
         log.heading("The end of the party")

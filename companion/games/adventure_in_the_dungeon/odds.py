@@ -30,14 +30,12 @@ as Fractions. A solver counts one of two values:
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd
 from typing import Any
 
-from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS, WIZARD
+from companion.games.adventure_in_the_dungeon.data import HEROES, PALADIN, RANGERESS
 from companion.games.adventure_in_the_dungeon.rules import (
     SLAIN,
     STUCK,
@@ -75,8 +73,6 @@ HITS_SLAIN_AT = 7  # the same on a kill only
 SURVIVORS_AT = 8  # 8..11: 1, 2, 3 or 4 heroes are standing at the end
 WIDTH = 12
 Value = tuple[int, ...]
-_TERMINAL: dict[str, Value] = {SLAIN: (1, 0, 1), WIPED: (0, 1, 1), STUCK: (0, 0, 1)}
-_WIPED_DETAIL: Value = (0, 1) + (0,) * (WIDTH - 2) + (1,)
 
 
 # ---- one round, as weights ------------------------------------------------------------------------
@@ -175,437 +171,99 @@ def round_kernel(model: Model, s: Fight, first_strike: bool = True) -> dict[Figh
     return out
 
 
-# ---- the solver -----------------------------------------------------------------------------------
-
-
-def _combine(terms: list[tuple[int, Value]], scale: int) -> Value:
-    """``sum(w * value) / scale`` over the chances alone, with one common denominator (ints only)."""
-    lcm = 1
-    for _, (_, _, d) in terms:
-        if lcm % d:
-            lcm = lcm // gcd(lcm, d) * d
-    a = b = 0
-    for w, (x, y, d) in terms:
-        f = w * (lcm // d)
-        a += f * x
-        b += f * y
-    return _reduce(a, b, lcm * scale)
-
-
-def _reduce(a: int, b: int, d: int) -> Value:
-    g = gcd(gcd(a, b), d)
-    return (a // g, b // g, d // g) if g > 1 else (a, b, d)
-
-
-def _combine_detail(terms: list[tuple[int, Value]], scale: int) -> Value:
-    """:func:`_combine` for values in detail (any number of numerators)."""
-    lcm = 1
-    for _, v in terms:
-        d = v[-1]
-        if lcm % d:
-            lcm = lcm // gcd(lcm, d) * d
-    acc: list[int] = []
-    for w, v in terms:
-        f = w * (lcm // v[-1])
-        acc = [a + f * x for a, x in zip(acc, v[:-1], strict=True)] if acc else [f * x for x in v[:-1]]
-    return _reduce_all(acc, lcm * scale)
-
-
-def _reduce_all(nums: list[int], d: int) -> Value:
-    g = gcd(d, *nums)
-    return (*[x // g for x in nums], d // g) if g > 1 else (*nums, d)
-
-
-class _Row:
-    """One group member's equation, with integer weights over ``36 ** rolls``: constant terms (the
-    values of situations already counted) and the weights of the group's members it leads back to."""
-
-    __slots__ = ("coef", "terms")
-
-    def __init__(self) -> None:
-        self.terms: list[tuple[int, int, Value]] = []  # (ways, rolls, value)
-        self.coef: dict[Fight, list[tuple[int, int]]] = {}  # member -> [(ways, rolls)]
-
-    def scaled(self) -> tuple[int, list[tuple[int, Value]], dict[Fight, int]]:
-        """Every weight over one power of 36: (that power, the terms, the members' weights)."""
-        top = max([r for _, r, _ in self.terms] + [r for ws in self.coef.values() for _, r in ws] + [0])
-        terms = [(w * 36 ** (top - r), v) for w, r, v in self.terms]
-        coef = {m: sum(w * 36 ** (top - r) for w, r in ws) for m, ws in self.coef.items()}
-        return 36**top, terms, coef
-
-
-class OverBudget(Exception):
-    """The count would need more situations than allowed; what is counted so far is kept."""
-
-
-class FightSolver:
-    """Exact chances that the monster is slain, that every hero dies, or that no one left can hurt it.
-
-    Every step of a round is memoised on the state it starts from (with what no later step reads
-    normalised away: who was struck matters only to the Wizard, the dead's hits not at all), so rounds
-    that reach the same situation share the rest of the count. Only the steps of a round in which
-    nothing has happened yet (the misses) can lead back to where the round started; for those the
-    solver writes the equations of the group of states with the same hits and solves them exactly.
-
-    One solver serves one model and keeps its memo, so the odds before the next round's choice come at
-    once: that situation was counted the first time. With ``detail`` it also counts who is standing at
-    the end, and with how many hits (see the module's docstring for what that costs).
-    """
-
-    def __init__(self, model: Model, first_strike: bool = True, detail: bool = False) -> None:
-        self.model = model
-        self.first_strike = first_strike
-        self.detail = detail
-        self._combine: Callable[[list[tuple[int, Value]], int], Value] = _combine_detail if detail else _combine
-        #: Stop (raise :class:`OverBudget`) once the memo holds this many situations.
-        self.budget: int | None = None
-        self.values: dict[Fight, Value] = {}
-        self.memo_a: dict[tuple[Fight, tuple[int, ...]], Value] = {}
-        self.memo_b: dict[tuple[Fight, int], Value] = {}
-        self._wizard = bit(WIZARD) if model.spells else 0
-        self._ends: dict[tuple[str, int, tuple[int, int, int, int]], Value] = {}
-
-    def end(self, s: Fight, o: str) -> Value:
-        """The value of a fight over in ``s`` with outcome ``o`` (``slain``, ``wiped`` or ``stuck``).
-
-        In detail: who stands, and with how many hits. A fight no one left can win (``stuck``) ends
-        with the party fleeing, the only choice the engine then offers: the entwined and the trapped
-        are left behind (unless ``flee-with-all``), so they are not counted as standing.
-        """
-        if not self.detail:
-            return _TERMINAL[o]
-        if o == WIPED:
-            return _WIPED_DETAIL
-        model = self.model
-        if o == STUCK and model.flee_ok:
-            s = flee(model, s)
-        live = alive(model, s)
-        key = (o, live, s.hs)
-        got = self._ends.get(key)
-        if got is None:
-            v = [0] * WIDTH
-            slain = o == SLAIN
-            left = standing = 0
-            for h in range(4):
-                if live >> h & 1:
-                    v[STANDING_AT + h] = 1
-                    left += model.maxh[h] - s.hs[h]
-                    standing += 1
-            v[SLAIN_AT] = int(slain)
-            v[HITS_AT] = left
-            v[HITS_SLAIN_AT] = left if slain else 0
-            if standing:
-                v[SURVIVORS_AT + standing - 1] = 1
-            else:
-                v[WIPED_AT] = 1  # a flight that leaves no one standing (the entwined all drown)
-            got = self._ends[key] = (*v, 1)
-        return got
-
-    @property
-    def states(self) -> int:
-        """How many situations have been counted so far."""
-        return len(self.values) + len(self.memo_a) + len(self.memo_b)
-
-    # ---- normal forms ----
-    def _norm(self, s: Fight, att_from: int = 0) -> Fight:
-        """``s`` with the dead's hits and a cure that can never come forgotten, only the Wizard's
-        "struck this round" kept, and (in the heroes' turn, from hero ``att_from`` on) only the later
-        heroes' "attacked already": equal situations then share one memo entry."""
-        model = self.model
-        hs, mx = s.hs, model.maxh
-        live = ((hs[0] < mx[0]) | (hs[1] < mx[1]) << 1 | (hs[2] < mx[2]) << 2 | (hs[3] < mx[3]) << 3) & ~s.dead
-        struck = s.struck & self._wizard
-        att = s.att & ~((1 << att_from) - 1)
-        if live == 0b1111 and not s.dead:
-            if struck == s.struck and att == s.att:
-                return s
-            cure = s.cure
-        else:
-            hs = (
-                hs[0] if live & 1 else mx[0],
-                hs[1] if live & 2 else mx[1],
-                hs[2] if live & 4 else mx[2],
-                hs[3] if live & 8 else mx[3],
-            )
-            cure = s.cure or not live & 1
-        return Fight(s.m, hs, 0, s.para, s.trap, s.twine, s.lock, s.nlock, cure, att, struck, s.sfirst)
-
-    @staticmethod
-    def _same(s: Fight, key: tuple[int, tuple[int, ...]]) -> bool:
-        """Nothing has happened since the round started at ``key`` (its members have no dead flags)."""
-        return s.m == key[0] and s.hs == key[1] and not s.dead
-
-    # ---- memoised steps (states whose hits differ from every group being solved) ----
-    def value(self, s: Fight) -> Value:
-        """The value of a round-start state (begun)."""
-        s = self._norm(s)
-        got = self.values.get(s)
-        if got is not None:
-            return got
-        o = outcome(self.model, s)
-        if o:
-            return self.end(s, o)
-        self._solve_group(s)
-        return self.values[s]
-
-    def attacks(self, s: Fight, tg: tuple[int, ...]) -> Value:
-        """The value from the monster's attacks on ``tg`` (in order) onwards."""
-        model = self.model
-        live = alive(model, s)
-        while tg and not live & (1 << tg[0]):
-            tg = tg[1:]
-        if not live:
-            return self.end(s, WIPED)
-        if not tg:
-            return self.heroes(s, 0)
-        s = self._norm(s)
-        key = (s, tg)
-        got = self.memo_a.get(key)
-        if got is not None:
-            return got
-        self._spend()
-        h, rest = tg[0], tg[1:]
-        terms = [(ways, self.attacks(monster_hits(model, s, h, dmg), rest)) for ways, dmg in model.mon[h][s.sfirst]]
-        got = self.memo_a[key] = self._combine(terms, 36)
-        return got
-
-    def heroes(self, s: Fight, h: int) -> Value:
-        """The value from hero ``h``'s attack (in the heroes' turn) onwards."""
-        model = self.model
-        if s.m >= model.area.hits:
-            return self.end(s, SLAIN)
-        while h < 4 and not may_attack(model, s, h):
-            h += 1
-        if h == 4:
-            return self.value(begin_round(s))
-        s = self._norm(s, h)
-        key = (s, h)
-        got = self.memo_b.get(key)
-        if got is not None:
-            return got
-        self._spend()
-        cast = magic(model, s, h)
-        terms = [(ways, self.heroes(hero_strikes(model, s, h, dmg, cast), h + 1)) for ways, dmg in model.hit[h][cast]]
-        got = self.memo_b[key] = self._combine(terms, 36)
-        return got
-
-    def _spend(self) -> None:
-        if self.budget is not None and len(self.memo_a) + len(self.memo_b) >= self.budget:
-            raise OverBudget
-
-    # ---- a group: the states with the same hits, which a round of misses can link ----
-    def _solve_group(self, start: Fight) -> None:
-        key = (start.m, start.hs)
-        members = [start]
-        seen = {start}
-        rows: list[_Row] = []
-        i = 0
-        while i < len(members):
-            row = _Row()
-            self._round(members[i], key, row)
-            for n in row.coef:
-                if n not in seen:
-                    seen.add(n)
-                    members.append(n)
-            rows.append(row)
-            i += 1
-        if len(members) == 1:
-            total, terms, coef = rows[0].scaled()
-            stay = coef.get(start, 0)
-            if stay == total:
-                self.values[start] = self.end(start, STUCK)  # no round ever changes anything
-                return
-            v = self._combine(terms, 1)
-            self.values[start] = _reduce_all(list(v[:-1]), v[-1] * (total - stay))
-            return
-        solved = _solve(members, rows, lambda m: self.end(m, STUCK), self._combine)
-        for member, value in zip(members, solved, strict=True):
-            self.values[member] = value
-
-    def _round(self, u: Fight, key: tuple[int, tuple[int, ...]], row: _Row) -> None:
-        model = self.model
-        if self.first_strike and can_strike_first(model, u):
-            for ways, dmg in model.hit[RANGERESS][0]:
-                self._w_start(hero_strikes(model, u, RANGERESS, dmg, False, True), key, row, ways, 1)
-        else:
-            self._w_start(u, key, row, 1, 0)
-
-    def _w_start(self, s: Fight, key: tuple[int, tuple[int, ...]], row: _Row, w: int, r: int) -> None:
-        if s.m >= self.model.area.hits:
-            row.terms.append((w, r, self.end(s, SLAIN)))
-        else:
-            self._w_attacks(s, targets(self.model, s), key, row, w, r)
-
-    def _w_attacks(
-        self, s: Fight, tg: tuple[int, ...], key: tuple[int, tuple[int, ...]], row: _Row, w: int, r: int
-    ) -> None:
-        if not self._same(s, key):
-            row.terms.append((w, r, self.attacks(s, tg)))
-            return
-        model = self.model
-        live = alive(model, s)
-        while tg and not live & (1 << tg[0]):
-            tg = tg[1:]
-        if not tg:
-            self._w_heroes(s, 0, key, row, w, r)
-            return
-        h, rest = tg[0], tg[1:]
-        for ways, dmg in model.mon[h][s.sfirst]:
-            self._w_attacks(monster_hits(model, s, h, dmg), rest, key, row, w * ways, r + 1)
-
-    def _w_heroes(self, s: Fight, h: int, key: tuple[int, tuple[int, ...]], row: _Row, w: int, r: int) -> None:
-        if not self._same(s, key):
-            row.terms.append((w, r, self.heroes(s, h)))
-            return
-        model = self.model
-        while h < 4 and not may_attack(model, s, h):
-            h += 1
-        if h == 4:
-            n = self._norm(begin_round(s))
-            o = outcome(model, n)
-            if o:
-                row.terms.append((w, r, self.end(n, o)))
-            else:
-                row.coef.setdefault(n, []).append((w, r))
-            return
-        cast = magic(model, s, h)
-        for ways, dmg in model.hit[h][cast]:
-            self._w_heroes(hero_strikes(model, s, h, dmg, cast), h + 1, key, row, w * ways, r + 1)
-
-
-def _value(xs: list[Fraction]) -> Value:
-    """Fractions as a value: their numerators over their common denominator."""
-    d = 1
-    for x in xs:
-        q = x.denominator
-        if d % q:
-            d = d // gcd(d, q) * q
-    return (*[x.numerator * (d // x.denominator) for x in xs], d)
-
-
-def _fractions(v: Value) -> list[Fraction]:
-    d = v[-1]
-    return [Fraction(x, d) for x in v[:-1]]
-
-
-def _solve(
-    members: list[Fight],
-    rows: list[_Row],
-    stuck: Callable[[Fight], Value],
-    combine: Callable[[list[tuple[int, Value]], int], Value],
-) -> list[Value]:
-    """Solve ``x_i = c_i + sum_j a_ij x_j`` exactly. Members that can never leave the group are stuck:
-    the fight goes round in circles there, and ends as ``stuck(member)`` says."""
-    n = len(members)
-    index = {m: i for i, m in enumerate(members)}
-    eqs: list[tuple[list[Fraction], dict[int, Fraction]]] = []
-    for row in rows:
-        total, terms, coef = row.scaled()
-        eqs.append((_fractions(combine(terms, total)), {index[m]: Fraction(w, total) for m, w in coef.items()}))
-    # A member leaves if some of its weight goes outside the group, or to a member that leaves.
-    leaves = [sum(c.values()) < 1 for _, c in eqs]
-    changed = True
-    while changed:
-        changed = False
-        for i in range(n):
-            if not leaves[i] and any(leaves[j] for j, c in eqs[i][1].items() if c):
-                leaves[i] = changed = True
-    ends = {i: _fractions(stuck(members[i])) for i in range(n) if not leaves[i]}
-    width = len(eqs[0][0])
-    live = [i for i in range(n) if leaves[i]]
-    pos = {i: k for k, i in enumerate(live)}
-    size_ = len(live)
-    matrix = [[Fraction(0)] * (size_ + width) for _ in range(size_)]
-    for k, i in enumerate(live):
-        const, coef = eqs[i]
-        line = matrix[k]
-        line[k] += 1
-        line[size_:] = const
-        for j, c in coef.items():
-            if j in pos:
-                line[pos[j]] -= c
-            else:  # it leads to a member that never leaves: the fight ends there, stuck
-                for col, x in enumerate(ends[j]):
-                    line[size_ + col] += c * x
-    for col in range(size_):
-        pivot = next(r for r in range(col, size_) if matrix[r][col] != 0)
-        matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
-        p = matrix[col][col]
-        matrix[col] = [x / p for x in matrix[col]]
-        for r in range(size_):
-            if r != col and matrix[r][col] != 0:
-                f = matrix[r][col]
-                matrix[r] = [x - f * y for x, y in zip(matrix[r], matrix[col], strict=True)]
-    return [_value(matrix[pos[i]][size_:]) if i in pos else _value(ends[i]) for i in range(n)]
-
-
-# ---- what the shell and the CLI ask for -----------------------------------------------------------
+# ---- the whole fight --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class FightOdds:
-    """How a fight fought to the end turns out, exactly.
+    """How a fight fought to the end turns out: exact fractions, or floats (``exact=False``).
 
     ``stuck``: no living hero can hurt the monster any more (or nothing can ever change), so the party
-    flees. The fields after ``states`` are counted only in detail (None otherwise); there, a stuck
-    fight is counted after that flight (the entwined and the trapped are left behind).
+    flees. The fields after ``states`` are given in detail only (None otherwise); there, a stuck fight
+    is counted after that flight (the entwined and the trapped are left behind).
     """
 
-    slain: Fraction
-    wiped: Fraction
-    stuck: Fraction
-    #: Situations counted to get there.
+    slain: Any
+    wiped: Any
+    stuck: Any
+    #: Situations (round starts) visited to get there.
     states: int
     #: The chance each hero (in the book's order) is standing when the fight ends.
-    standing: tuple[Fraction, ...] | None = None
+    standing: tuple[Any, ...] | None = None
     #: The chance that 0, 1, 2, 3 or 4 heroes are standing when it ends (0 is ``wiped``).
-    survivors: tuple[Fraction, ...] | None = None
+    survivors: tuple[Any, ...] | None = None
     #: The party's hits left at the end, on average (a fallen hero's count 0).
-    hits_left: Fraction | None = None
+    hits_left: Any = None
     #: The same when the monster is slain (None if it cannot be).
-    hits_left_slain: Fraction | None = None
+    hits_left_slain: Any = None
+    #: The chance each hero falls (summed directly: a float keeps a risk far below 1e-16).
+    falls: tuple[Any, ...] | None = None
 
 
-def _odds(value: Value, states: int) -> FightOdds:
-    x = _fractions(value)
-    slain, wiped = x[SLAIN_AT], x[WIPED_AT]
-    if len(x) == 2:
-        return FightOdds(slain, wiped, 1 - slain - wiped, states)
-    some = x[SURVIVORS_AT : SURVIVORS_AT + 4]
-    return FightOdds(
-        slain,
-        wiped,
-        1 - slain - wiped,
-        states,
-        standing=tuple(x[STANDING_AT : STANDING_AT + 4]),
-        survivors=(1 - sum(some, Fraction(0)), *some),
-        hits_left=x[HITS_AT],
-        hits_left_slain=x[HITS_SLAIN_AT] / slain if slain else None,
-    )
+def end_value(model: Model, s: Fight, o: str) -> Value:
+    """A fight over in ``s`` with outcome ``o``, in detail (``WIDTH`` integers: see ``SLAIN_AT`` ...).
+
+    A fight no one left can win (``stuck``) ends with the party fleeing, the only choice the engine
+    then offers: the entwined and the trapped are left behind (unless ``flee-with-all``), so they are
+    not counted as standing.
+    """
+    v = [0] * WIDTH
+    if o == WIPED:
+        v[WIPED_AT] = 1
+        return tuple(v)
+    if o == STUCK and model.flee_ok:
+        s = flee(model, s)
+    live = alive(model, s)
+    left = standing = 0
+    for h in range(4):
+        if live >> h & 1:
+            v[STANDING_AT + h] = 1
+            left += model.maxh[h] - s.hs[h]
+            standing += 1
+    v[SLAIN_AT] = int(o == SLAIN)
+    v[HITS_AT] = left
+    v[HITS_SLAIN_AT] = left if o == SLAIN else 0
+    if standing:
+        v[SURVIVORS_AT + standing - 1] = 1
+    else:
+        v[WIPED_AT] = 1  # a flight that leaves no one standing (the entwined all drown)
+    return tuple(v)
 
 
-_SOLVERS: dict[tuple[Model, bool, bool], FightSolver] = {}
+_CHAINS: dict[tuple[Model, bool], Any] = {}
 
 
-def solver(model: Model, first_strike: bool = True, detail: bool = False) -> FightSolver:
-    """The solver of ``model``, kept while it is in use (the last few are cached with their memos)."""
-    key = (model, first_strike, detail)
-    got = _SOLVERS.get(key)
+def chain(model: Model, first_strike: bool = True) -> Any:
+    """The round kernels of ``model`` (:class:`.chain.Chain`), kept for the last few models in use."""
+    from companion.games.adventure_in_the_dungeon.chain import Chain
+
+    key = (model, first_strike)
+    got = _CHAINS.get(key)
     if got is None:
-        if len(_SOLVERS) >= 4:
-            _SOLVERS.pop(next(iter(_SOLVERS)))
-        got = _SOLVERS[key] = FightSolver(model, first_strike, detail)
+        if len(_CHAINS) >= 4:
+            _CHAINS.pop(next(iter(_CHAINS)))
+        got = _CHAINS[key] = Chain(model, first_strike)
     return got
 
 
-#: Situations the shell counts before a choice (about half a second); later rounds finish the count.
-TABLE_BUDGET = 30_000
-#: Situations counted in detail (who stands at the end, with how many hits) before a choice, once the
-#: chances alone are known: a value in detail takes about twice as long (a quarter of a second).
-DETAIL_BUDGET = 6_000
-#: The table stops counting a fight in detail beyond this many situations (about 150 MiB): a fight that
-#: big shows the chances alone (``companion odds fight talisman`` counts it all).
-DETAIL_CAP = 60_000
+def _as_fractions(o: FightOdds) -> FightOdds:
+    """Float odds as the fractions the shells print (their binary values: shown as percentages)."""
+    if isinstance(o.slain, Fraction):
+        return o
+
+    def f(x: Any) -> Any:
+        return None if x is None else Fraction(x)
+
+    return FightOdds(
+        f(o.slain),
+        f(o.wiped),
+        f(o.stuck),
+        o.states,
+        None if o.standing is None else tuple(map(f, o.standing)),
+        None if o.survivors is None else tuple(map(f, o.survivors)),
+        f(o.hits_left),
+        f(o.hits_left_slain),
+    )
 
 
 def fight_odds(
@@ -614,34 +272,69 @@ def fight_odds(
     *,
     at: str = "start",
     first_strike: bool = True,
-    budget: int | None = None,
     detail: bool = False,
-) -> FightOdds | None:
-    """The exact odds of fighting on to the end from ``s``; None if more than ``budget`` situations
-    are needed (the ones counted are kept, so asking again later goes on from there).
+    exact: bool = True,
+) -> FightOdds:
+    """The odds of fighting on to the end from ``s``: exact fractions, or floats with ``exact=False``
+    (the table's: the same chain, a fraction of the time).
 
     ``at`` says where ``s`` stands: ``start`` (between rounds: the round has not begun), ``begun`` (the
     round has begun: last round's lock-outs are in force) or ``choice`` (the party chooses to fight or
-    flee: the monster has attacked this round, the heroes have not). ``detail`` counts who stands at
-    the end and with how many hits too (slower: see the module's docstring).
+    flee: the monster has attacked this round, the heroes have not). ``detail`` adds who stands at the
+    end and with how many hits (free: the chain's pass gives every end situation).
     """
     if at not in ("start", "begun", "choice"):
         raise ValueError(f"unknown point of the round {at!r}")
-    sv = solver(model, first_strike, detail)
+    one: Any = Fraction(1) if exact else 1.0
     o = outcome(model, s)
     if o:
-        return _odds(sv.end(s, o), 0)
-    sv.budget = None if budget is None else len(sv.memo_a) + len(sv.memo_b) + budget
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 100_000))  # a long fight recurses one round deeper each round
-    try:
-        value = sv.heroes(s, 0) if at == "choice" else sv.value(begin_round(s) if at == "start" else s)
-    except OverBudget:
-        return None
-    finally:
-        sys.setrecursionlimit(limit)
-        sv.budget = None
-    return _odds(value, sv.states)
+        return _odds(model, {0: (o, one)}, 0, detail, lambda _: s)
+    ch = chain(model, first_strike)
+    starts: dict[Fight, Any] = {}
+    if at == "choice":
+        for end, w in phase_b(model, s).items():
+            n = begin_round(end)
+            starts[n] = starts.get(n, 0) + w
+        starts = {n: (Fraction(w, T_B) if exact else w / T_B) for n, w in starts.items()}
+    else:
+        starts = {begin_round(s) if at == "start" else s: one}
+    ends, visited = ch.run(starts)
+    return _odds(model, ends, visited, detail, ch.decode)
+
+
+def _odds(model: Model, ends: dict[int, tuple[str, Any]], states: int, detail: bool, decode: Any) -> FightOdds:
+    """Read the figures off the distribution of how the fight ends."""
+    total = [0] * WIDTH
+    other = [0] * WIDTH  # the chance of the other ends, for each yes-or-no figure
+    for key, (o, p) in ends.items():
+        v = end_value(model, decode(key), o)
+        total = [t + p * x for t, x in zip(total, v, strict=True)]
+        other = [t + (p if not x else 0) for t, x in zip(other, v, strict=True)]
+    if isinstance(next(iter(ends.values()))[1], float):
+        for c in range(WIDTH):  # float sums may miss 1 by a hair: a figure with no other end is certain
+            if c not in (HITS_AT, HITS_SLAIN_AT) and total[c] and not other[c]:
+                total[c] = 1.0
+    zero = next(iter(ends.values()))[1] * 0
+    slain = total[SLAIN_AT] + zero
+    if not detail:  # the chances alone: a flight that leaves no one standing is still a flight
+        wiped = sum((p for o, p in ends.values() if o == WIPED), zero)
+        return FightOdds(slain, wiped, sum((p for o, p in ends.values() if o == STUCK), zero), states)
+    wiped = total[WIPED_AT] + zero  # in detail: every hero fallen, however
+    stuck = 1 - slain - wiped
+    if isinstance(stuck, float) and stuck < 1e-12:
+        stuck = 0.0  # what float sums leave of a certain end
+    some = tuple(x + zero for x in total[SURVIVORS_AT : SURVIVORS_AT + 4])
+    return FightOdds(
+        slain,
+        wiped,
+        stuck,
+        states,
+        standing=tuple(x + zero for x in total[STANDING_AT : STANDING_AT + 4]),
+        survivors=(wiped, *some),
+        hits_left=total[HITS_AT] + zero,
+        hits_left_slain=total[HITS_SLAIN_AT] / slain if slain else None,
+        falls=tuple(x + zero for x in other[STANDING_AT : STANDING_AT + 4]),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -709,28 +402,6 @@ def talisman_found_on(kills_done: int, left: int) -> dict[int, Fraction]:
 
 # ---- every game's fight odds: companion odds fight talisman ---------------------------------------
 
-#: Situations counted between two reports of progress by :func:`count` (about half a second).
-CHUNK = 20_000
-
-
-def count(
-    model: Model,
-    s: Fight,
-    *,
-    at: str = "start",
-    first_strike: bool = True,
-    detail: bool = False,
-    progress: Callable[[int], None] | None = None,
-) -> FightOdds:
-    """:func:`fight_odds` counted to the end, ``CHUNK`` situations at a time; ``progress(counted)`` is
-    called after each chunk that does not finish, so a shell can say that it is counting."""
-    while True:
-        got = fight_odds(model, s, at=at, first_strike=first_strike, budget=CHUNK, detail=detail)
-        if got is not None:
-            return got
-        if progress is not None:
-            progress(solver(model, first_strike, detail).states)
-
 
 def party_hits(model: Model, s: Fight) -> int:
     """The hits the living heroes can still take, all together (a fallen hero's count 0)."""
@@ -738,10 +409,22 @@ def party_hits(model: Model, s: Fight) -> int:
     return sum(model.maxh[h] - s.hs[h] for h in range(4) if live >> h & 1)
 
 
+def policy(model: Model, s: Fight, first_strike: bool = True, long: bool = False) -> list[str]:
+    """The policy behind the whole-fight odds, as it stands in ``s``: Krylla striking first (while
+    she can: alive, able to hurt it, not caught in the webs nor paralysed), the cure kept (while it
+    can still be given)."""
+    out = []
+    r = bit(RANGERESS)
+    if first_strike and model.can_hit & r and alive(model, s) & r and not (s.trap | s.para) & r:
+        out.append("Krylla strikes first whenever she can" if long else "Krylla striking first")
+    if not s.cure and alive(model, s) & bit(PALADIN):
+        out.append("the Paladin keeps his cure" if long else "the cure kept")
+    return out
+
+
 def _policy(model: Model, s: Fight, first_strike: bool) -> str:
-    if first_strike and model.can_hit & bit(RANGERESS) and alive(model, s) & bit(RANGERESS):
-        return "Krylla strikes first whenever she can; the Paladin keeps his cure"
-    return "the Paladin keeps his cure"
+    words = policy(model, s, first_strike, long=True)
+    return "; ".join(words) if words else "every hero who can attacks every round"
 
 
 def fight_outcome(
@@ -755,7 +438,7 @@ def fight_outcome(
     one_round: bool = False,
     fight: Fight | None = None,
     at: str = "start",
-    progress: Callable[[int], None] | None = None,
+    exact: bool = True,
 ) -> FightOutcome:
     """The exact odds of a fight against area ``area``'s monster, as the shells show every game's fight.
 
@@ -807,7 +490,7 @@ def fight_outcome(
         notes.append("The heroes' numbers are house numbers, not the book's.")
     if one_round:
         return _round_outcome(model, spec, fight, at, first_strike, title, party, names, inputs, notes)
-    odds = count(model, fight, at=at, first_strike=first_strike, detail=True, progress=progress)
+    odds = _as_fractions(fight_odds(model, fight, at=at, first_strike=first_strike, detail=True, exact=exact))
     assert odds.survivors is not None and odds.standing is not None and odds.hits_left is not None
     monster = spec.monster
     rows = [("none", odds.survivors[0])] + [(str(k), odds.survivors[k]) for k in range(1, 5)]

@@ -475,6 +475,12 @@ def leave(model: Model, s: Fight) -> Fight:
 
 
 def score(survivors: int, slain: int) -> tuple[int, int, str | None]:
-    """(the heroes' points, the monsters' points, the book's verdict for the heroes' points)."""
+    """(the heroes' points, the monsters' points, the book's chart's word for the heroes' points)."""
     heroes = D.HERO_POINTS * survivors
     return heroes, D.MONSTER_POINTS * slain, D.VERDICTS.get(heroes)
+
+
+def victory(survivors: int) -> bool:
+    """The party that leaves with the Talisman wins unless it lost three of its four members: "the
+    scoring is set up to allow victory for the adventurers unless they lose three of their four"."""
+    return survivors >= D.VICTORY_SURVIVORS

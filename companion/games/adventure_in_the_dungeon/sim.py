@@ -168,15 +168,17 @@ def record(state: State, run: RunInfo) -> dict[str, Any]:
     g = state.game
     ts = state.trackers.talisman
     finished = state.finished or ""
-    won = finished.startswith("won")
+    won = finished.startswith("won")  # one survivor is "pyrrhic": out with the Talisman, no victory
+    out = won or finished.startswith("pyrrhic")
     lost = finished.startswith("lost")
     survivors = bin(living(state)).count("1") if g.started else 4
     return {
         "won": won,
+        "pyrrhic": out and not won,
         "talisman": ts.found,
         "kills_before_talisman": ts.found_on_kill if ts.found else None,
         "survivors": survivors,
-        "points": D.HERO_POINTS * survivors if won else None,
+        "points": D.HERO_POINTS * survivors if out else None,
         "death_area": g.last if lost else None,
         "gave_up": finished.startswith("abandoned"),
         "kills": len(g.cleared),
@@ -188,11 +190,18 @@ def record(state: State, run: RunInfo) -> dict[str, Any]:
 
 
 METRICS = (
-    Metric("won", "Won: out with the Talisman", RATE, examples=("a won game", "a lost game")),
+    Metric("won", "Won: out with the Talisman, two heroes or more", RATE, examples=("a won game", "a lost game")),
+    Metric("pyrrhic", "Out with the Talisman, one hero left (no victory)", RATE),
     Metric("talisman", "The Talisman found", RATE),
     Metric("kills_before_talisman", "Kills until the Talisman", HISTOGRAM, value="kill {}", among="runs that found it"),
     Metric("survivors", "Heroes alive at the end", HISTOGRAM, value="{} alive"),
-    Metric("points", "The heroes' points (the book's chart)", HISTOGRAM, value="{} points", among="won runs"),
+    Metric(
+        "points",
+        "The heroes' points (the book's chart)",
+        HISTOGRAM,
+        value="{} points",
+        among="runs out with the Talisman",
+    ),
     Metric("death_area", "Area where the party falls", HISTOGRAM, value="area {}", among="lost runs"),
     Metric("gave_up", "Gave up (no monster left it can hurt)", RATE),
     Metric("kills", "Monsters slain", MEAN),

@@ -32,6 +32,7 @@ GAME = GameSpec(
     state_type=engine.Dungeon,
     setup=engine.setup,
     play=engine.play,
+    gamedata=engine.read_data,
     status=view.status,
     advise=view.advise,
     risk=view.risk,

@@ -13,7 +13,7 @@ from companion.dice.render import fraction
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
-from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS
+from companion.games.adventure_in_the_dungeon.data import HEROES
 
 if TYPE_CHECKING:
     from companion.engine.requests import Request
@@ -53,12 +53,12 @@ def _marks(state: State, i: int) -> list[str]:
 
 def status(state: State) -> list[tuple[str, str]]:
     """The party's tallies in the book's form, the monster's marks, the areas cleared, the Talisman."""
-    from companion.games.adventure_in_the_dungeon.engine import monsters_left
+    from companion.games.adventure_in_the_dungeon.engine import living, monsters_left
 
     g = state.game
     tallies = state.trackers.tallies
     rows: list[tuple[str, str]] = []
-    if not g.started:
+    if not g.started and any(h.name not in tallies for h in HEROES):
         return [("Party", "enter the heroes' numbers from your book first")]
     for i, hero in enumerate(HEROES):
         t = tallies.get(hero.name)
@@ -82,7 +82,9 @@ def status(state: State) -> list[tuple[str, str]]:
         rows.append(("Wounded", ", ".join(wounded)))
     ts = state.trackers.talisman
     if ts.found:
-        talisman = f"found on kill {ts.found_on_kill}: leave the dungeon!"
+        talisman = f"found on kill {ts.found_on_kill}: " + (
+            "leave the dungeon!" if not g.over else "carried out" if living(state) else "lost with the party"
+        )
     elif ts.held_by_last:
         talisman = f"held by the last monster (Area {monsters_left(state)[0]})" if monsters_left(state) else "held"
     else:
@@ -122,45 +124,31 @@ def fight_lines(state: State) -> list[str]:
             who.append(f"{HEROES[h].name} {fraction(p)}{spell}")
     penalty = f" (−{area.penalty} on the dice)" if area.penalty else ""
     lines = [f"To hit the {area.monster} now{penalty}: " + (" · ".join(who) if who else "no one can attack this round")]
-    odds = O.fight_odds(model, s, at="choice", budget=O.TABLE_BUDGET)
-    policy = "the cure kept"
-    if model.can_hit & (1 << RANGERESS) and R.alive(model, s) & (1 << RANGERESS):
-        policy = "Krylla striking first, " + policy
-    if odds is None:
-        lines.append(
-            f"Fighting on to the end: too many situations to count at the table now; "
-            f"companion dungeon odds {area.number} counts them all."
-        )
-        return lines
+    odds = O.fight_odds(model, s, at="choice", detail=True, exact=False)
+    words = O.policy(model, s)
+    policy = f" ({', '.join(words)})" if words else ""
     text = (
-        f"Fighting on to the end ({policy}): the {area.monster} {area.says('is', 'are')} slain {pct(odds.slain)}"
+        f"Fighting on to the end{policy}: the {area.monster} {area.says('is', 'are')} slain {pct(odds.slain)}"
         f" · every hero falls {pct(odds.wiped)}"
     )
     if odds.stuck:
         text += f" · no one left can hurt it {pct(odds.stuck)}"
     lines.append(text)
-    lines.extend(standing_lines(model, s))
+    lines.extend(standing_lines(model, s, odds))
     return lines
 
 
-def standing_lines(model: R.Model, s: R.Fight) -> list[str]:
-    """Who is standing when the fight ends, once that count fits the table's budget: a one-line chart
-    of 0 to 4 heroes standing, the party's hits left, and each hero's chance to fall.
-
-    Counting who stands takes longer than the chances alone (``odds`` module docstring), so it gets
-    the smaller ``DETAIL_BUDGET``; in a big fight it shows a round or two later, as the count goes on,
-    and a fight bigger than ``DETAIL_CAP`` situations shows the chances alone.
-    """
+def standing_lines(model: R.Model, s: R.Fight, odds: O.FightOdds) -> list[str]:
+    """Who is standing when the fight ends: a one-line chart of 0 to 4 heroes standing, the party's
+    hits left, and each hero's chance to fall."""
     from companion.sim.chart import spark
 
-    # Past DETAIL_CAP situations nothing more is counted (memory): only what is counted already shows.
-    budget = O.DETAIL_BUDGET if O.solver(model, detail=True).states < O.DETAIL_CAP else 0
-    odds = O.fight_odds(model, s, at="choice", budget=budget, detail=True)
-    if odds is None or odds.survivors is None or odds.standing is None or odds.hits_left is None:
+    if odds.survivors is None or odds.standing is None or odds.hits_left is None:
         return []
     live = R.alive(model, s)
-    risks = [(HEROES[h].name, 1 - odds.standing[h]) for h in range(4) if live >> h & 1 and odds.standing[h] < 1]
-    shown = [f"{name} {pct(p)}" for name, p in risks if p >= Fraction(1, 1000)]
+    falls = odds.falls or tuple(1 - x for x in odds.standing)
+    risks = [(HEROES[h].name, falls[h]) for h in range(4) if live >> h & 1 and falls[h] > 0]
+    shown = [f"{name} {pct(p)}" for name, p in risks if p >= 0.001]
     lines = [
         f"Heroes standing at the end: none {spark(odds.survivors)} 4 · "
         f"the party's hits left {float(odds.hits_left):.1f} on average"
@@ -214,9 +202,7 @@ def risk(state: State, request: Request) -> dict[str, float]:
         return {}
     model = model_for(state, areas[g.area])
     s = snapshot(state, model)
-    odds = O.fight_odds(model, s, at="choice", budget=O.TABLE_BUDGET)
-    if odds is None:
-        return {}
+    odds = O.fight_odds(model, s, at="choice", exact=False)
     chances = {"fight": float(odds.wiped)}
     if model.flee_ok:
         live = R.alive(model, s)

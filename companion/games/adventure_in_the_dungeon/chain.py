@@ -1,0 +1,407 @@
+"""A whole fight's odds as an absorbing Markov chain over rounds, pushed forward once from the start.
+
+Why it is fast (docs/odds-and-simulation.md, "The Adventure in the Dungeon's whole fights"):
+
+- **The real state.** Between rounds a fight is the monster's hits, each hero's hits, and a few flags
+  (dead by something other than hits, paralysed, trapped, entwined, locked out, the cure spent). Who
+  attacked or was struck this round, and in which order the rolls fell, are gone by the round's end:
+  a round is one step of the chain, and the order of hits inside it does not matter.
+- **One round's kernel depends on little.** What a round does to a situation depends only on the
+  flags and on how many more hits each side can take *when that is few enough to matter this round*:
+  a hero who can take more hits than any monster can score on him in one round behaves the same at 5
+  as at 15. So the kernel (where the round leads, as a shift of the hit counts) is enumerated once per
+  such *signature* with the rules' own step functions (:mod:`.rules`), and reused for every situation
+  that shares it: a few hundred kernels serve tens of thousands of situations.
+- **No iteration.** Hits only grow, so every round either moves to a situation with more hits (or a
+  hero fallen) or stays among situations with the same hits (a round of misses; against the Remorhaz,
+  a change of who is locked out). The chain is pushed forward level by level (the total of all hits
+  and deaths); the staying part is absorbed in closed form (``1 / (1 - p)``, or a small linear system
+  for the Remorhaz's lock-outs), so a fight that can go on for ever costs no more than a short one.
+- **One pass gives everything.** The pass yields the distribution of how the fight ends (every end
+  situation with its chance), and every figure shown (slain, every hero fallen, who stands, how many
+  stand, the hits left) is read off it.
+
+A situation is one integer (the monster's hits, each hero's hits and the flags, in mixed radix), so a
+kernel's entry is a constant offset and a step of the pass is an addition and a dictionary update.
+
+Numbers are floats at the table (``exact=False``) and :class:`~fractions.Fraction` on request
+(``exact=True``: ``--exact`` and ``--json``, and the tests against icepool), with the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from companion.games.adventure_in_the_dungeon import data as D
+from companion.games.adventure_in_the_dungeon.data import RANGERESS
+from companion.games.adventure_in_the_dungeon.rules import (
+    SLAIN,
+    STUCK,
+    WIPED,
+    Fight,
+    Model,
+    alive,
+    begin_round,
+    outcome,
+)
+
+#: The weights of one round's rolls are integers over 36**9 (five rolls in the monster's half, four in
+#: the heroes'), as :func:`.odds.phase_a` and :func:`.odds.phase_b` count them.
+T_ROUND = 36**9
+T_B = 36**4
+
+# Flag fields of a situation, each a 4-bit mask (one bit per hero), and the cure (one bit).
+_DEAD, _PARA, _TRAP, _TWINE, _LOCK, _CURE = 0, 4, 8, 12, 16, 20
+
+
+Entry = tuple[int, int, int, "str | None"]
+#: A kernel grouped for the pass: ends (offset, end, weight), moves (level offset, [(offset, weight)]),
+#: and the rounds that stay on the level.
+Compiled = tuple[list[tuple[int, str, int]], list[tuple[int, list[tuple[int, int]]]], list[Entry]]
+
+
+def _flags(s: Fight) -> int:
+    return s.dead | s.para << _PARA | s.trap << _TRAP | s.twine << _TWINE | s.lock << _LOCK | int(s.cure) << _CURE
+
+
+class Chain:
+    """The round kernels of one model (kept, with a cache of signatures), and the forward pass."""
+
+    def __init__(self, model: Model, first_strike: bool = True) -> None:
+        self.model = model
+        self.first_strike = first_strike
+        self.hits = model.area.hits
+        self.maxh = model.maxh
+        # Mixed radix: m in 0..hits, hero h in 0..maxh[h], then the flags.
+        self.radix_m = self.hits + 1
+        strides = []
+        stride = self.radix_m
+        for h in range(4):
+            strides.append(stride)
+            stride *= self.maxh[h] + 1
+        self.strides = tuple(strides)
+        self.flag_stride = stride
+        self.cap_m = self._cap_monster()
+        self.blow = tuple(self._blow(h) for h in range(4))
+        #: phase B's kernel (the heroes' attacks) by its own signature: the heroes' hits do not matter.
+        self.heroes_turn: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+        self._compiled: dict[tuple[int, ...], Any] = {}
+        #: signature -> [(weight over T_ROUND, key offset, level offset, end or None)], ``end`` being
+        #: slain, wiped or stuck.
+        self.kernels: dict[tuple[int, ...], list[Entry]] = {}
+
+    # ---- how few hits matter: more than one round can score ----
+    def _cap_monster(self) -> int:
+        """More hits left than this and no round can slay it (a first strike plus every hero's best)."""
+        best = [max(d for magic in (False, True) for _, d in self.model.hit[h][magic]) for h in range(4)]
+        return sum(best) + best[RANGERESS] + 1
+
+    def _blow(self, h: int) -> int:
+        """The most hits one attack of the monster scores on hero ``h``."""
+        return max(d for sf in (0, 1) for _, d in self.model.mon[h][sf])
+
+    def _times(self, rem_m: int, live: int) -> int:
+        """The most attacks one hero can take in a round, with ``live`` heroes standing."""
+        area = self.model.area
+        if not area.repeat:
+            return 1
+        n = rem_m if D.SKELETONS in area.rules else area.attacks
+        return -(-n // max(1, live))
+
+    # ---- situations as integers ----
+    def encode(self, s: Fight) -> int:
+        key = min(s.m, self.hits)
+        for h in range(4):
+            key += min(s.hs[h], self.maxh[h]) * self.strides[h]
+        return key + _flags(s) * self.flag_stride
+
+    def decode(self, key: int) -> Fight:
+        flags, rest = divmod(key, self.flag_stride)
+        m = rest % self.radix_m
+        hs = tuple(rest // self.strides[h] % (self.maxh[h] + 1) for h in range(4))
+        f = 0xF
+        return Fight(
+            m,
+            hs,  # type: ignore[arg-type]
+            flags & f,
+            flags >> _PARA & f,
+            flags >> _TRAP & f,
+            flags >> _TWINE & f,
+            flags >> _LOCK & f,
+            0,
+            bool(flags >> _CURE & 1),
+        )
+
+    def _signature(self, s: Fight) -> tuple[int, ...]:
+        """What a round begun at ``s`` depends on: the flags, and the hits left where few enough to
+        matter in one round (a hero who can take more than the monster can score in a round behaves
+        the same at any count)."""
+        hs, mx = s.hs, self.maxh
+        live = alive(self.model, s)
+        rem_m = self.hits - s.m
+        standing = bin(live).count("1")
+        if s.twine & live & 1 << RANGERESS:
+            standing -= 1  # she may drown striking first, before the monster picks its targets
+        times = self._times(rem_m, standing)
+        b = self.blow
+        return (
+            min(rem_m, self.cap_m),
+            min(mx[0] - hs[0], b[0] * times + 1),
+            min(mx[1] - hs[1], b[1] * times + 1),
+            min(mx[2] - hs[2], b[2] * times + 1),
+            min(mx[3] - hs[3], b[3] * times + 1),
+            _flags(s),
+        )
+
+    def _heroes_turn(self, mid: Fight) -> list[tuple[int, int]]:
+        """Phase B from ``mid`` as (weight over 36**4, key offset from ``begin_round(mid)``'s key),
+        memoised on what it reads: the monster's hits left, who stands, and the flags."""
+        from companion.games.adventure_in_the_dungeon.odds import phase_b
+
+        live = alive(self.model, mid)
+        sig = (
+            min(self.hits - mid.m, self.cap_m),
+            live,
+            _flags(mid),
+            mid.nlock,
+            mid.att,
+            mid.struck,
+            int(mid.sfirst),
+        )
+        got = self.heroes_turn.get(sig)
+        if got is None:
+            base = self.encode(begin_round(mid))
+            acc: dict[int, int] = {}
+            for end, w in phase_b(self.model, mid).items():
+                off = self.encode(begin_round(end)) - base
+                acc[off] = acc.get(off, 0) + w
+            got = self.heroes_turn[sig] = list(acc.items())
+        return got
+
+    # ---- one round's kernel, enumerated with the rules' step functions ----
+    def kernel(self, s: Fight) -> list[Entry]:
+        """Where a round begun at ``s`` leads: (weight over T_ROUND, key offset, level offset, end)."""
+        sig = self._signature(s)
+        got = self.kernels.get(sig)
+        if got is not None:
+            return got
+        from companion.games.adventure_in_the_dungeon.odds import phase_a
+
+        model = self.model
+        # A representative: the same flags, with exactly as few hits left as matter.
+        rep = Fight(
+            self.hits - sig[0],
+            tuple(self.maxh[h] - sig[1 + h] for h in range(4)),  # type: ignore[arg-type]
+            s.dead,
+            s.para,
+            s.trap,
+            s.twine,
+            s.lock,
+            0,
+            s.cure,
+        )
+        base, lvl = self.encode(rep), self.level(rep)
+        acc: dict[int, int] = {}
+        for mid, wa in phase_a(model, rep, self.first_strike).items():
+            if mid.m >= self.hits:  # slain by the first strike
+                key = self.encode(begin_round(mid))
+                acc[key] = acc.get(key, 0) + wa * T_B
+                continue
+            k0 = self.encode(begin_round(mid))
+            for off, wb in self._heroes_turn(mid):
+                acc[k0 + off] = acc.get(k0 + off, 0) + wa * wb
+        out = []
+        for key, w in acc.items():
+            n = self.decode(key)
+            out.append((w, key - base, self.level(n) - lvl, outcome(model, n)))
+        self.kernels[sig] = out
+        return out
+
+    # ---- the forward pass ----
+    def level(self, s: Fight) -> int:
+        """Hits and deaths, all counted: no round lowers it, and only a round of misses keeps it."""
+        return min(s.m, self.hits) + sum(min(s.hs[h], self.maxh[h]) for h in range(4)) + bin(s.dead).count("1")
+
+    def compiled(self, key: int) -> Compiled:
+        """The kernel of the situation ``key``, grouped for the pass: the ends (offset, end, weight),
+        the moves to later levels (level offset, [(offset, weight)]), and the rounds that stay on this
+        level (nothing but a change of lock-outs), as kernel entries."""
+        rest = key % self.flag_stride
+        digits = [rest % self.radix_m]
+        for h in range(4):
+            digits.append(rest // self.strides[h] % (self.maxh[h] + 1))
+        flags = key // self.flag_stride
+        live = 0
+        for h in range(4):
+            if digits[1 + h] < self.maxh[h] and not flags >> h & 1:
+                live |= 1 << h
+        standing = bin(live).count("1")
+        if flags >> (_TWINE + RANGERESS) & live >> RANGERESS & 1:
+            standing -= 1
+        rem_m = self.hits - digits[0]
+        times = self._times(rem_m, standing)
+        mx, b = self.maxh, self.blow
+        sig = (
+            min(rem_m, self.cap_m),
+            min(mx[0] - digits[1], b[0] * times + 1),
+            min(mx[1] - digits[2], b[1] * times + 1),
+            min(mx[2] - digits[3], b[2] * times + 1),
+            min(mx[3] - digits[4], b[3] * times + 1),
+            flags,
+        )
+        got = self._compiled.get(sig)
+        if got is None:
+            k = self.kernel(self.decode(key))
+            moves: dict[int, list[tuple[int, int]]] = {}
+            for w, off, dl, end in k:
+                if end is None and dl:
+                    moves.setdefault(dl, []).append((off, w))
+            got = self._compiled[sig] = (
+                [(off, end, w) for w, off, dl, end in k if end is not None],
+                sorted(moves.items()),
+                [e for e in k if e[3] is None and not e[2]],
+            )
+        return got
+
+    def run(self, starts: dict[Fight, Any]) -> tuple[dict[int, tuple[str, Any]], int]:
+        """Push ``starts`` (round-start situation -> chance) through the chain: the end situations
+        (key -> (end, chance)) and how many situations were visited. The chances' type (float or
+        Fraction) is the arithmetic used throughout."""
+        one = next(iter(starts.values()))
+        exact = not isinstance(one, float)
+        zero = Fraction(0) if exact else 0.0
+        scale = Fraction(1, T_ROUND) if exact else 1.0 / T_ROUND
+        buckets: dict[int, dict[int, Any]] = {}
+        ends: dict[str, dict[int, Any]] = {SLAIN: {}, WIPED: {}, STUCK: {}}
+        for s, p in starts.items():
+            key = self.encode(s)
+            o = outcome(self.model, s)
+            if o:
+                ends[o][key] = ends[o].get(key, zero) + p
+            else:
+                bucket = buckets.setdefault(self.level(s), {})
+                bucket[key] = bucket.get(key, zero) + p
+        visited = 0
+        while buckets:
+            lvl = min(buckets)
+            here = buckets.pop(lvl)
+            visited += len(here)
+            self._level(here, lvl, buckets, ends, scale, zero)
+        out = {key: (o, p) for o, got in ends.items() for key, p in got.items()}
+        return out, visited
+
+    def _level(
+        self,
+        here: dict[int, Any],
+        lvl: int,
+        buckets: dict[int, dict[int, Any]],
+        ends: dict[str, dict[int, Any]],
+        scale: Any,
+        zero: Any,
+    ) -> None:
+        """Absorb the rounds that stay on this level, then push every chance onwards."""
+        group: dict[int, list[Entry]] = {}
+        todo = list(here)
+        seen = set(todo)
+        while todo:  # what a round of misses (a change of lock-outs) links to
+            key = todo.pop()
+            k = group[key] = self.compiled(key)[2]
+            for _, off, _, _ in k:
+                if key + off not in seen:
+                    seen.add(key + off)
+                    todo.append(key + off)
+        visits = self._visits(here, group, scale, zero, ends)
+        compiled = self.compiled
+        for key, x in visits.items():
+            if not x:
+                continue
+            xs = x * scale
+            terms, moves, _ = compiled(key)
+            for off, end, w in terms:
+                got = ends[end]
+                n = key + off
+                got[n] = got.get(n, zero) + xs * w
+            for dl, entries in moves:
+                bucket = buckets.get(lvl + dl)
+                if bucket is None:
+                    bucket = buckets[lvl + dl] = {}
+                get = bucket.get
+                for n, w in zip([key + off for off, _ in entries], [xs * w for _, w in entries], strict=True):
+                    bucket[n] = get(n, zero) + w
+
+    def _visits(
+        self,
+        here: dict[int, Any],
+        group: dict[int, list[Entry]],
+        scale: Any,
+        zero: Any,
+        ends: dict[str, dict[int, Any]],
+    ) -> dict[int, Any]:
+        """The expected number of round starts at each situation of this level, given the chances
+        that arrive (``here``): ``x = here + x Q``. A situation no round can ever leave is stuck."""
+        inner = {key: {key + off: w for w, off, _, _ in k} for key, k in group.items()}
+        stuck = ends[STUCK]
+        if len(inner) == len(here) and all(set(q) <= {key} for key, q in inner.items()):
+            out = {}
+            for key, p in here.items():  # the usual case: only a round of misses stays
+                w = inner[key].get(key, 0)
+                if w == T_ROUND:
+                    stuck[key] = stuck.get(key, zero) + p
+                    out[key] = zero
+                else:
+                    out[key] = p / (1 - w * scale)
+            return out
+
+        def end(key: int, p: Any) -> None:
+            stuck[key] = stuck.get(key, zero) + p
+
+        return _solve_group(here, inner, scale, zero, end)
+
+
+def _solve_group(
+    here: dict[int, Any],
+    inner: dict[int, dict[int, int]],
+    scale: Any,
+    zero: Any,
+    stuck: Callable[[int, Any], None],
+) -> dict[int, Any]:
+    """Solve ``x = here + x Q`` over a small group; chances reaching members that never leave it end
+    there, stuck."""
+    keys = list(inner)
+    leaves = {k: sum(inner[k].values()) < T_ROUND for k in keys}
+    changed = True
+    while changed:
+        changed = False
+        for k in keys:
+            if not leaves[k] and any(leaves[j] for j, w in inner[k].items() if w):
+                leaves[k] = changed = True
+    live = [k for k in keys if leaves[k]]
+    pos = {k: i for i, k in enumerate(live)}
+    n = len(live)
+    # (I - Q^T) x = b over the members that leave; a member that never leaves absorbs what reaches it.
+    a = [[zero] * n + [here.get(k, zero)] for k in live]
+    for i in range(n):
+        a[i][i] += 1
+    for k in live:
+        for j, w in inner[k].items():
+            if j in pos:
+                a[pos[j]][pos[k]] -= w * scale
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda r: abs(a[r][c]))
+        a[c], a[pivot] = a[pivot], a[c]
+        p = a[c][c]
+        a[c] = [x / p for x in a[c]]
+        for r in range(n):
+            if r != c and a[r][c]:
+                f = a[r][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c], strict=True)]
+    out = {k: a[pos[k]][n] for k in live}
+    for k in keys:
+        if not leaves[k]:
+            arrived = here.get(k, zero) + sum((out[j] * inner[j].get(k, 0) * scale for j in live), zero)
+            if arrived:
+                stuck(k, arrived)
+            out[k] = zero
+    return out

@@ -1,0 +1,98 @@
+"""The whole-fight chain (``chain.py``) against the rules' own round, situation by situation.
+
+The chain enumerates a round once per *signature* (the flags, and the hits left where few enough to
+matter in one round) and reuses it as a shift of the hit counts. Here every situation a fight can reach
+is checked: the chain's round from it must equal :func:`odds.round_ends` (the step functions played
+every possible way from that very situation), with bigger hit counts than the other odds tests use, so
+the signatures' caps are crossed. The floats the table shows must equal the exact fractions.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from companion.games.adventure_in_the_dungeon import data as D
+from companion.games.adventure_in_the_dungeon import odds as O
+from companion.games.adventure_in_the_dungeon import rules as R
+from companion.games.adventure_in_the_dungeon.chain import T_ROUND, Chain
+
+
+def _case(rng: random.Random) -> tuple[R.Model, R.Fight]:
+    area = rng.choice(D.AREAS)
+    maxh = (rng.randint(2, 6), rng.randint(1, 5), rng.randint(1, 5), rng.randint(1, 5))
+    nums = R.Numbers(
+        maxh,
+        (4, rng.randint(5, 10), rng.randint(5, 10), rng.randint(6, 11)),
+        (11, rng.randint(5, 9), rng.randint(5, 9), rng.randint(4, 8)),
+    )
+    variants = frozenset(rng.sample([R.GORGON_EACH, R.MAGIC_TWO_SKELETONS, R.FLEE_WITH_ALL], rng.randint(0, 2)))
+    model = R.compile_model(area, nums, variants)
+    hs = tuple(rng.randint(0, x - 1) if rng.random() < 0.6 else 0 for x in maxh)
+    flags = {
+        7: {"twine": rng.randint(0, 15)},
+        8: {"para": rng.randint(0, 15), "cure": rng.random() < 0.3},
+        10: {"lock": rng.randint(0, 15)},
+        11: {"trap": rng.randint(0, 15)},
+    }.get(area.number, {})
+    s = R.settle(model, R.Fight(rng.randint(0, area.hits - 1), hs, **flags))  # type: ignore[arg-type]
+    return model, s
+
+
+def _norm(model: R.Model, n: R.Fight) -> tuple:
+    """What a round start means, whatever its form: the hits of the living, their flags, the end."""
+    live = R.alive(model, n)
+    return (
+        min(n.m, model.area.hits),
+        tuple(n.hs[h] if live >> h & 1 else None for h in range(4)),
+        n.twine & live,
+        n.trap & live,
+        n.para & live,
+        n.lock & live,
+        R.outcome(model, n),
+    )
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_every_reachable_situations_round_is_the_rules_round(seed):
+    rng = random.Random(seed)
+    model, s = _case(rng)
+    first = rng.random() < 0.7
+    ch = Chain(model, first)
+    start = ch.encode(R.begin_round(s))
+    seen, todo = {start}, [start]
+    while todo:
+        key = todo.pop()
+        st = ch.decode(key)
+        if R.outcome(model, st):
+            continue
+        mine: dict[tuple, Fraction] = {}
+        for w, off, _, end in ch.kernel(st):
+            n = ch.decode(key + off)
+            assert end == R.outcome(model, n)
+            mine[_norm(model, n)] = mine.get(_norm(model, n), Fraction(0)) + Fraction(w, T_ROUND)
+            if end is None and key + off not in seen:
+                seen.add(key + off)
+                todo.append(key + off)
+        rules: dict[tuple, Fraction] = {}
+        for n, p in O.round_ends(model, st, first_strike=first).items():
+            rules[_norm(model, n)] = rules.get(_norm(model, n), Fraction(0)) + p
+        assert mine == rules, (model.area.number, st)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_tables_floats_are_the_exact_fractions(seed):
+    rng = random.Random(100 + seed)
+    model, s = _case(rng)
+    exact = O.fight_odds(model, s, detail=True)
+    fast = O.fight_odds(model, s, detail=True, exact=False)
+    assert isinstance(fast.slain, float) and isinstance(exact.slain, Fraction)
+    assert fast.states == exact.states
+    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
+    pairs += list(zip(fast.standing, exact.standing, strict=True))
+    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
+    pairs.append((fast.hits_left, exact.hits_left))
+    for f, x in pairs:
+        assert f == pytest.approx(float(x), abs=1e-12)
