@@ -23,6 +23,34 @@ from companion.i18n import _
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, ended like Ctrl-C (every completed action is saved), with exit code 128 + N."""
+
+    def __init__(self, signum: int, name: str) -> None:
+        super().__init__(name)
+        self.code = 128 + signum
+        self.name = name
+
+
+def on_signals() -> None:
+    """Make SIGTERM and SIGHUP end a command as Ctrl-C does: one line, nothing lost, exit 143 or 129."""
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated(signum, signal.Signals(signum).name)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), handler)
+
+
+def interrupted_line(exc: BaseException) -> tuple[str, int]:
+    """What to say when ``exc`` (Ctrl-C, SIGTERM or SIGHUP) ends a command, and the exit code."""
+    if isinstance(exc, Terminated):
+        return f"companion: ended by {exc.name}; every completed action is saved.", exc.code
+    return "companion: " + _("interrupted; every completed action is saved."), EXIT_INTERRUPTED
+
+
 def _stderr_line(text: str) -> None:
     from companion.cli.env import fold_for
 
@@ -81,12 +109,19 @@ class CompanionGroup(TyperGroup):
         """
         if ctx.parent is not None:
             return super().format_commands(ctx, formatter)
-        rows = [(name, _short_help(name)) for name in self.list_commands(ctx)]
-        if rows:
-            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
-            rows = [(name, _shorten(text, limit)) for name, text in rows]
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        from companion.cli.registry import SECTIONS
+
+        names = self.list_commands(ctx)
+        if not names:
+            return None
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        placed = {name for members in SECTIONS.values() for name in members}
+        sections = [(title, [n for n in members if n in names]) for title, members in SECTIONS.items()]
+        sections.append(("Other commands", [n for n in names if n not in placed]))
+        for title, members in sections:
+            if members:
+                with formatter.section(title):
+                    formatter.write_dl([(name, _shorten(_short_help(name), limit)) for name in members])
         return None
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
@@ -118,9 +153,10 @@ class CompanionGroup(TyperGroup):
         except EOFError:
             _stderr_line("\ncompanion: " + _("end of input; every completed action is saved."))
             raise _exit(EXIT_ERROR) from None
-        except KeyboardInterrupt:
-            _stderr_line("\ncompanion: " + _("interrupted; every completed action is saved."))
-            raise _exit(EXIT_INTERRUPTED) from None
+        except KeyboardInterrupt as exc:
+            line, code = interrupted_line(exc)
+            _stderr_line("\n" + line)
+            raise _exit(code) from None
 
     def main(  # type: ignore[override]
         self,
@@ -250,7 +286,20 @@ def _built(target: str) -> Any:
     from companion.cli.complete import attach
 
     module, _, attr = target.partition(":")
-    return attach(typer.main.get_command(getattr(importlib.import_module(module), attr)))
+    return attach(plain(typer.main.get_command(getattr(importlib.import_module(module), attr))))
+
+
+def plain(command: Any) -> Any:
+    """One look for help: plain text, as the root's (typer's rich boxes cost start-up, docs/startup.md).
+
+    The games' own groups are typer apps with typer's default rich help; this sets every command
+    under ``command`` to the plain formatter the root uses.
+    """
+    if hasattr(command, "rich_markup_mode"):
+        command.rich_markup_mode = None
+    for sub in (getattr(command, "commands", None) or {}).values():
+        plain(sub)
+    return command
 
 
 def _exit(code: int) -> BaseException:

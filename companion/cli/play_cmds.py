@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from companion.cli.common import JsonOpt
+from companion.cli.common import SIGNED, JsonOpt
 from companion.cli.complete import session_names
 
 if TYPE_CHECKING:
@@ -52,15 +52,28 @@ def next_cmd(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Show what the game asks now; with ANSWER, answer it and show what it asks next."""
+    """Show what the game asks now; with ANSWER, answer it and show what it asks next.
+
+    With ANSWER it first says which question it answered and with what, then what happened. On a
+    menu a number is always the option's number in the list (=VALUE gives a value); a negative
+    number is an answer too (next -2).
+
+    \b
+    Examples:
+      companion new inverted-tower --name example-run
+      companion next Aria
+      companion next 1
+      companion next roll
+    """
     env: Env = ctx.obj
     from companion.cli.kit import opened
     from companion.dice.source import read_physical
-    from companion.engine.describe import parse_choice, parse_number, parse_text, request_json
+    from companion.engine.describe import answered, parse_choice, parse_number, parse_text, request_json
     from companion.engine.requests import Choice, Number, RollRequest
     from companion.i18n import _, language
     from companion.session.fold import answer_event
 
+    said: tuple[str, str] | None = None
     with opened(env, engine=True) as session:
         fold = session.fold
         fold.start()
@@ -89,6 +102,7 @@ def next_cmd(
             else:
                 value = parse_text(request, text)  # type: ignore[arg-type]
             session.record(answer_event(request, value))
+            said = answered(request, value)
         fold = session.fold
         new = session.state.log.entries[before:] if answer else []
         advice = session.spec.advise(session.state, fold.pending) if (session.spec.advise and fold.pending) else []
@@ -101,19 +115,24 @@ def next_cmd(
                     "events": session.count,
                     "done": fold.done,
                     "finished": session.state.finished,
+                    "answered": None if said is None else {"question": said[0], "answer": said[1]},
                     "log": entry_texts(new),
                     "request": None if fold.pending is None else request_json(fold.pending, advice),
                 }
             )
             return
+        from rich.markup import escape
+
         from companion.cli.kit import print_entries
 
+        if said is not None:
+            env.print(f"[dim]{escape(said[0].rstrip(':'))}[/dim] → [bold]{escape(said[1])}[/bold]")
         print_entries(env, new)
         if fold.done:
             env.print(_("The game is over: {result}.").format(result=_(session.state.finished or "ended")))
             return
         data = request_json(fold.pending, advice)  # type: ignore[arg-type]
-        from rich.markup import escape  # a label's own brackets ("[x] Single use") are text, not markup
+        # a label's own brackets ("[x] Single use") are text, not markup
 
         if data["type"] == "roll":
             from companion.shell.prompts import odds_line
@@ -141,4 +160,4 @@ def next_cmd(
 
 app = typer.Typer(rich_markup_mode=None)
 app.command("play")(play)
-app.command("next")(next_cmd)
+app.command("next", context_settings=SIGNED)(next_cmd)

@@ -139,8 +139,24 @@ def new(
         env.print(_("Next: [bold]companion play[/bold]"))
 
 
+sessions_app = typer.Typer(
+    help="List the sessions in the store (the current one is marked); remove, restore or rename one.",
+    invoke_without_command=True,
+    rich_markup_mode=None,
+)
+
+
+@sessions_app.callback()
 def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """List the sessions in the store; the current one is marked."""
+    """List the sessions in the store (the current one is marked); remove, restore or rename one.
+
+    \b
+    Examples:
+      companion sessions
+      companion sessions --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return
     env: Env = ctx.obj
     from companion.cli.kit import active_name, store
     from companion.store.paths import safe_name
@@ -195,6 +211,88 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
             r["finished"] or "in play",
         )
     env.print(table)
+
+
+@sessions_app.command("rm")
+def sessions_rm(
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(help="The session to remove.", autocompletion=session_names, show_default=False)
+    ],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask (for scripts).")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Move a session to the trash folder in the data folder (companion sessions restore brings it back).
+
+    \b
+    Examples:
+      companion sessions rm example --yes
+      companion sessions restore example
+    """
+    env: Env = ctx.obj
+    from companion.errors import CompanionError, InputError
+    from companion.cli.kit import store
+
+    st = store(env)
+    files = st.open(name)
+    if not yes:
+        if not env.interactive:
+            raise InputError(f"removing {files.slug!r} needs --yes when no one is at a terminal to confirm")
+        env.stdout.write(f"Move session {files.slug} to the trash? [y/N] ")
+        env.stdout.flush()
+        if env.stdin.readline().strip().lower() not in ("y", "yes"):
+            raise CompanionError("nothing removed")
+    target = st.remove(files.slug)
+    if json_out:
+        env.print_json({"removed": files.slug, "trash": str(target)})
+        return
+    env.echo(f"Session {files.slug} moved to {target}.")
+    env.echo(f"Bring it back with: companion sessions restore {files.slug}")
+
+
+@sessions_app.command("restore")
+def sessions_restore(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The removed session.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Bring back a session removed with companion sessions rm.
+
+    \b
+    Examples:
+      companion sessions restore example
+    """
+    env: Env = ctx.obj
+    from companion.cli.kit import store
+
+    files = store(env).restore(name)
+    if json_out:
+        env.print_json({"restored": files.slug})
+        return
+    env.echo(f"Session {files.slug} is back. Make it current with: companion use {files.slug}")
+
+
+@sessions_app.command("rename")
+def sessions_rename(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(help="The session.", autocompletion=session_names, show_default=False)],
+    new: Annotated[str, typer.Argument(help="Its new name.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Give a session a new name (its log file keeps its path).
+
+    \b
+    Examples:
+      companion sessions rename example "The long night"
+    """
+    env: Env = ctx.obj
+    from companion.cli.kit import store
+
+    files = store(env).rename(old, new)
+    if json_out:
+        env.print_json({"renamed": old, "session": files.slug})
+        return
+    env.echo(f"Session renamed: {files.slug}")
 
 
 def use(
@@ -461,7 +559,6 @@ def gamedata(
 app = typer.Typer(rich_markup_mode=None)
 for _fn, _name in (
     (new, "new"),
-    (sessions, "sessions"),
     (use, "use"),
     (status, "status"),
     (undo, "undo"),
@@ -473,3 +570,4 @@ for _fn, _name in (
     (gamedata, "gamedata"),
 ):
     app.command(_name)(_fn)
+app.add_typer(sessions_app, name="sessions")

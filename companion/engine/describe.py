@@ -77,7 +77,7 @@ def parse_choice(request: Choice, text: str) -> str:
 
 
 def parse_number(request: Number, text: str) -> int:
-    t = text.strip()
+    t = text.strip().replace("−", "-")
     if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
         return int(t)
     from companion.i18n import _
@@ -85,6 +85,17 @@ def parse_number(request: Number, text: str) -> int:
     raise InputError(
         _("{text!r} is not a whole number from {lo} to {hi}").format(text=text, lo=request.lo, hi=request.hi)
     )
+
+
+def answered(request: Request, value: Any) -> tuple[str, str]:
+    """The question and the answer taken, in the player's words: ("Your hero's name?", "1")."""
+    if isinstance(request, RollRequest):
+        from companion.dice.render import dice_text
+
+        return request.why or str(request.expr), dice_text(value)
+    if isinstance(request, Choice):
+        return request.prompt, request.option(value).label
+    return request.prompt, str(value)
 
 
 def parse_text(request: Text, text: str) -> str:

@@ -74,8 +74,13 @@ class Session:
         spec = load(game)
         unknown = [v for v in variants if v not in spec.variants]
         if unknown:
+            from companion.errors import did_you_mean
+
             known = ", ".join(spec.variants) or "none"
-            raise InputError(f"{spec.title} has no variant {unknown[0]!r}; its variants: {known}")
+            raise InputError(
+                f"{spec.title} has no variant {unknown[0]!r}; its variants: {known}",
+                hint=did_you_mean(unknown[0], spec.variants),
+            )
         files = store.create(name)
         meta = Meta(
             name=name,

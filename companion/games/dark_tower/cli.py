@@ -14,10 +14,11 @@ import typer
 from companion.games.dark_tower import cli_cards, cli_setup, cli_turn, cli_view
 
 EPILOG = """\
-[bold]A turn[/bold]
+A turn:
 
   companion dark draw monster "Gelatinous Cube"     the card you drew
   companion dark fight                              odds, roll, result
+  companion dark end                                the next player's turn
   companion dark draw obstacle Pit; companion dark check --got 1,4,6
   companion dark trade Aria Sword Bob; companion dark end
 
