@@ -6,6 +6,11 @@ prints that line and exits with the error's code; it never shows a traceback for
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 
 class CompanionError(Exception):
     """Something went wrong that the player should read about in one line (exit code 1)."""
@@ -30,9 +35,28 @@ class InputError(CompanionError):
     exit_code = 2
 
 
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The one of ``choices`` that ``word`` most likely meant (a prefix of it, or a near typo), or None."""
+    import difflib
+
+    options = list(dict.fromkeys(choices))
+    key = word.strip().lower()
+    if not key:
+        return None
+    starts = [c for c in options if c.lower().startswith(key)]
+    close = starts[:1] or difflib.get_close_matches(key, options, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """"did you mean X?" for the closest of ``choices`` to ``word``, or None."""
+    near = closest(word, choices)
+    return f"did you mean {near}?" if near else None
+
+
 class StoreError(CompanionError):
     """A save cannot be read or written (corrupt file, full disk, locked by another process)."""
 
 
-class NotFoundError(CompanionError):
-    """A session, table or game that does not exist."""
+class NotFoundError(InputError):
+    """A session, table, game or variant name that does not exist: bad input (exit code 2)."""

@@ -38,4 +38,12 @@ def isolated_home(tmp_path, monkeypatch):
     # test that copies os.environ would then see 80 columns whatever size it gives its terminal.
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.delenv("LINES", raising=False)
-    return home
+    # English unless a test asks for a language: the machine's locale chooses nothing here.
+    for var in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    from companion import i18n
+
+    i18n.activate(None)
+    yield home
+    i18n.activate(None)

@@ -1,7 +1,12 @@
-"""An end-to-end Dark Tower session in a real pseudo-terminal: ``companion play`` with Russian terms."""
+"""End to end in a real pseudo-terminal: ``companion play`` of Тёмная Башня in Russian at 80 columns.
+
+The screen is rendered with pyte (what the player sees, scrolled lines included) and read: Russian
+words, and no word broken across two lines.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -10,76 +15,110 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pyte
 import pytest
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\r")
 DOWN, UP, ENTER = "\x1b[B", "\x1b[A", "\r"
+COLUMNS = 80
+
+
+def broken_words(lines: list[str], width: int = COLUMNS) -> list[str]:
+    """Pairs of lines where a word runs over the edge: a full line ending in a letter, the next
+    starting with one (rich and the prompts wrap at spaces, so a full line never ends mid-word).
+    A file path longer than the line cannot wrap at a space: it is not a word."""
+    out = []
+    for a, b in itertools.pairwise(lines):
+        if "/" in a.rstrip().rsplit(" ", 1)[-1]:
+            continue
+        if len(a.rstrip()) >= width and a.rstrip()[-1].isalnum() and b[:1].isalnum():
+            out.append(f"{a.rstrip()!r} / {b.rstrip()!r}")
+    return out
+
+
+def test_broken_words_are_found():
+    assert broken_words(["x" * 78 + "ab", "cd efg"]) and not broken_words(["x" * 78 + "a ", "bc"])
+    assert not broken_words(["short line", "next"])
+    assert not broken_words(["(log: /tmp/" + "x" * 70 + "/lo", "gs.md)"])
 
 
 @pytest.mark.e2e
-def test_a_guided_session_in_a_real_terminal(tmp_path):
+def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
     env = dict(
         os.environ,
         COMPANION_HOME=str(tmp_path / "home"),
         COMPANION_LOGS=str(tmp_path / "logs"),
         PROMPT_TOOLKIT_NO_CPR="1",
         TERM="xterm",
-        COLUMNS="100",  # the pty's width: a COLUMNS another test left in the environment must not win
+        LANG="C.UTF-8",
+        COLUMNS=str(COLUMNS),
         LINES="24",
     )
     env.pop("NO_COLOR", None)
-    subprocess.run([COMPANION, "new", "dark-tower", "--seed", "7"], env=env, check=True, capture_output=True)
-    child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
+    env.pop("COMPANION_LANG", None)
+    subprocess.run(
+        [COMPANION, "new", "dark-tower", "--seed", "7", "--lang", "ru"], env=env, check=True, capture_output=True
+    )
+    child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, COLUMNS), encoding="utf-8", timeout=30)
+    screen = pyte.HistoryScreen(COLUMNS, 24, history=2000)
+    stream = pyte.Stream(screen)
     seen: list[str] = []
+
+    def lines() -> list[str]:
+        history = ["".join(ch.data for ch in line.values()) for line in screen.history.top]
+        return history + list(screen.display)
 
     def answer(prompt: str, keys: str) -> None:
         child.expect(prompt)
+        stream.feed(child.before + child.after)
         seen.append(child.before + child.after)
         child.send(keys)
 
-    answer("Show the rules' terms in", DOWN + ENTER)  # Russian terms
-    answer("Where do the cards come from", ENTER)
-    answer("Player 1's name", "Аня" + ENTER)
-    answer("Аня's hero", ENTER)  # Чемпион Клана
-    answer("1 at the table", DOWN + ENTER)
-    answer("Аня's random item", ENTER)  # a new card
-    answer("name", "Меч" + ENTER)
-    answer("Меч: class", ENTER)  # Оружие
-    answer("Меч: combat bonus", "2" + ENTER)  # after the default 0: "02" reads 2
-    answer("pick to switch", DOWN + DOWN + ENTER)
-    answer("Anything else", ENTER)
-    answer("The random quest", ENTER)
-    answer("Build the three floor decks", ENTER)
-    answer("what is it", ENTER)  # Монстр
-    answer("Which монстр", DOWN + ENTER)  # a new card
-    answer("name", "Скелет" + ENTER)
-    answer("Скелет: floor", ENTER)
-    answer("Скелет: strength", "5" + ENTER)
-    answer("properties", DOWN * 4 + ENTER)
-    answer("Anything else", ENTER)
-    answer("type your dice", ENTER)  # a virtual roll from the session's seed
-    answer(r"End of Аня's turn", ENTER)
-    answer("what is it", DOWN + ENTER)  # Препятствие
-    answer("Which препятствие", ENTER)  # a new card
-    answer("name", "Яма" + ENTER)
-    answer("Яма: check value", "5" + ENTER)
-    answer("health lost on a fail", "2" + ENTER)
-    answer("penalty in the next fight", "1" + ENTER)
-    answer("its event", ENTER)
-    answer("type your dice", "♥ ★ 3" + ENTER)  # the symbols, as a d6 table would type 4 6 3
-    answer(r"End of Аня's turn", UP + ENTER)  # ✕ Save and quit
+    answer("Откуда берутся карты", ENTER)  # your own cards
+    answer("Имя игрока 1", "Аня" + ENTER)
+    answer("Персонаж игрока Аня", ENTER)  # Чемпион Клана
+    answer("За столом 1", DOWN + ENTER)
+    answer("Случайный предмет игрока Аня", ENTER)  # a new card
+    answer("Название", "Меч" + ENTER)
+    answer("Меч: класс", ENTER)  # Оружие
+    answer("Меч: боевой бонус", "2" + ENTER)  # after the default 0: "02" reads 2
+    answer("включить или выключить", DOWN + DOWN + ENTER)
+    answer("Что ещё написано", ENTER)
+    answer("Случайный квест", ENTER)
+    answer("Соберите три стопки", ENTER)
+    answer("что это", ENTER)  # Монстр
+    answer("Какой монстр", DOWN + ENTER)  # a new card
+    answer("Название", "Скелет" + ENTER)
+    answer("Скелет: этаж", ENTER)
+    answer("Скелет: сила", "5" + ENTER)
+    answer("Свойства карты", DOWN * 4 + ENTER)
+    answer("Что ещё написано", ENTER)
+    answer("введите, что выпало", ENTER)  # a virtual roll from the session's seed
+    answer("Конец хода: Аня", ENTER)
+    answer("что это", DOWN + ENTER)  # Препятствие
+    answer("Какое препятствие", ENTER)  # a new card
+    answer("Название", "Яма" + ENTER)
+    answer("Яма: значение проверки", "5" + ENTER)
+    answer("потеря здоровья при провале", "2" + ENTER)
+    answer("штраф в следующем бою", "1" + ENTER)
+    answer("событие при провале", ENTER)
+    answer("введите, что выпало", "♥ ★ 3" + ENTER)  # the symbols, as a d6 table would type 4 6 3
+    answer("Конец хода: Аня", UP + ENTER)  # ✕ Сохранить и выйти
     child.expect(pexpect.EOF)
+    stream.feed(child.before)
     seen.append(child.before)
-    screen = ANSI.sub("", "".join(seen))
-    flat = " ".join(screen.split())  # as read, whatever the width the lines were wrapped at
-    assert "Этаж 1" in flat and "Чемпион Клана" in flat
-    assert "4 dice +4 vs 5: beaten when the total is more than 5" in flat
-    assert "Win " in flat and "· virtual — Аня: бой Скелет (5)" in flat
-    assert "Pass 13/108 (12.0%)" in flat
-    assert "3dt>5 → [♥] [★] [3] vs more than 5 → 3, ♥1 ★1 → fail · physical" in flat
-    assert "3 is not more than 5: Яма takes effect." in flat
-    assert "Saved. Resume with: companion play" in flat
+    shown = lines()
+    assert not broken_words(shown), "\n".join(broken_words(shown))
+    screen_text = " ".join(" ".join(line.split()) for line in shown)  # wrapped lines read as one
+    assert "1 Этаж" in screen_text and "Чемпион Клана" in screen_text
+    assert "4 кубика +4 против 5: победа, если итог больше 5" in screen_text
+    assert "Победа " in screen_text and "· виртуальные — Аня: бой, Скелет (5)" in screen_text
+    assert "Успех 13/108 (12.0%)" in screen_text
+    assert "3 не больше 5: препятствие «Яма» срабатывает." in screen_text
+    assert "Сохранено. Продолжить: companion play" in screen_text
+    raw = ANSI.sub("", "".join(seen))
+    assert "3dt>5 → [♥] [★] [3] (нужно больше 5) → 3, ♥1 ★1 → провал · настоящие" in raw.replace("\n", " ")
     status = json.loads(
         subprocess.run([COMPANION, "dark", "status", "--json"], env=env, check=True, capture_output=True).stdout
     )
@@ -87,4 +126,4 @@ def test_a_guided_session_in_a_real_terminal(tmp_path):
     catalogue = json.loads((tmp_path / "home" / "gamedata" / "dark-tower.json").read_text(encoding="utf-8"))
     assert {"cards.item.меч", "cards.monster.скелет", "cards.obstacle.яма"} <= set(catalogue["values"])
     log = next((tmp_path / "logs").glob("*.md")).read_text(encoding="utf-8")
-    assert "Яма" in log and "d: `3dt>5`" in log
+    assert "Яма" in log and "d: `3dt>5`" in log and "игра: " in log

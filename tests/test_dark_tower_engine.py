@@ -118,7 +118,7 @@ def test_companion_draws_random_cards_through_1dn_rolls():
     assert rules.game(state).heroes[0].items[0].card == "lucky-coin"
     assert req.key == "card.quest"  # no quest in the catalogue: enter one or play without
     req = s.run(("card.quest", "+none"), ("setup.decks", "ready"))
-    assert req.key == "turn.card" and "этаж 1" in req.prompt and "монстры 4" in req.prompt
+    assert req.key == "turn.card" and "1 Этажа" in req.prompt and "4 монстра" in req.prompt
     req = s.run(("turn.card", "draw"))
     assert req.key == "pick.card" and str(req.expr) == "1d6"  # 4 monsters, 1 obstacle, 1 item
     req = s.answer((5,))  # the 5th card: the obstacle

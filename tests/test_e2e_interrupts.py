@@ -49,7 +49,7 @@ def test_ctrl_d_and_ctrl_c_keep_every_answer(tmp_path: Path) -> None:
     assert "end of input; every completed action is saved" in ANSI.sub("", child.before)
 
     child = spawn("play", env=env)
-    child.expect("Resuming toy-1 after 1 actions")
+    child.expect("Resuming toy-1 after 1 action")
     child.expect("Pick an attribute")  # the name was kept: it is not asked again
     child.send("\x1b[B\r")  # down to Dexterity, Enter
     child.expect("Bonus from your book")

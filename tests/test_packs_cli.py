@@ -313,3 +313,20 @@ def test_a_game_with_rules_of_its_own_takes_tables_but_not_trackers(isolated_hom
     data = cli_json("roll", "DR", "weather", "--got", "2")
     assert data["rolls"][0]["result"] == "Rain"
     assert cli_json("roll", "DR", "events", "--got", "3")["table"] == "event"  # the game's own table
+
+
+def test_a_session_with_table_rolls_exports_to_the_documented_json(isolated_home, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    ok("new", "freeform", "--tables", CRYPT)
+    ok("roll", "DR", "room", "--got", "6/4")
+    ok("roll", "check", "swim", "--got", "1")
+    target = tmp_path / "s.json"
+    ok("export", str(target), "--format", "json")
+    schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "session-export.schema.json").read_text())
+    data = json.loads(target.read_text(encoding="utf-8"))
+    jsonschema.validate(data, schema)
+    tables = [e for e in data["events"] if e["t"] == "table"]
+    assert [e.get("table") or e.get("check") for e in tables] == ["room", "swim"]
+    del tables[0]["rolls"][0]["result"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, schema)

@@ -59,14 +59,14 @@ def test_a_chain_typed_at_the_prompt_a_check_an_effect_and_undo(env):
     assert run(env, "new", "freeform", "--physical", "--seed", "1", "--tables", CRYPT).returncode == 0
     assert run(env, "room", "3", "The bone gallery").returncode == 0
     child = pexpect.spawn(COMPANION, ["roll", "DR", "room"], env=env, dimensions=(24, 80), encoding="utf-8", timeout=30)
-    child.expect("What is behind the door: roll 1d6 and type what the dice show")
+    child.expect("DR room: roll 1d6 and type what the dice show")
     child.send("9\r")  # not a face of a d6: refused at the prompt, asked again
     child.expect("not a face of a d6")
     child.sendcontrol("u")
     child.send("5\r")  # 4-5: Something stirs: roll on [monster]
-    child.expect("from room: roll 2d6 and type what the dice show")
+    child.expect("DR monster: roll 2d6 and type what the dice")
     child.send("5 6\r")  # 11: a crypt guard with a purse: roll on [treasure]
-    child.expect("from monster: roll 1d6")
+    child.expect("DR treasure: roll 1d6")
     child.send("2\r")  # 1-3: A few coins, gold +1
     child.expect(pexpect.EOF)
     child.close()
@@ -94,7 +94,10 @@ def test_a_chain_typed_at_the_prompt_a_check_an_effect_and_undo(env):
 
 @pytest.mark.parametrize("cols", [80, 120])
 def test_pack_screens_fit_and_break_no_word(env, cols):
-    assert run(env, "new", "freeform", "--seed", "4", "--tables", CRYPT, "--tables", LABYRINTH).returncode == 0
+    assert run(env, "new", "freeform", "--seed", "4", "--tables", LABYRINTH).returncode == 0
+    folder = Path(env["COMPANION_HOME"]) / "tables"  # the crypt from the player's folder
+    folder.mkdir(parents=True)
+    (folder / "sunken-crypt.toml").write_text(Path(CRYPT).read_text(encoding="utf-8"), encoding="utf-8")
     words: set[str] = set()
     for path in (CRYPT, LABYRINTH):
         for m in re.finditer(r'(?:result|title) = "([^"]+)"', Path(path).read_text(encoding="utf-8")):

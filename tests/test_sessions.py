@@ -41,7 +41,7 @@ def test_new_sessions_use_and_status() -> None:
     assert cli("use", "first-run").exit_code == 0
     status = cli_json("status")
     assert status["session"] == "First Run" and status["meta"]["dice"] == "physical"
-    assert cli("use", "nobody").exit_code == 1
+    assert cli("use", "nobody").exit_code == 2  # a name that does not exist is bad input
 
 
 def test_a_roll_in_an_active_session_is_recorded() -> None:

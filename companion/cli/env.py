@@ -23,6 +23,22 @@ def _isatty(stream: IO[str] | None) -> bool:
         return False
 
 
+def _table_width(console: Console, objects: tuple[Any, ...]) -> int | None:
+    """The width a piped table needs so no data column is cut (None when it fits, or no table).
+
+    A terminal shows a table at its own width; a pipe has none (rich assumes 80), and a file or
+    another program should get every value whole (``companion sessions | cat`` kept its dates).
+    """
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    widest = 0
+    for obj in objects:
+        if isinstance(obj, Table):
+            widest = max(widest, Measurement.get(console, console.options.update_width(10_000), obj).maximum)
+    return widest if widest > console.width else None
+
+
 def fold_for(stream: IO[str] | None, text: str) -> str:
     """``text`` folded at the terminal's width, at spaces, when ``stream`` is a terminal.
 
@@ -122,7 +138,16 @@ class Env:
         return self._err
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
-        self.out.print(*objects, **kwargs)
+        wide = None if self.stdout_isatty or "width" in kwargs else _table_width(self.out, objects)
+        if wide is None:
+            self.out.print(*objects, **kwargs)
+            return
+        width = self.out.width
+        self.out.width = wide  # rich caps a print's width at the console's
+        try:
+            self.out.print(*objects, **kwargs)
+        finally:
+            self.out.width = width
 
     def echo(self, text: str = "") -> None:
         """Plain text to stdout, no markup."""

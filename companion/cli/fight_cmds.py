@@ -45,6 +45,9 @@ class FightGroup(TyperGroup):
         from companion.sim.fights import FIGHT_ODDS
 
         game = canonical(name)  # an unknown game: one line naming the known games
+        from companion.cli.group import speak_game
+
+        speak_game(ctx, game)
         entry = FIGHT_ODDS.get(game)
         if entry is None:
             raise InputError(f"{load(game).title} has no fight odds; games with fight odds: {', '.join(FIGHT_ODDS)}")

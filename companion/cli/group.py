@@ -18,8 +18,37 @@ from typing import Any
 from typer.core import TyperGroup
 
 from companion.errors import CompanionError
+from companion.i18n import _
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, ended like Ctrl-C (every completed action is saved), with exit code 128 + N."""
+
+    def __init__(self, signum: int, name: str) -> None:
+        super().__init__(name)
+        self.code = 128 + signum
+        self.name = name
+
+
+def on_signals() -> None:
+    """Make SIGTERM and SIGHUP end a command as Ctrl-C does: one line, nothing lost, exit 143 or 129."""
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated(signum, signal.Signals(signum).name)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), handler)
+
+
+def interrupted_line(exc: BaseException) -> tuple[str, int]:
+    """What to say when ``exc`` (Ctrl-C, SIGTERM or SIGHUP) ends a command, and the exit code."""
+    if isinstance(exc, Terminated):
+        return f"companion: ended by {exc.name}; every completed action is saved.", exc.code
+    return "companion: " + _("interrupted; every completed action is saved."), EXIT_INTERRUPTED
 
 
 def _stderr_line(text: str) -> None:
@@ -62,7 +91,12 @@ class CompanionGroup(TyperGroup):
             built = _built(COMMAND_MODULES[name] + ":app")
             return built.commands.get(name) if hasattr(built, "commands") else built
         if name in COMMAND_GROUPS:
+            lang = _speak_for_game(ctx, COMMAND_GROUPS[name])
             built = _built(COMMAND_GROUPS[name])
+            if lang != "en":
+                from companion.cli.help_words import speak
+
+                speak(built)
             built.name = name
             return built
         return None
@@ -75,12 +109,19 @@ class CompanionGroup(TyperGroup):
         """
         if ctx.parent is not None:
             return super().format_commands(ctx, formatter)
-        rows = [(name, _short_help(name)) for name in self.list_commands(ctx)]
-        if rows:
-            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
-            rows = [(name, _shorten(text, limit)) for name, text in rows]
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        from companion.cli.registry import SECTIONS
+
+        names = self.list_commands(ctx)
+        if not names:
+            return None
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        placed = {name for members in SECTIONS.values() for name in members}
+        sections = [(title, [n for n in members if n in names]) for title, members in SECTIONS.items()]
+        sections.append(("Other commands", [n for n in names if n not in placed]))
+        for title, members in sections:
+            if members:
+                with formatter.section(title):
+                    formatter.write_dl([(name, _shorten(_short_help(name), limit)) for name in members])
         return None
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
@@ -107,14 +148,15 @@ class CompanionGroup(TyperGroup):
         except CompanionError as exc:
             _stderr_line(f"companion: {exc.message}")
             if exc.hint:
-                _stderr_line(f"  {exc.hint}")
+                _stderr_line(f"  {_(exc.hint)}")
             raise _exit(exc.exit_code) from None
         except EOFError:
-            _stderr_line("\ncompanion: end of input; every completed action is saved.")
+            _stderr_line("\ncompanion: " + _("end of input; every completed action is saved."))
             raise _exit(EXIT_ERROR) from None
-        except KeyboardInterrupt:
-            _stderr_line("\ncompanion: interrupted; every completed action is saved.")
-            raise _exit(EXIT_INTERRUPTED) from None
+        except KeyboardInterrupt as exc:
+            line, code = interrupted_line(exc)
+            _stderr_line("\n" + line)
+            raise _exit(code) from None
 
     def main(  # type: ignore[override]
         self,
@@ -144,17 +186,53 @@ class CompanionGroup(TyperGroup):
                 code = exc.exit_code  # type: ignore[attr-defined]
                 command = getattr(getattr(exc, "ctx", None), "command_path", None) or "companion"
                 message = exc.format_message()  # type: ignore[attr-defined]
-                help_hint = f" (see '{command} --help')" if code == EXIT_USAGE else ""
+                help_hint = _(" (see '{command} --help')").format(command=command) if code == EXIT_USAGE else ""
                 if message:  # no arguments at all: the help was printed, nothing more to say
                     _stderr_line(f"{command}: {message}{help_hint}")
             elif type(exc).__name__ == "Abort":  # typer's Ctrl-D while parsing
-                _stderr_line("companion: end of input; every completed action is saved.")
+                _stderr_line("companion: " + _("end of input; every completed action is saved."))
                 code = EXIT_ERROR
             else:
                 raise
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _speak_for_game(ctx: Any, target: str) -> str:
+    """Show a game's own commands (their help, errors and output) in the language it is played in.
+
+    The active session's language when it plays this game, else the one asked for (COMPANION_LANG,
+    the locale) when the game has it; English otherwise. Read before the game's command module is
+    imported, since its help texts are words too. Nothing is read for a game with no catalogue.
+    """
+    from companion.games import GAMES
+
+    game = next((g for g, package in GAMES.items() if target.startswith(package + ".")), None)
+    return speak_game(ctx, game)
+
+
+def speak_game(ctx: Any, game: str | None) -> str:
+    """Show ``game``'s words in its session's language (or the one asked for); the language shown."""
+    from companion import i18n
+
+    if game is None or len(i18n.languages(game)) == 1:
+        return i18n.language()
+    ctx = ctx.find_root()
+    lang = None
+    try:
+        from companion.cli.env import Env
+        from companion.cli.kit import active_name, store
+
+        env = Env.from_process(data_dir=ctx.params.get("data_dir"), session=ctx.params.get("session"))
+        name = active_name(env)
+        if name is not None:
+            meta = store(env).open(name).read_meta()["meta"]
+            if meta.get("game") == game:
+                lang = meta.get("lang")
+    except Exception:  # an unreadable session says so when the command opens it; words only here
+        lang = None
+    return i18n.activate(lang or i18n.choose(game), game)
 
 
 def _typer_app(target: str) -> Any:
@@ -208,7 +286,20 @@ def _built(target: str) -> Any:
     from companion.cli.complete import attach
 
     module, _, attr = target.partition(":")
-    return attach(typer.main.get_command(getattr(importlib.import_module(module), attr)))
+    return attach(plain(typer.main.get_command(getattr(importlib.import_module(module), attr))))
+
+
+def plain(command: Any) -> Any:
+    """One look for help: plain text, as the root's (typer's rich boxes cost start-up, docs/startup.md).
+
+    The games' own groups are typer apps with typer's default rich help; this sets every command
+    under ``command`` to the plain formatter the root uses.
+    """
+    if hasattr(command, "rich_markup_mode"):
+        command.rich_markup_mode = None
+    for sub in (getattr(command, "commands", None) or {}).values():
+        plain(sub)
+    return command
 
 
 def _exit(code: int) -> BaseException:

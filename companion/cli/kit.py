@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import CompanionError, NotFoundError
+from companion.errors import CompanionError
 from companion.store.paths import data_dir
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def active_name(env: Env) -> str | None:
 def require_name(env: Env) -> str:
     name = active_name(env)
     if name is None:
-        raise NotFoundError(
+        raise CompanionError(
             "no session is active", hint="start one with: companion new GAME (or pick one: companion use NAME)"
         )
     return name

@@ -7,14 +7,17 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command and return its exit code (0 ok, 1 error, 2 usage, 130 interrupted)."""
-    from companion.cli.app import app
-    from companion.cli.group import EXIT_INTERRUPTED
+    from companion.cli.group import interrupted_line, on_signals
 
     try:
+        on_signals()
+        from companion.cli.app import app
+
         return int(app(args=argv, prog_name="companion", standalone_mode=False) or 0)
-    except KeyboardInterrupt:
-        sys.stderr.write("\ncompanion: interrupted; every completed action is saved.\n")
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        line, code = interrupted_line(exc)
+        sys.stderr.write("\n" + line + "\n")
+        return code
 
 
 def run() -> None:

@@ -279,7 +279,7 @@ def _run(pack: Pack, obj: Any, kind: str, dice: _Dice, session: Session | None, 
         return rolling.table_event(pack, steps, why), rolling.chain_effects(steps), note
     value, note = tracker_value(obj, session)
     expr = rolling.check_expr(obj, value)
-    result = dice(expr, obj.title)
+    result = dice(expr, f"check {obj.name}")
     dice.done()
     event = rolling.check_event(pack, obj, result, value, why)
     return event, rolling.check_effects(obj, bool(result.success)), note

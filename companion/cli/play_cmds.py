@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from companion.cli.common import JsonOpt
+from companion.cli.common import SIGNED, JsonOpt
 from companion.cli.complete import session_names
 
 if TYPE_CHECKING:
@@ -28,8 +28,10 @@ def play(
     from companion.errors import CompanionError
 
     if not env.interactive:
+        from companion.i18n import _
+
         raise CompanionError(
-            "companion play needs a terminal", hint="answer one step at a time with: companion next [ANSWER]"
+            _("companion play needs a terminal"), hint=_("answer one step at a time with: companion next [ANSWER]")
         )
     with opened(env, engine=True, name=name, wait=0.5) as session:
         from companion.shell.play import play as run
@@ -50,14 +52,28 @@ def next_cmd(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Show what the game asks now; with ANSWER, answer it and show what it asks next."""
+    """Show what the game asks now; with ANSWER, answer it and show what it asks next.
+
+    With ANSWER it first says which question it answered and with what, then what happened. On a
+    menu a number is always the option's number in the list (=VALUE gives a value); a negative
+    number is an answer too (next -2).
+
+    \b
+    Examples:
+      companion new inverted-tower --name example-run
+      companion next Aria
+      companion next 1
+      companion next roll
+    """
     env: Env = ctx.obj
     from companion.cli.kit import opened
     from companion.dice.source import read_physical
-    from companion.engine.describe import parse_choice, parse_number, parse_text, request_json
+    from companion.engine.describe import answered, parse_choice, parse_number, parse_text, request_json
     from companion.engine.requests import Choice, Number, RollRequest
+    from companion.i18n import _, language
     from companion.session.fold import answer_event
 
+    said: tuple[str, str] | None = None
     with opened(env, engine=True) as session:
         fold = session.fold
         fold.start()
@@ -65,13 +81,17 @@ def next_cmd(
         if answer and fold.done:
             from companion.errors import CompanionError
 
-            raise CompanionError(f"the game is over ({session.state.finished or 'ended'}); there is nothing to answer")
+            raise CompanionError(
+                _("the game is over ({result}); there is nothing to answer").format(
+                    result=_(session.state.finished or "ended")
+                )
+            )
         if answer:
             request = fold.pending
             assert request is not None
             text = " ".join(answer)
             if isinstance(request, RollRequest):
-                if text.strip().lower() in ("roll", "r", "virtual"):
+                if text.strip().lower() in ("roll", "r", "virtual", _("roll")):
                     value = session.dice().roll(request.expr, request.mod, request.parts)
                 else:
                     value = read_physical(request.expr, text, request.mod, allow_total=True, parts=request.parts)
@@ -82,6 +102,7 @@ def next_cmd(
             else:
                 value = parse_text(request, text)  # type: ignore[arg-type]
             session.record(answer_event(request, value))
+            said = answered(request, value)
         fold = session.fold
         new = session.state.log.entries[before:] if answer else []
         advice = session.spec.advise(session.state, fold.pending) if (session.spec.advise and fold.pending) else []
@@ -94,19 +115,24 @@ def next_cmd(
                     "events": session.count,
                     "done": fold.done,
                     "finished": session.state.finished,
+                    "answered": None if said is None else {"question": said[0], "answer": said[1]},
                     "log": entry_texts(new),
                     "request": None if fold.pending is None else request_json(fold.pending, advice),
                 }
             )
             return
+        from rich.markup import escape
+
         from companion.cli.kit import print_entries
 
+        if said is not None:
+            env.print(f"[dim]{escape(said[0].rstrip(':'))}[/dim] → [bold]{escape(said[1])}[/bold]")
         print_entries(env, new)
         if fold.done:
-            env.print(f"The game is over: {session.state.finished or 'ended'}.")
+            env.print(_("The game is over: {result}.").format(result=_(session.state.finished or "ended")))
             return
         data = request_json(fold.pending, advice)  # type: ignore[arg-type]
-        from rich.markup import escape  # a label's own brackets ("[x] Single use") are text, not markup
+        # a label's own brackets ("[x] Single use") are text, not markup
 
         if data["type"] == "roll":
             from companion.shell.prompts import odds_line
@@ -114,14 +140,15 @@ def next_cmd(
             req = fold.pending
             odds = odds_line(req.expr, req.mod, req.parts)  # type: ignore[union-attr]
             env.print(f"[bold]{escape(data['why'])}[/bold]: {escape(odds)}")
-            env.print("[dim]answer with: companion next roll   (or the faces you rolled)[/dim]")
+            env.print("[dim]" + escape(_("answer with: companion next roll   (or the faces you rolled)")) + "[/dim]")
         elif data["type"] == "choice":
             env.print(f"[bold]{escape(data['prompt'])}[/bold]")
+            # In English the value a script may answer with is shown too; in another language the
+            # number answers (the values are English words).
+            english = language() == "en"
             for i, o in enumerate(data["options"], 1):
-                env.print(
-                    f"  {i}. {escape(o['label'])} [dim]({escape(o['value'])}"
-                    f"{', ' + escape(o['hint']) if o['hint'] else ''})[/dim]"
-                )
+                about = ", ".join(([o["value"]] if english else []) + ([o["hint"]] if o["hint"] else []))
+                env.print(f"  {i}. {escape(o['label'])}" + (f" [dim]({escape(about)})[/dim]" if about else ""))
         else:
             env.print(
                 f"[bold]{escape(data['prompt'])}[/bold]"
@@ -133,4 +160,4 @@ def next_cmd(
 
 app = typer.Typer(rich_markup_mode=None)
 app.command("play")(play)
-app.command("next")(next_cmd)
+app.command("next", context_settings=SIGNED)(next_cmd)

@@ -7,6 +7,20 @@ importing each other.
 
 from __future__ import annotations
 
+#: The root's help lists its commands under these headings, in this order (the games' own groups
+#: under "Games"; a command in none of them under "Other commands").
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "Dice": ("roll", "odds", "tables"),
+    "Sessions": (
+        "new", "play", "next", "sessions", "use", "status", "undo", "redo", "amend", "note", "mode", "log",
+        "export", "gamedata",
+    ),
+    "Trackers": ("tally", "hp", "xp", "gold", "item", "room", "rooms", "floor", "talisman", "tracker"),
+    "Games": ("tower", "dark", "haunted", "dragon", "dungeon"),
+    "Analysis": ("simulate", "dice"),
+    "Shell": ("shell", "completion"),
+}  # fmt: skip
+
 #: Command name → the module whose typer ``app`` defines it. Only the module of the command being
 #: run is imported and turned into a click command; typer would otherwise build every command's
 #: parameters on every run (see docs/startup.md). The order is the order of ``companion --help``.

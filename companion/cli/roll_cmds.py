@@ -26,7 +26,7 @@ Examples:
   companion roll DC --got 5
   companion roll 2d6 --got 3,5
   companion roll SR STR,DEX,INT
-  companion roll 1d6+3>=7 --seed 7
+  companion roll "1d6+3>=7" --seed 7
   companion roll 3dt --got 1,heart,star
   companion roll DR events --game inverted-tower
 """
@@ -35,10 +35,10 @@ ODDS_EPILOG = """\
 \b
 Examples:
   companion odds DC --mod 2          2/3
-  companion odds 2d6>=9
+  companion odds "2d6>=9"
   companion odds talisman
   companion odds 4dt
-  companion odds fight GAME ...      exact fight odds (see companion odds fight --help)
+  companion odds fight it --mobs 2   exact fight odds (all games: companion odds fight --help)
 """
 
 

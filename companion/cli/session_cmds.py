@@ -50,6 +50,15 @@ def new(
     hero: Annotated[
         str | None, typer.Option("--hero", help="The hero's name, for the log.", show_default=False)
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language to play in: en or ru (default: COMPANION_LANG, then the locale; "
+            "a game without that language plays in English).",
+            show_default=False,
+        ),
+    ] = None,
     tables: Annotated[
         list[str] | None,
         typer.Option(
@@ -66,10 +75,12 @@ def new(
     from companion.cli.kit import store
     from companion.dice.source import new_seed
     from companion.games import canonical
+    from companion.i18n import choose
     from companion.session.service import Session
     from companion.store.paths import logs_dir
 
     game = canonical(game)
+    language = choose(game, lang)
     packs = []
     if tables:  # read and checked before anything is created: a bad pack leaves no session behind
         from companion.cli import pack_use
@@ -91,6 +102,7 @@ def new(
         variants=list(variant or []),
         logs_dir=logs_dir(env.logs_dir),
         hero=hero,
+        lang=language,
     )
     if packs:
         pack_use.attach(env, session, packs)
@@ -105,26 +117,46 @@ def new(
                 "dice": session.meta.dice,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
+                "lang": language,
                 "tables": [p.name for p in packs],
             }
         )
         return
+    from companion.i18n import _
+
     env.print(
-        f"[bold]{session.spec.title}[/bold]: session [bold]{session.files.slug}[/bold] started "
-        f"(seed {session.meta.seed}, {session.meta.dice} dice)."
+        _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice).").format(
+            game=_(session.spec.title), session=session.files.slug, seed=session.meta.seed, dice=_(session.meta.dice)
+        )
     )
-    env.print(f"Log: {session.meta.log_path}")
+    env.print(_("Log: {path}").format(path=session.meta.log_path))
     for p in packs:
         from rich.markup import escape
 
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
         env.print(f"Tables: {escape(p.title)} ({escape(names.lstrip(', '))})")
     if session.spec.play is not None:
-        env.print("Next: [bold]companion play[/bold]")
+        env.print(_("Next: [bold]companion play[/bold]"))
 
 
+sessions_app = typer.Typer(
+    help="List the sessions in the store (the current one is marked); remove, restore or rename one.",
+    invoke_without_command=True,
+    rich_markup_mode=None,
+)
+
+
+@sessions_app.callback()
 def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """List the sessions in the store; the current one is marked."""
+    """List the sessions in the store (the current one is marked); remove, restore or rename one.
+
+    \b
+    Examples:
+      companion sessions
+      companion sessions --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return
     env: Env = ctx.obj
     from companion.cli.kit import active_name, store
     from companion.store.paths import safe_name
@@ -181,6 +213,88 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     env.print(table)
 
 
+@sessions_app.command("rm")
+def sessions_rm(
+    ctx: typer.Context,
+    name: Annotated[
+        str, typer.Argument(help="The session to remove.", autocompletion=session_names, show_default=False)
+    ],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask (for scripts).")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Move a session to the trash folder in the data folder (companion sessions restore brings it back).
+
+    \b
+    Examples:
+      companion sessions rm example --yes
+      companion sessions restore example
+    """
+    env: Env = ctx.obj
+    from companion.errors import CompanionError, InputError
+    from companion.cli.kit import store
+
+    st = store(env)
+    files = st.open(name)
+    if not yes:
+        if not env.interactive:
+            raise InputError(f"removing {files.slug!r} needs --yes when no one is at a terminal to confirm")
+        env.stdout.write(f"Move session {files.slug} to the trash? [y/N] ")
+        env.stdout.flush()
+        if env.stdin.readline().strip().lower() not in ("y", "yes"):
+            raise CompanionError("nothing removed")
+    target = st.remove(files.slug)
+    if json_out:
+        env.print_json({"removed": files.slug, "trash": str(target)})
+        return
+    env.echo(f"Session {files.slug} moved to {target}.")
+    env.echo(f"Bring it back with: companion sessions restore {files.slug}")
+
+
+@sessions_app.command("restore")
+def sessions_restore(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The removed session.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Bring back a session removed with companion sessions rm.
+
+    \b
+    Examples:
+      companion sessions restore example
+    """
+    env: Env = ctx.obj
+    from companion.cli.kit import store
+
+    files = store(env).restore(name)
+    if json_out:
+        env.print_json({"restored": files.slug})
+        return
+    env.echo(f"Session {files.slug} is back. Make it current with: companion use {files.slug}")
+
+
+@sessions_app.command("rename")
+def sessions_rename(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(help="The session.", autocompletion=session_names, show_default=False)],
+    new: Annotated[str, typer.Argument(help="Its new name.", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Give a session a new name (its log file keeps its path).
+
+    \b
+    Examples:
+      companion sessions rename example "The long night"
+    """
+    env: Env = ctx.obj
+    from companion.cli.kit import store
+
+    files = store(env).rename(old, new)
+    if json_out:
+        env.print_json({"renamed": old, "session": files.slug})
+        return
+    env.echo(f"Session renamed: {files.slug}")
+
+
 def use(
     ctx: typer.Context,
     name: Annotated[
@@ -219,6 +333,10 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 
 
 def _describe(event: dict[str, Any]) -> str:
+    from companion.i18n import _, language
+
+    if language() != "en":  # the event's own words are English data: say what kind of step it was
+        return _("a roll") if event.get("t") == "roll" else _("a step")
     t = event.get("t")
     if t == "roll":
         return f"roll {event.get('expr')}"
@@ -241,7 +359,13 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             env.print_json({"undone": event, "events": session.count})
             return
-        env.print(f"Undone: {_describe(event)} (#{event['id']}). [dim]companion redo[/dim] brings it back.")
+        from companion.i18n import _
+
+        env.print(
+            _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back.").format(
+                what=_describe(event), n=event["id"]
+            )
+        )
 
 
 def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -254,7 +378,9 @@ def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             env.print_json({"redone": event, "events": session.count})
             return
-        env.print(f"Redone: {_describe(event)} (#{session.count}).")
+        from companion.i18n import _
+
+        env.print(_("Redone: {what} (#{n}).").format(what=_describe(event), n=session.count))
 
 
 def amend(
@@ -310,7 +436,9 @@ def amend(
         if json_out:
             env.print_json({"amended": event["target"], "event": eid, "roll": payload, "reason": event["reason"]})
             return
-        env.print(f"Roll #{event['target']} amended ({event['reason']}).")
+        from companion.i18n import _
+
+        env.print(_("Roll #{n} amended ({reason}).").format(n=event["target"], reason=event["reason"]))
 
 
 def note(
@@ -331,7 +459,9 @@ def note(
     if json_out:
         env.print_json({"event": eid, "note": body})
         return
-    env.print(f"Noted (#{eid}).")
+    from companion.i18n import _
+
+    env.print(_("Noted (#{n}).").format(n=eid))
 
 
 def mode(
@@ -429,7 +559,6 @@ def gamedata(
 app = typer.Typer(rich_markup_mode=None)
 for _fn, _name in (
     (new, "new"),
-    (sessions, "sessions"),
     (use, "use"),
     (status, "status"),
     (undo, "undo"),
@@ -441,3 +570,4 @@ for _fn, _name in (
     (gamedata, "gamedata"),
 ):
     app.command(_name)(_fn)
+app.add_typer(sessions_app, name="sessions")

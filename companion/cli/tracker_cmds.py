@@ -67,7 +67,13 @@ def tally_add(
     monster: Annotated[bool, typer.Option("--monster", help="Tally it as a monster (marks, not a countdown).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Start a tally: 'tally add Adelhardt 9 --role PALADIN' or 'tally add "Ogre Mage" 4 --monster'."""
+    """Start a tally for a character or a monster (a name already tallied needs --replace).
+
+    \b
+    Examples:
+      companion tally add Adelhardt 9 --role PALADIN
+      companion tally add "Ogre Mage" 4 --monster
+    """
     env: Env = ctx.obj
     session = _record(env, {"t": "tally", "op": "add", "name": name, "max": hits, "role": role, "monster": monster})
     _show_tally(env, session, name, json_out)
@@ -84,7 +90,11 @@ def _tally_change(op: str):
         session = _record(env, {"t": "tally", "op": op, "name": name, "n": n})
         _show_tally(env, session, name, json_out)
 
-    command.__doc__ = {"hit": "Mark hits on a tally.", "heal": "Remove hits from a tally (a cure)."}[op]
+    command.__doc__ = {
+        "hit": "Mark hits on a tally.\n\n\b\nExamples:\n  companion tally hit Adelhardt\n"
+        "  companion tally hit Adelhardt 2",
+        "heal": "Remove hits from a tally (a cure).\n\n\b\nExamples:\n  companion tally heal Adelhardt",
+    }[op]
     return command
 
 
@@ -220,7 +230,13 @@ def room(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Record a room: "room 4 Mob 1 (killed) --state cleared"."""
+    """Record a room: its number, what is in it, and its state.
+
+    \b
+    Examples:
+      companion room 4 "Mob 1 (killed)" --state cleared
+      companion room 5 trap --state trap
+    """
     env: Env = ctx.obj
     event: dict[str, Any] = {"t": "room", "number": number}
     if content:
@@ -337,9 +353,18 @@ def talisman(
 app = typer.Typer(rich_markup_mode=None)
 app.add_typer(tally_app, name="tally")
 app.command("hp", context_settings=SIGNED)(
-    _counter_command("hp", "HP", 'HP, with a maximum: "hp -1", "hp +2", "hp =5 --max 5".')
+    _counter_command(
+        "hp",
+        "HP",
+        "HP, with a maximum.\n\n\b\nExamples:\n  companion hp =5 --max 5    set HP and its maximum\n"
+        "  companion hp -1            lose 1 HP\n  companion hp +2 --why potion",
+    )
 )
-app.command("gold", context_settings=SIGNED)(_counter_command("gold", "Gold", 'Gold pieces: "gold +1", "gold -5".'))
+app.command("gold", context_settings=SIGNED)(
+    _counter_command(
+        "gold", "Gold", "Gold pieces.\n\n\b\nExamples:\n  companion gold +7\n  companion gold -5 --why merchant"
+    )
+)
 app.command("xp", context_settings=SIGNED)(xp)
 app.command("item", context_settings=SIGNED)(item)
 app.command("room")(room)

@@ -38,13 +38,15 @@ class Die:
 
     def accepts(self) -> str:
         """What a player may type for this die, for error messages."""
+        from companion.i18n import _
+
         if self.custom:
-            return "1, 2, 3, ♥ (or 4, 5, h, heart) or ★ (or 6, *, s, star)"
+            return _("1, 2, 3, ♥ (or 4, 5, h, heart) or ★ (or 6, *, s, star)")
         if self.sides == 10:
-            return "a whole number from 1 to 10 (0 reads as 10)"
+            return _("a whole number from 1 to 10 (0 reads as 10)")
         if self.sides == 100:
-            return "a whole number from 1 to 100 (0 or 00 reads as 100)"
-        return f"a whole number from 1 to {self.sides}"
+            return _("a whole number from 1 to 100 (0 or 00 reads as 100)")
+        return _("a whole number from 1 to {n}").format(n=self.sides)
 
 
 DT = Die("dt", 6, custom=True)

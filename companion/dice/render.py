@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.dice.roll import Roll
 from companion.dice.targets import target_text
+from companion.i18n import N_, _
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -37,7 +38,7 @@ def modifier_text(roll: Roll) -> str:
 def dice_text(roll: Roll) -> str:
     """Each die in brackets, ``[3] [5]``, or ``(total only)`` when the player typed only the total."""
     if roll.faces is None:
-        return "(total only)"
+        return _("(total only)")
     shown = []
     i = 0
     for term in roll.expr.terms:
@@ -47,24 +48,32 @@ def dice_text(roll: Roll) -> str:
     return " ".join(shown)
 
 
+#: How a roll was made, as the log and the screen say it (the data keeps the English word).
+SOURCES = {"virtual": N_("virtual"), "physical": N_("physical"), "amended": N_("amended")}
+
+
+def source_text(source: str) -> str:
+    return _(SOURCES.get(source, source))
+
+
 def outcome_text(roll: Roll, row: str | None = None) -> str:
     """The result in words: ``pass``, ``fail``, ``option 2: DEX``, ``Bonfire``, ``7``."""
     expr = roll.expr
     if expr.kind == "SR":
         name = roll.option_name
-        return f"option {roll.option}" + (f": {name}" if expr.options else "")
+        return _("option {n}").format(n=roll.option) + (f": {name}" if expr.options else "")
     if expr.kind == "DR":
         return f"{roll.total}" + (f": {row}" if row else "")
     if expr.kind == "talisman":
-        return "the Talisman is found!" if roll.success else "not found"
+        return _("the Talisman is found!") if roll.success else _("not found")
     if roll.hearts is not None:
         text = f"{roll.total}, ♥{roll.hearts} ★{roll.stars}"
         if roll.success is not None:
-            text += " → " + ("pass" if roll.success else "fail")
+            text += " → " + (_("pass") if roll.success else _("fail"))
         return text
     if roll.success is None:
         return str(roll.total)
-    return "pass" if roll.success else "fail"
+    return _("pass") if roll.success else _("fail")
 
 
 def natural_text(roll: Roll) -> str | None:
@@ -74,8 +83,8 @@ def natural_text(roll: Roll) -> str | None:
     if roll.natural is None or roll.expr.kind in ("SR", "DR", "EC"):
         return None
     if roll.expr.kind == "DC" and roll.natural in (1, 6):
-        return "natural 6: always passes" if roll.natural == 6 else "natural 1: always fails"
-    return f"natural {roll.natural}"
+        return _("natural 6: always passes") if roll.natural == 6 else _("natural 1: always fails")
+    return _("natural {n}").format(n=roll.natural)
 
 
 def segments(roll: Roll, *, row: str | None = None, show_odds: bool = False) -> list[Segment]:
@@ -94,7 +103,7 @@ def segments(roll: Roll, *, row: str | None = None, show_odds: bool = False) -> 
         segs.append(("  → " + outcome_text(roll, row), style))
     target = target_text(expr, roll.modifier - expr.const)
     if target and expr.kind != "talisman":
-        segs.append((f" (needs {target})", "dim"))
+        segs.append((_(" (needs {target})").format(target=target), "dim"))
     nat = natural_text(roll)
     if nat:
         segs.append((f"  {nat}", "bold yellow"))
@@ -103,8 +112,8 @@ def segments(roll: Roll, *, row: str | None = None, show_odds: bool = False) -> 
 
         o = odds(expr, roll.modifier - expr.const)
         if o.success is not None:
-            segs.append((f"  odds {fraction(o.success)}", "dim"))
-    segs.append((f"  · {roll.source}", "italic dim"))
+            segs.append(("  " + _("odds {p}").format(p=fraction(o.success)), "dim"))
+    segs.append((f"  · {source_text(roll.source)}", "italic dim"))
     return segs
 
 

@@ -93,8 +93,10 @@ def read_physical(
     dice = expr.dice
     n = len(dice)
     names = _dice_names(expr)
+    from companion.i18n import _, ngettext
+
     if not text or not text.strip():
-        raise InputError(f"no value given for {names}; {_expectation(expr)}")
+        raise InputError(_("no value given for {dice}; {expected}").format(dice=names, expected=_expectation(expr)))
     stripped = text.strip()
     values = _split(stripped)
     plain_sum = expr.kind in ("sum", "talisman") and not expr.has_dt and n > 1
@@ -105,13 +107,21 @@ def read_physical(
             expr, _read_total(expr, stripped.lstrip("=").strip()), modifier, source=source, parts=parts
         )
     if len(values) != n:
-        got = f"got {len(values)}" if len(values) else "got none"
-        raise InputError(f"{names} needs {n} value{'s' if n != 1 else ''}, {got}; {_expectation(expr)}")
+        got = _("got {n}").format(n=len(values)) if len(values) else _("got none")
+        raise InputError(
+            ngettext(
+                "{dice} needs {n} value, {got}; {expected}", "{dice} needs {n} values, {got}; {expected}", n
+            ).format(dice=names, n=n, got=got, expected=_expectation(expr))
+        )
     faces = []
     for die, value in zip(dice, values, strict=True):
         face = read_face(die, value)
         if face is None:
-            raise InputError(f"{value!r} is not a face of a {die.name}; a {die.name} accepts {die.accepts()}")
+            raise InputError(
+                _("{value!r} is not a face of a {die}; a {die} accepts {accepts}").format(
+                    value=value, die=die.name, accepts=die.accepts()
+                )
+            )
         faces.append(face)
     return evaluate(expr, tuple(faces), modifier, source=source, parts=parts)
 
@@ -135,15 +145,17 @@ def _count_dice(expr: Expr) -> str:
 
 
 def _expectation(expr: Expr) -> str:
+    from companion.i18n import _
+
     dice = expr.dice
     if len(dice) == 1:
-        return f"type the face: {dice[0].accepts()}"
+        return _("type the face: {accepts}").format(accepts=dice[0].accepts())
     kinds = {d for d in dice}
-    each = dice[0].accepts() if len(kinds) == 1 else "each die's face in order"
+    each = dice[0].accepts() if len(kinds) == 1 else _("each die's face in order")
     extra = ""
     if expr.kind in ("sum", "talisman") and not expr.has_dt:
-        extra = f", or one number for the total ({len(dice) * 3 + 1} or ={len(dice) * 3 + 1})"
-    return f"type {len(dice)} faces separated by commas or spaces ({each}){extra}"
+        extra = _(", or one number for the total ({n} or ={n})").format(n=len(dice) * 3 + 1)
+    return _("type {n} faces separated by commas or spaces ({each}){extra}").format(n=len(dice), each=each, extra=extra)
 
 
 def _read_total(expr: Expr, text: str) -> int:

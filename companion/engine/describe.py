@@ -69,18 +69,38 @@ def parse_choice(request: Choice, text: str) -> str:
     matches = [o.value for o in request.options if o.label.lower().startswith(low) or o.value.lower().startswith(low)]
     if low and len(matches) == 1:
         return matches[0]
-    listed = "; ".join(f"{i}. {o.value}" for i, o in enumerate(request.options, 1))
-    raise InputError(f"{text!r} is not one of the choices: {listed}")
+    from companion.i18n import _, language
+
+    shown = (lambda o: o.value) if language() == "en" else (lambda o: o.label)
+    listed = "; ".join(f"{i}. {shown(o)}" for i, o in enumerate(request.options, 1))
+    raise InputError(_("{text!r} is not one of the choices: {listed}").format(text=text, listed=listed))
 
 
 def parse_number(request: Number, text: str) -> int:
-    t = text.strip()
+    t = text.strip().replace("−", "-")
     if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
         return int(t)
-    raise InputError(f"{text!r} is not a whole number from {request.lo} to {request.hi}")
+    from companion.i18n import _
+
+    raise InputError(
+        _("{text!r} is not a whole number from {lo} to {hi}").format(text=text, lo=request.lo, hi=request.hi)
+    )
+
+
+def answered(request: Request, value: Any) -> tuple[str, str]:
+    """The question and the answer taken, in the player's words: ("Your hero's name?", "1")."""
+    if isinstance(request, RollRequest):
+        from companion.dice.render import dice_text
+
+        return request.why or str(request.expr), dice_text(value)
+    if isinstance(request, Choice):
+        return request.prompt, request.option(value).label
+    return request.prompt, str(value)
 
 
 def parse_text(request: Text, text: str) -> str:
     if not text.strip():
-        raise InputError("an answer is needed (empty text is not accepted)")
+        from companion.i18n import _
+
+        raise InputError(_("an answer is needed (empty text is not accepted)"))
     return text.strip()

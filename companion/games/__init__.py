@@ -52,7 +52,13 @@ def canonical(name: str) -> str:
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     key = ALIASES.get(key, key)
     if key not in GAMES:
-        raise NotFoundError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+        from companion.errors import closest
+
+        near = closest(key, [*GAMES, *ALIASES])
+        raise NotFoundError(
+            f"unknown game {name!r}; known games: {', '.join(GAMES)}",
+            hint=f"did you mean {ALIASES.get(near, near)}?" if near else None,
+        )
     return key
 
 

@@ -11,6 +11,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import N_, _
 from companion.log.model import Entry
 
 if TYPE_CHECKING:
@@ -36,6 +37,21 @@ def _yaml(value: object) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
+#: The front matter's labels, translated with the log (a Russian log reads "игра:", "кубики:", ...).
+LABELS = {
+    "game": N_("game"),
+    "title": N_("title"),
+    "session": N_("session"),
+    "seed": N_("seed"),
+    "dice": N_("dice"),
+    "variants": N_("variants"),
+    "started": N_("started"),
+    "updated": N_("updated"),
+    "hero": N_("hero"),
+    "finished": N_("finished"),
+}
+
+
 def front_matter(state: State, title: str, hero: str | None) -> str:
     meta = state.meta
     fields = {
@@ -43,14 +59,14 @@ def front_matter(state: State, title: str, hero: str | None) -> str:
         "title": title,
         "session": meta.name,
         "seed": meta.seed,
-        "dice": state.dice,
+        "dice": _(state.dice),
         "variants": list(meta.variants),
         "started": meta.created,
         "updated": state.updated or meta.created,
         "hero": hero,
-        "finished": state.finished,
+        "finished": _(state.finished) if state.finished else None,
     }
-    body = "\n".join(f"{k}: {_yaml(v)}" for k, v in fields.items())
+    body = "\n".join(f"{_(LABELS[k])}: {_yaml(v)}" for k, v in fields.items())
     return f"---\n{body}\n---"
 
 
@@ -61,21 +77,25 @@ def roll_text(r: dict[str, Any]) -> str:
     parts = [f"`{r['expr']}`"]
     if mods:
         parts.append(mods)
-    dice = f"`{dice_shown}`" if dice_shown != "(total only)" else "total only"
+    dice = f"`{dice_shown}`" if dice_shown not in ("(total only)", _("(total only)")) else _("total only")
     if r.get("amended_from") is not None:
         reason = r.get("reason")
-        dice += f" (amended from `{r['amended_from']}`" + (f": {escape(reason)}" if reason else "") + ")"
+        dice += (
+            _(" (amended from {dice}").format(dice=f"`{r['amended_from']}`")
+            + (f": {escape(reason)}" if reason else "")
+            + ")"
+        )
     text = " ".join(parts) + f" → {dice}"
-    several = dice_shown.count("[") > 1 or dice_shown == "(total only)"
+    several = dice_shown.count("[") > 1 or dice_shown in ("(total only)", _("(total only)"))
     if (mods or several) and not r["outcome"].startswith(f"{r['total']},"):  # a dt pool says its sum itself
         text += f" = {r['total']}"
     if r.get("target"):
-        text += f" vs {r['target']}"
+        text += _(" vs {target}").format(target=r["target"])
     if r["outcome"] and r["outcome"] != str(r["total"]):
         text += f" → **{escape(r['outcome'])}**"
     if r.get("natural"):
         text += f" ({r['natural']})"
-    text += f" · {r['source']}"
+    text += f" · {_(r['source'])}"
     if r.get("why"):
         text += f" — {escape(r['why'])}"
     return "d: " + text
@@ -86,7 +106,7 @@ def entry_text(entry: Entry) -> str:
     if kind == "roll":
         return roll_text(entry["r"])
     if kind == "note":
-        return f"Note: {escape(entry.get('t', ''))}"
+        return _("Note: {text}").format(text=escape(entry.get("t", "")))
     return escape(entry.get("t", ""))
 
 
@@ -134,11 +154,12 @@ def sheet(state: State) -> str:
         lines.append(f"- Talisman: {status} after {ts.kills} kill(s); rolls: {rolls}")
     if not lines:
         return ""
-    return "## Sheet\n\n" + "\n".join(lines)
+    return "## " + _("Sheet") + "\n\n" + "\n".join(lines)
 
 
 def render(state: State, title: str, hero: str | None = None) -> str:
     """The whole markdown log of ``state``."""
+    title = _(title)
     parts = [front_matter(state, title, hero), f"# {escape(title)}: {escape(state.meta.name)}"]
     text = body(state.log.entries)
     if text:
@@ -147,5 +168,5 @@ def render(state: State, title: str, hero: str | None = None) -> str:
     if s:
         parts.append(s)
     if state.finished:
-        parts.append(f"**The end:** {escape(state.finished)}")
+        parts.append(_("**The end:** {result}").format(result=escape(_(state.finished))))
     return "\n\n".join(parts) + "\n"

@@ -37,8 +37,7 @@ def roll_chain(pack: Pack, table: PackTable, dice: Dice) -> list[Step]:
     def visit(t: PackTable, depth: int, via: str) -> None:
         if depth >= MAX_DEPTH:  # read_pack refuses deeper chains; this only guards a hand-made pack
             return
-        why = t.title if not via else f"{t.title}, from {via}"
-        roll = dice(t.expr, why)
+        roll = dice(t.expr, f"DR {t.name}")  # what a prompt for the faces says (kept short for 80 columns)
         row = t.lookup(roll.total)
         steps.append(Step(t, roll, row, depth, via))
         for ref in row.refs:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion import __version__, i18n
 from companion.dice.source import VirtualDice
 from companion.errors import CompanionError, InputError, StoreError
 from companion.games import canonical, load
@@ -28,6 +28,8 @@ HEAD_VERSION = 1
 
 
 def new_state(spec: GameSpec, meta: Meta) -> State:
+    # The words a fold writes (the log) are in the session's language from the first event on.
+    i18n.activate(meta.lang, meta.game)
     state = State(meta=meta, dice=meta.dice, hero=meta.hero, updated=meta.created)
     if spec.setup is not None:
         spec.setup(state)
@@ -66,13 +68,19 @@ class Session:
         variants: list[str],
         logs_dir: Path,
         hero: str | None = None,
+        lang: str | None = None,
     ) -> Session:
         game = canonical(game)
         spec = load(game)
         unknown = [v for v in variants if v not in spec.variants]
         if unknown:
+            from companion.errors import did_you_mean
+
             known = ", ".join(spec.variants) or "none"
-            raise InputError(f"{spec.title} has no variant {unknown[0]!r}; its variants: {known}")
+            raise InputError(
+                f"{spec.title} has no variant {unknown[0]!r}; its variants: {known}",
+                hint=did_you_mean(unknown[0], spec.variants),
+            )
         files = store.create(name)
         meta = Meta(
             name=name,
@@ -84,6 +92,7 @@ class Session:
             created=now(),
             log_path=str((logs_dir / f"{files.slug}.md").resolve()),
             hero=hero,
+            lang=lang,
         )
         with files.locked():
             session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), 0, [])
@@ -108,6 +117,7 @@ class Session:
             if spec.state_type is not None and state.game is not None:
                 state.game = codec.load(spec.state_type, state.game)
             fold = Fold(spec, state, draws=head.get("draws", 0))
+            i18n.for_state(state)
             return cls(files, spec, meta, fold, count, redo)
         session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), count, redo)
         session.rebuild()
@@ -126,6 +136,7 @@ class Session:
             fold.apply(event)
         self.fold = fold
         self.count = len(events)
+        i18n.for_state(fold.state)
 
     def dice(self) -> VirtualDice:
         """The session's virtual dice, resumed where the events left the seeded stream."""

@@ -26,6 +26,9 @@ class Meta:
     created: str = ""
     log_path: str = ""
     hero: str | None = None
+    #: The language the session is played in ("en", "ru"), chosen at ``companion new`` (see
+    #: ``companion/i18n.py``); None in sessions started before there was a choice (English).
+    lang: str | None = None
 
 
 @dataclass

@@ -9,6 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from companion.i18n import _, ngettext
 from companion.log.markdown import roll_text
 from companion.log.model import Entry
 
@@ -74,11 +75,15 @@ def status_panel(session: Session, width: int | None = None) -> Panel:
     rows = status_rows(session)
     for label, value in rows:
         grid.add_row(label, value if isinstance(value, Text) else Text(str(value)))
-    title = f"{session.spec.title} · {session.meta.name}"
-    footer = f"{state.dice} dice · seed {session.meta.seed} · {session.count} actions"
+    title = f"{_(session.spec.title)} · {session.meta.name}"
+    footer = ngettext(
+        "{dice} dice · seed {seed} · {n} action", "{dice} dice · seed {seed} · {n} actions", session.count
+    ).format(dice=_(state.dice), seed=session.meta.seed, n=session.count)
     if state.finished:
-        footer += f" · {state.finished}"
-    body = Group(grid, Text(footer, style="dim")) if rows else Text(footer + "\nNothing tracked yet.", style="dim")
+        footer += f" · {_(state.finished)}"
+    body = (
+        Group(grid, Text(footer, style="dim")) if rows else Text(footer + "\n" + _("Nothing tracked yet."), style="dim")
+    )
     return Panel(body, title=title, title_align="left", expand=width is not None, width=width)
 
 

@@ -14,6 +14,7 @@ from rich.text import Text as RichText
 from companion.dice.roll import Roll
 from companion.dice.source import read_physical, total_note
 from companion.engine.requests import Choice, Number, RollRequest, Text
+from companion.i18n import _, ngettext
 from companion.session.fold import answer_event
 from companion.shell import prompts
 from companion.shell.panels import entry_renderable, hanging, status_panel
@@ -35,7 +36,14 @@ def play(env: Env, session: Session) -> None:
     panel_width = min(width, 80)  # one width through the whole game, whatever the rows hold
     entries = session.state.log.entries
     if session.count:
-        env.print(RichText(f"Resuming {session.meta.name} after {session.count} actions.", style="dim"))
+        env.print(
+            RichText(
+                ngettext(
+                    "Resuming {name} after {n} action.", "Resuming {name} after {n} actions.", session.count
+                ).format(name=session.meta.name, n=session.count),
+                style="dim",
+            )
+        )
         for entry in entries[-RESUME_TAIL:]:
             env.print(hanging(entry_renderable(entry)))
     else:
@@ -53,7 +61,10 @@ def play(env: Env, session: Session) -> None:
             env.print(status_panel(session, panel_width))
             env.print(
                 RichText(
-                    f"The game is over: {session.state.finished or 'ended'}. Log: {session.meta.log_path}", style="bold"
+                    _("The game is over: {result}. Log: {path}").format(
+                        result=_(session.state.finished or "ended"), path=session.meta.log_path
+                    ),
+                    style="bold",
                 )
             )
             return
@@ -96,11 +107,16 @@ def play(env: Env, session: Session) -> None:
             answer = prompts.ask_text(request)
             answer = ("text", answer)
         if answer == "quit":
-            env.print(RichText(f"Saved. Resume with: companion play   (log: {session.meta.log_path})", style="bold"))
+            env.print(
+                RichText(
+                    _("Saved. Resume with: companion play   (log: {path})").format(path=session.meta.log_path),
+                    style="bold",
+                )
+            )
             return
         if answer == "undo":
             if session.count == 0:
-                env.print(RichText("Nothing to undo yet.", style="yellow"))
+                env.print(RichText(_("Nothing to undo yet."), style="yellow"))
                 continue
             event = session.undo()
             session.fold.start()
@@ -108,7 +124,7 @@ def play(env: Env, session: Session) -> None:
                 event = session.undo()  # a draw made at once is undone with the answer that led to it
                 session.fold.start()
             shown = len(session.state.log.entries)
-            env.print(RichText(f"Undone #{event['id']}.", style="yellow"))
+            env.print(RichText(_("Undone #{n}.").format(n=event["id"]), style="yellow"))
             continue
         if answer == "switch":
             session.record({"t": "mode", "dice": "virtual" if physical else "physical"})

@@ -25,6 +25,7 @@ from companion.dice.render import fraction
 from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.errors import InputError
+from companion.i18n import N_, _
 
 STYLE = Style(
     [
@@ -109,7 +110,9 @@ def show_help() -> None:
     say(HELP_LINES, "fg:ansicyan")
 
 
-def _ask_until_valid(message: str, check: Callable[[str], str | None], *, secret: bool = False, default: str = "") -> str:
+def _ask_until_valid(
+    message: str, check: Callable[[str], str | None], *, secret: bool = False, default: str = ""
+) -> str:
     """Ask ``message`` until ``check`` finds nothing wrong (it returns the error, or None).
 
     A wrong answer stays on screen as typed, the whole error is written under it, and the box is
@@ -147,9 +150,11 @@ def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> 
     o = odds(expr, mod)
     if o.success is None:
         if o.options:
-            return f"{label}: 1-2, 3-4 or 5-6, a third each"
+            return _("{roll}: 1-2, 3-4 or 5-6, a third each").format(roll=label)
         return label
-    return f"{label}: passes on {target_text(expr, mod)} → {fraction(o.success)}"
+    return _("{roll}: passes on {target} → {odds}").format(
+        roll=label, target=target_text(expr, mod), odds=fraction(o.success)
+    )
 
 
 def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True) -> Roll:
@@ -162,13 +167,19 @@ def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], al
             return exc.message
         return None
 
-    question = f"{why}: roll {expr} and type what the dice show" if why else f"Roll {expr} and type what the dice show"
-    text = _ask_until_valid(_message(question, "faces like 3 4, or one number for their total · ? help"), check)
+    question = (
+        _("{why}: roll {dice} and type what the dice show").format(why=why, dice=expr)
+        if why
+        else _("Roll {dice} and type what the dice show").format(dice=expr)
+    )
+    text = _ask_until_valid(_message(question, _("faces like 3 4, or one number for their total · ? help")), check)
     return reader(expr, text, mod, allow_total=allow_total)
 
 
 def roll_hint(physical: bool) -> str:
-    return ("Roll, then type your dice" if physical else "Enter rolls, or type your dice") + " · u undo · q quit · v/p dice · ? help"
+    return (_("Roll, then type your dice") if physical else _("Enter rolls, or type your dice")) + _(
+        " · u undo · q quit · v/p dice · ? help"
+    )
 
 
 def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll]) -> str | Roll:
@@ -185,7 +196,7 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
         if t in ROLL_WORDS and not physical:
             return None
         if t in ROLL_WORDS:
-            return "physical dice: type what your dice show (or v to switch to virtual dice)"
+            return _("physical dice: type what your dice show (or v to switch to virtual dice)")
         try:
             reader(request.expr, text, request.mod, allow_total=True, parts=request.parts)
         except InputError as exc:
@@ -207,9 +218,9 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
 
 
 EXTRA_CHOICES = (
-    ("__undo__", "↶ Undo the last answer (u)"),
-    ("__switch__", "⇄ Switch virtual/physical dice"),
-    ("__quit__", "✕ Save and quit (q)"),
+    ("__undo__", N_("↶ Undo the last answer (u)")),
+    ("__switch__", N_("⇄ Switch virtual/physical dice")),
+    ("__quit__", N_("✕ Save and quit (q)")),
 )
 MENU_HINT = "↑/↓ and Enter · u undo · q quit · ? help"
 #: Keys that answer a menu at once, and what they answer.
@@ -248,7 +259,7 @@ def _select(request: Choice, extras: bool) -> str:
     ]
     if extras:
         choices.append(questionary.Separator())
-        choices.extend(questionary.Choice(title=label, value=value) for value, label in EXTRA_CHOICES)
+        choices.extend(questionary.Choice(title=_(label), value=value) for value, label in EXTRA_CHOICES)
     message = "\n".join(wrap(request.prompt, "", "  ", columns() - 2)) + "\n "
     question = questionary.select(
         message, choices=choices, style=STYLE, instruction="\n".join(wrap(MENU_HINT, "", "  "))
@@ -304,11 +315,11 @@ def ask_number(request: Number) -> int | str:
             return None
         if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
             return None
-        return f"type a whole number from {request.lo} to {request.hi} (u undo, q quit)"
+        return _("type a whole number from {lo} to {hi} (u undo, q quit)").format(lo=request.lo, hi=request.hi)
 
     question = request.prompt + (f" ({request.where})" if request.where else "")
     default = "" if request.default is None else str(request.default)
-    hint = f"a number from {request.lo} to {request.hi} · u undo · q quit · ? help"
+    hint = _("a number from {lo} to {hi} · u undo · q quit · ? help").format(lo=request.lo, hi=request.hi)
     text = _ask_until_valid(_message(question, hint), check, secret=request.secret, default=default)
     text = text.strip().lower()
     if text in UNDO_WORDS:
@@ -320,6 +331,6 @@ def ask_number(request: Number) -> int | str:
 
 def ask_text(request: Text) -> str:
     def check(text: str) -> str | None:
-        return None if text.strip() else "an answer is needed"
+        return None if text.strip() else _("an answer is needed")
 
     return _ask_until_valid(_message(request.prompt), check, default=request.default).strip()

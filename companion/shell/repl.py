@@ -125,6 +125,8 @@ class Shell:
             return [*SHORT_FORMS[first], *words[1:]]
         if first.startswith("-") or first in self.command_names():
             return words
+        if first.lower() == "check" and len(words) > 1:  # a table pack's check, as DR NAME is its table
+            return ["roll", *words]
         from companion.dice.expr import parse
         from companion.errors import InputError
 

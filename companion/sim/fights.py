@@ -205,7 +205,9 @@ def renderables(o: FightOutcome) -> list[Any]:
         grid.add_row(Text(" " + label), chance_text(p))
     out.append(grid)
     if o.hp_left is not None:
-        text = f" {o.hp_name} left on average {float(o.hp_left):.2f}"
+        from companion.i18n import _
+
+        text = " " + _("{hp} left on average {mean}").format(hp=o.hp_name, mean=f"{float(o.hp_left):.2f}")
         if o.hp_if_win is not None:
             text += f", {float(o.hp_if_win):.2f} " + o.words.get("hp_if_win", f"on a {o.word('win')}")
         out.append(Text(text))

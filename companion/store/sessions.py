@@ -207,9 +207,13 @@ class Store:
     def open(self, name: str) -> SessionFiles:
         files = self.files(name)
         if not files.session_file.exists():
-            known = ", ".join(self.slugs()) or "none yet"
+            from companion.errors import did_you_mean
+
+            slugs = self.slugs()
+            known = ", ".join(slugs) or "none yet"
             raise NotFoundError(
-                f"no session named {name!r}; sessions: {known}", hint="start one with: companion new GAME"
+                f"no session named {name!r}; sessions: {known}",
+                hint=did_you_mean(files.slug, slugs) or "start one with: companion new GAME",
             )
         return files
 
@@ -227,6 +231,73 @@ class Store:
             return sorted(p.name for p in self.root.iterdir() if (p / SESSION_FILE).exists())
         except FileNotFoundError:
             return []
+
+    # ---- removing, restoring, renaming ------------------------------------------------------
+    @property
+    def trash(self) -> Path:
+        return self.data / "trash"
+
+    def remove(self, name: str) -> Path:
+        """Move a session's folder into the trash folder (under its lock); returns where it went."""
+        files = self.open(name)
+        with files.locked():
+            self.trash.mkdir(parents=True, exist_ok=True)
+            target = self.trash / files.slug
+            n = 1
+            while target.exists():
+                n += 1
+                target = self.trash / f"{files.slug}.{n}"
+            os.replace(files.dir, target)
+        if self.current() == files.slug:
+            self.set_current(None)
+        return target
+
+    def trashed(self) -> list[str]:
+        try:
+            return sorted(p.name for p in self.trash.iterdir() if (p / SESSION_FILE).exists())
+        except FileNotFoundError:
+            return []
+
+    def restore(self, name: str) -> SessionFiles:
+        """Bring a removed session back from the trash folder (the latest one of that name)."""
+        from companion.errors import did_you_mean
+
+        slug = safe_name(name)
+        found = sorted(
+            (p for p in self.trashed() if p == slug or p.startswith(slug + ".")),
+            key=lambda p: int(p.rsplit(".", 1)[1]) if "." in p else 1,
+        )
+        if not found:
+            raise NotFoundError(
+                f"no removed session named {name!r}; in the trash: {', '.join(self.trashed()) or 'nothing'}",
+                hint=did_you_mean(slug, self.trashed()),
+            )
+        if self.exists(slug):
+            raise StoreError(
+                f"a session named {slug!r} exists already",
+                hint=f"rename it first: companion sessions rename {slug} NEW",
+            )
+        self.root.mkdir(parents=True, exist_ok=True)
+        os.replace(self.trash / found[-1], self.root / slug)
+        return self.files(slug)
+
+    def rename(self, old: str, new: str) -> SessionFiles:
+        """Give a session a new name (its folder and the name in its meta); the log file stays."""
+        files = self.open(old)
+        target = self.files(new)
+        if target.slug != files.slug and target.dir.exists():
+            raise StoreError(f"a session named {target.slug!r} exists already", hint="pick another name")
+        with files.locked():
+            doc = files.read_meta()
+            doc["meta"]["name"] = new
+            doc["meta"]["slug"] = target.slug
+            files.write_meta(doc)
+            files.head_file.unlink(missing_ok=True)  # a cache holding the old name: the next open folds again
+            if target.slug != files.slug:
+                os.replace(files.dir, target.dir)
+        if self.current() == files.slug:
+            self.set_current(target.slug)
+        return self.files(new)
 
     # ---- the current session -------------------------------------------------------------
     @property

@@ -14,6 +14,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion import i18n
 from companion.errors import InputError
 from companion.games.dark_tower import data
 
@@ -139,7 +140,11 @@ def from_json(kind: str, raw: dict[str, Any]) -> Card:
             values["spells"] = [Spell(**s) for s in values.get("spells", [])]
         return TYPES[kind](**values)
     except (TypeError, KeyError) as exc:
-        raise InputError(f"the {kind} card {raw.get('name', '?')!r} in your game data cannot be read ({exc})") from None
+        raise InputError(
+            i18n._("the card {name!r} in your game data cannot be read ({error})").format(
+                name=raw.get("name", "?"), error=exc
+            )
+        ) from None
 
 
 def known(values: dict[str, Any], kind: str) -> dict[str, Card]:
@@ -174,7 +179,11 @@ def catalogue(state: State, kind: str) -> dict[str, Card]:
 def get(state: State, kind: str, card_slug: str) -> Card:
     cards = catalogue(state, kind)
     if card_slug not in cards:
-        raise InputError(f"no {kind} card {card_slug!r} is known; enter it first (companion dark card {kind} ...)")
+        raise InputError(
+            i18n._("no card {name!r} is known; enter it first (companion dark card {kind} ...)").format(
+                name=card_slug, kind=kind
+            )
+        )
     return cards[card_slug]
 
 
@@ -182,7 +191,11 @@ def kind_of(text: str) -> str:
     """A kind of card from what a player typed, English or Russian."""
     k = data.KIND_WORDS.get(text.strip().lower().replace("ё", "е"))
     if k is None:
-        raise InputError(f"{text!r} is not a kind of card; use monster, obstacle, item, hero or quest (or монстр, ...)")
+        raise InputError(
+            i18n._(
+                "{text!r} is not a kind of card; use monster, obstacle, item, hero or quest (or монстр, ...)"
+            ).format(text=text)
+        )
     return k
 
 
@@ -191,17 +204,25 @@ def find(state: State, kind: str, text: str) -> str:
     cards = catalogue(state, kind)
     wanted = slug(text)
     if not wanted:
-        raise InputError(f"a {kind} card needs a name")
+        raise InputError(i18n._("a card needs a name"))
     for card_slug, card in cards.items():
         if wanted in (card_slug, slug(card.name), slug(card.ru)):
             return card_slug
     starts = [s for s, c in cards.items() if any(n.startswith(wanted) for n in (s, slug(c.name), slug(c.ru)) if n)]
     if len(starts) == 1:
         return starts[0]
-    known = ", ".join(c.name for c in cards.values()) or "none yet"
+    known = ", ".join(title(c) for c in cards.values()) or i18n._("none yet")
     if len(starts) > 1:
-        raise InputError(f"{text!r} could be several {kind} cards: {', '.join(cards[s].name for s in starts)}")
-    raise InputError(f"no {kind} card named {text!r}; known: {known} (enter a new one with companion dark card {kind})")
+        raise InputError(
+            i18n._("{text!r} could be several cards: {cards}").format(
+                text=text, cards=", ".join(title(cards[s]) for s in starts)
+            )
+        )
+    raise InputError(
+        i18n._(
+            "no {kind} card named {text!r}; known: {known} (enter a new one with companion dark card {command})"
+        ).format(kind=term(kind).lower(), text=text, known=known, command=kind)
+    )
 
 
 # ---- words a player types ------------------------------------------------------------------------
@@ -226,8 +247,12 @@ def properties(text: str) -> set[str]:
             continue
         word = data.PROPERTY_WORDS.get(t) or data.PROPERTY_WORDS.get(t.split()[0])
         if word is None:
-            known = "ignores, immune, summons, takes-item, die, single (игнорирует, иммунитет, призывает, разовый, ...)"
-            raise InputError(f"{part.strip()!r} is not a card property; use {known}")
+            raise InputError(
+                i18n._(
+                    "{text!r} is not a card property; use ignores, immune, summons, takes-item, die, single "
+                    "(игнорирует, иммунитет, призывает, разовый, ...)"
+                ).format(text=part.strip())
+            )
         found.add(word)
     return found
 
@@ -235,56 +260,70 @@ def properties(text: str) -> set[str]:
 def spell_kind(text: str) -> str:
     k = data.SPELL_KIND_WORDS.get(text.strip().lower())
     if k is None:
-        raise InputError(f"{text!r} is not a kind of spell; use permanent or activated (постоянное, активируемое)")
+        raise InputError(
+            i18n._("{text!r} is not a kind of spell; use permanent or activated (постоянное, активируемое)").format(
+                text=text
+            )
+        )
     return k
 
 
 def spell_target(text: str) -> str:
     t = data.TARGET_WORDS.get(text.strip().lower())
     if t is None:
-        raise InputError(f"{text!r} is not a spell target; use self or all (себе, каждому)")
+        raise InputError(i18n._("{text!r} is not a spell target; use self or all (себе, каждому)").format(text=text))
     return t
 
 
 # ---- how a card reads ----------------------------------------------------------------------------
 
 
-def term(name: str, lang: str = "en") -> str:
-    en, ru = data.TERMS[name]
-    return ru if lang == "ru" else en
+def words(lang: str | None = None):
+    """The game's words in ``lang`` (the language shown now when None)."""
+    return i18n.translator(lang or i18n.language(), "dark-tower")
 
 
-def title(card: Card, lang: str = "en") -> str:
-    """The card's name: its Russian name with ``--lang ru`` when it has one."""
-    return card.ru if lang == "ru" and card.ru else card.name
+def term(name: str, lang: str | None = None) -> str:
+    """A term of the rules (``data.TERMS``) in ``lang``: Этаж, Здоровье, Разовый, ..."""
+    return words(lang).gettext(data.TERMS[name])
 
 
-def class_name(cls: str, lang: str = "en") -> str:
+def title(card: Card, lang: str | None = None) -> str:
+    """The card's name: its Russian name in a Russian game when it has one (both names are kept)."""
+    return card.ru if (lang or i18n.language()) == "ru" and card.ru else card.name
+
+
+def class_name(cls: str, lang: str | None = None) -> str:
     if cls in (data.WEAPON, data.ARMOR):
         return term(cls, lang)
-    return cls or ("без класса" if lang == "ru" else "no class")
+    return cls or words(lang).gettext("no class")
 
 
 def _signed(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 
 
-def spell_text(spell: Spell, lang: str = "en") -> str:
-    name = spell.ru if lang == "ru" and spell.ru else spell.name
-    lvl = term("level", lang)
+def spell_name(spell: Spell, lang: str | None = None) -> str:
+    return spell.ru if (lang or i18n.language()) == "ru" and spell.ru else spell.name
+
+
+def spell_text(spell: Spell, lang: str | None = None) -> str:
+    w = words(lang)
+    name = spell_name(spell, lang)
     kind = term(spell.kind, lang)
-    parts = [f"{name} ({lvl} {spell.level}, {kind}"]
+    parts = [w.gettext("{spell} (level {n}, {kind}").format(spell=name, n=spell.level, kind=kind)]
     if spell.bonus:
         parts.append(f", {_signed(spell.bonus)} {term('self' if spell.target == 'self' else 'all', lang)}")
     if spell.activated:
         parts.append(f", {spell.cost}★")
     if spell.condition:
-        parts.append(f"; when: {spell.condition}")
+        parts.append(w.gettext("; when: {condition}").format(condition=spell.condition))
     return "".join(parts) + ")"
 
 
-def describe(card: Card, lang: str = "en") -> str:
+def describe(card: Card, lang: str | None = None) -> str:
     """One line: the card's name and every number and property it has."""
+    w = words(lang)
     name = title(card, lang)
     if isinstance(card, HeroCard):
         bonus = "" if not any(card.bonus) else f", {term('bonus', lang)} " + "/".join(_signed(b) for b in card.bonus)
@@ -307,29 +346,43 @@ def describe(card: Card, lang: str = "en") -> str:
     if isinstance(card, ObstacleCard):
         bits = []
         if card.damage:
-            bits.append(f"−{card.damage} {term('health', lang).lower()}")
+            bits.append(w.gettext("−{n} health").format(n=card.damage))
         if card.penalty:
-            bits.append(f"−{card.penalty} {term('penalty', lang).lower()}")
+            bits.append(w.gettext("−{n} penalty").format(n=card.penalty))
         if card.event:
             bits.append(card.event)
-        fail = "; on a fail: " + ", ".join(bits) if bits else ""
+        fail = w.gettext("; on a fail: ") + ", ".join(bits) if bits else ""
         return f"{name}: {term('check', lang)} {card.check}{fail}"
     adds = "; ".join(
-        f"{term('floor', lang)} {f + 1}: " + ", ".join(f"{n} {k}" for n, k in zip(a, data.DECK_KINDS, strict=True) if n)
+        f"{term('floor', lang)} {f + 1}: "
+        + ", ".join(_added(w, k, n) for n, k in zip(a, data.DECK_KINDS, strict=True) if n)
         for f, a in enumerate(card.adds)
         if any(a)
     )
-    return f"{name}" + (f": {card.goal}" if card.goal else "") + (f" (adds {adds})" if adds else "")
+    return (
+        f"{name}"
+        + (f": {card.goal}" if card.goal else "")
+        + (w.gettext(" (adds {cards})").format(cards=adds) if adds else "")
+    )
 
 
-def monster_props(card: MonsterCard, lang: str = "en") -> list[str]:
+def _added(w: Any, kind: str, n: int) -> str:
+    """A quest's cards added to a deck: "2 monsters"."""
+    if kind == "monster":
+        return w.ngettext("{n} monster", "{n} monsters", n).format(n=n)
+    if kind == "obstacle":
+        return w.ngettext("{n} obstacle", "{n} obstacles", n).format(n=n)
+    return w.ngettext("{n} item", "{n} items", n).format(n=n)
+
+
+def monster_props(card: MonsterCard, lang: str | None = None) -> list[str]:
     props = []
     if card.ignores:
         if set(card.ignores) >= {data.WEAPON, data.ARMOR}:
             props.append(term("ignores", lang))
         else:
             classes = "/".join(class_name(c, lang) for c in card.ignores)
-            props.append(("Игнорирует бонус: " if lang == "ru" else "Ignores bonuses of: ") + classes)
+            props.append(words(lang).gettext("Ignores bonuses of: ") + classes)
     if card.immune:
         props.append(term("immune", lang))
     if card.summons:

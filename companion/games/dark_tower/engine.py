@@ -31,6 +31,7 @@ from companion.errors import InputError
 from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data, odds, rules
 from companion.games.dark_tower.rules import Plan, game, t
+from companion.i18n import _, count, ngettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -144,7 +145,7 @@ def pick_card(
             items.sort(key=lambda sc: sc[1].name.lower())
         options = [Option(s, C.describe(c, rules.lang(state))) for s, c in items]
         options += [Option(v, label) for v, label in extra]
-        options.append(Option(NEW, f"A new {kind} card: enter it (it is kept for your next games)"))
+        options.append(Option(NEW, _new_card(kind)))
         answer = yield Choice(f"card.{kind}", prompt, tuple(options), info)
         if answer is not REFRESH:
             break
@@ -153,17 +154,36 @@ def pick_card(
     return answer
 
 
+def _new_card(kind: str) -> str:
+    return {
+        "hero": _("A new hero card: enter it (it is kept for your next games)"),
+        "monster": _("A new monster card: enter it (it is kept for your next games)"),
+        "obstacle": _("A new obstacle card: enter it (it is kept for your next games)"),
+        "item": _("A new item card: enter it (it is kept for your next games)"),
+    }.get(kind) or _("A new quest card: enter it (it is kept for your next games)")
+
+
+def _name_prompt(kind: str) -> str:
+    return {
+        "hero": _("The hero card's name (English or Russian)?"),
+        "monster": _("The monster card's name (English or Russian)?"),
+        "obstacle": _("The obstacle card's name (English or Russian)?"),
+        "item": _("The item card's name (English or Russian)?"),
+    }.get(kind) or _("The quest card's name (English or Russian)?")
+
+
 def _yes_no(key: str, prompt: str, info: tuple[str, ...] = ()) -> Choice:
-    return choice(key, prompt, ("yes", "Yes"), ("no", "No"), info=info)
+    return choice(key, prompt, ("yes", _("Yes")), ("no", _("No")), info=info)
 
 
 def enter_card(state: State, kind: str) -> Flow:
     """Ask for a new card's every number, keep it, and return its slug."""
     lang = rules.lang(state)
-    where = "as printed on the card"
-    name = (yield Text(f"card.{kind}.name", f"The {kind} card's name (English or Russian)?")).strip()
+    where = _("as printed on the card")
+    name = (yield Text(f"card.{kind}.name", _name_prompt(kind))).strip()
     while not C.slug(name):  # a name needs a letter or a digit to be kept under
-        name = (yield Text(f"card.{kind}.name", "A card's name needs a letter or a digit: its name?")).strip()
+        name = (yield Text(f"card.{kind}.name", _("A card's name needs a letter or a digit: its name?"))).strip()
+    anything = _("Anything else {card}'s card says? (- for nothing)").format(card=name)
     known = C.catalogue(state, kind)
     wanted = C.slug(name)
     for card_slug, card in known.items():
@@ -171,53 +191,68 @@ def enter_card(state: State, kind: str) -> Flow:
             return card_slug  # already known: the catalogue's numbers are used
     card: C.Card
     if kind == "hero":
-        health = yield Number("card.hero.health", f"{name}: health", 1, 99, where="the number on the right of the card")
+        health = yield Number(
+            "card.hero.health",
+            _("{card}: health").format(card=name),
+            1,
+            99,
+            where=_("the number on the right of the card"),
+        )
         bonus = []
         for level in range(1, data.MAX_LEVEL + 1):
             bonus.append(
                 (
                     yield Number(
                         "card.hero.bonus",
-                        f"{name}: combat bonus the card prints for level {level}",
+                        _("{card}: combat bonus the card prints for level {n}").format(card=name, n=level),
                         -20,
                         50,
-                        where="0 if it prints none (spells are entered next)",
+                        where=_("0 if it prints none (spells are entered next)"),
                         default=0,
                     )
                 )
             )
         spells: list[C.Spell] = []
         while True:
-            listed = "; ".join(C.spell_text(s, lang) for s in spells) or "none yet"
+            listed = "; ".join(C.spell_text(s, lang) for s in spells) or _("none yet")
             more = yield choice(
                 "card.hero.spells",
-                f"{name}'s spells: {listed}",
-                ("add", "Add a spell"),
-                ("done", "No more spells"),
+                _("{card}'s spells: {spells}").format(card=name, spells=listed),
+                ("add", _("Add a spell")),
+                ("done", _("No more spells")),
             )
             if more == "done":
                 break
             spells.append((yield from enter_spell(state, name)))
-        text = _opt((yield Text("data.hero", f"Anything else {name}'s card says? (- for nothing)", default="-")))
+        text = _opt((yield Text("data.hero", anything, default="-")))
         card = C.HeroCard(name, health, bonus, spells, text=text)
     elif kind == "monster":
         g = game(state)
         floor = yield Number(
-            "card.monster.floor", f"{name}: floor", 1, data.FLOORS, where="the mark top right", default=g.floor
+            "card.monster.floor",
+            _("{card}: floor").format(card=name),
+            1,
+            data.FLOORS,
+            where=_("the mark top right"),
+            default=g.floor,
         )
-        strength = yield Number("card.monster.strength", f"{name}: strength", 0, 99, where="bottom right")
+        strength = yield Number(
+            "card.monster.strength", _("{card}: strength").format(card=name), 0, 99, where=_("bottom right")
+        )
         props = {"ignores": False, "immune": False, "summons": False, "takes_item": False}
         while True:
             options = [Option(p, ("[x] " if on else "[ ] ") + C.term(p, lang)) for p, on in props.items()] + [
-                Option("done", "Done: these are its properties")
+                Option("done", _("Done: these are its properties"))
             ]
             answer = yield Choice(
-                "card.monster.props", f"{name}'s properties (under the picture): pick to switch", tuple(options)
+                "card.monster.props",
+                _("{card}'s properties (under the picture): pick to switch").format(card=name),
+                tuple(options),
             )
             if answer == "done":
                 break
             props[answer] = not props[answer]
-        text = _opt((yield Text("data.monster", f"Anything else {name}'s card says? (- for nothing)", default="-")))
+        text = _opt((yield Text("data.monster", anything, default="-")))
         card = C.MonsterCard(
             name,
             floor,
@@ -231,35 +266,51 @@ def enter_card(state: State, kind: str) -> Flow:
     elif kind == "item":
         cls = yield choice(
             "card.item.class",
-            f"{name}: class",
+            _("{card}: class").format(card=name),
             (data.WEAPON, C.term("weapon", lang)),
             (data.ARMOR, C.term("armor", lang)),
-            ("none", "No class"),
-            ("other", "Another class (type it)"),
+            ("none", _("No class")),
+            ("other", _("Another class (type it)")),
         )
         if cls == "none":
             cls = ""
         elif cls == "other":
-            cls = C.item_class((yield Text("card.item.other", f"{name}'s class, as printed")))
-        bonus_ = yield Number("card.item.bonus", f"{name}: combat bonus", -20, 50, where=where, default=0)
+            cls = C.item_class((yield Text("card.item.other", _("{card}'s class, as printed").format(card=name))))
+        bonus_ = yield Number(
+            "card.item.bonus", _("{card}: combat bonus").format(card=name), -20, 50, where=where, default=0
+        )
         props = {"extra_die": False, "single": False}
         while True:
             options = [Option(p, ("[x] " if on else "[ ] ") + C.term(p, lang)) for p, on in props.items()] + [
-                Option("done", "Done")
+                Option("done", _("Done"))
             ]
-            answer = yield Choice("card.item.props", f"{name}: pick to switch", tuple(options))
+            answer = yield Choice("card.item.props", _("{card}: pick to switch").format(card=name), tuple(options))
             if answer == "done":
                 break
             props[answer] = not props[answer]
-        text = _opt((yield Text("data.item", f"Anything else {name}'s card says? (- for nothing)", default="-")))
+        text = _opt((yield Text("data.item", anything, default="-")))
         card = C.ItemCard(name, cls, bonus_, props["extra_die"], props["single"], text=text)
     elif kind == "obstacle":
-        check = yield Number("card.obstacle.check", f"{name}: check value", 0, 99, where="on the right of the card")
-        damage = yield Number("card.obstacle.damage", f"{name}: health lost on a fail", 0, 99, default=0)
-        penalty = yield Number(
-            "card.obstacle.penalty", f"{name}: penalty in the next fight on a fail", 0, 99, default=0
+        check = yield Number(
+            "card.obstacle.check",
+            _("{card}: check value").format(card=name),
+            0,
+            99,
+            where=_("on the right of the card"),
         )
-        event = _opt((yield Text("data.obstacle", f"{name}: its event on a fail (- for none)", default="-")))
+        damage = yield Number(
+            "card.obstacle.damage", _("{card}: health lost on a fail").format(card=name), 0, 99, default=0
+        )
+        penalty = yield Number(
+            "card.obstacle.penalty",
+            _("{card}: penalty in the next fight on a fail").format(card=name),
+            0,
+            99,
+            default=0,
+        )
+        event = _opt(
+            (yield Text("data.obstacle", _("{card}: its event on a fail (- for none)").format(card=name), default="-"))
+        )
         card = C.ObstacleCard(name, check, damage, penalty, event)
     else:
         adds = []
@@ -267,37 +318,73 @@ def enter_card(state: State, kind: str) -> Flow:
             row = []
             for k in data.DECK_KINDS:
                 row.append(
-                    (yield Number("card.quest.adds", f"{name}: {k}s it adds to floor {floor}", 0, 20, default=0))
+                    (yield Number("card.quest.adds", _quest_adds(k).format(card=name, n=floor), 0, 20, default=0))
                 )
             adds.append(row)
-        goal = _opt((yield Text("data.quest", f"{name}: its goal, as the card says (- for none)", default="-")))
+        goal = _opt(
+            (
+                yield Text(
+                    "data.quest", _("{card}: its goal, as the card says (- for none)").format(card=name), default="-"
+                )
+            )
+        )
         card = C.QuestCard(name, goal, adds)
     rules.validate(card)
     return rules.enter_card(state, kind, card)
 
 
+def _quest_adds(kind: str) -> str:
+    if kind == "monster":
+        return _("{card}: monsters it adds to floor {n}")
+    if kind == "obstacle":
+        return _("{card}: obstacles it adds to floor {n}")
+    return _("{card}: items it adds to floor {n}")
+
+
 def enter_spell(state: State, hero: str) -> Flow:
-    name = (yield Text("card.hero.spell", f"{hero}: the spell's name")).strip()
+    name = (yield Text("card.hero.spell", _("{hero}: the spell's name").format(hero=hero))).strip()
     level = yield Number(
-        "card.hero.level", f"{name}: learnt at level", 1, data.MAX_LEVEL, where="on the left", default=1
+        "card.hero.level",
+        _("{spell}: learnt at level").format(spell=name),
+        1,
+        data.MAX_LEVEL,
+        where=_("on the left"),
+        default=1,
     )
     kind = yield choice(
         "card.hero.kind",
-        f"{name}: permanent, or activated with ★ energy?",
-        ("permanent", "Permanent (постоянное)"),
-        ("activated", "Activated with ★ energy (активируемое)"),
+        _("{spell}: permanent, or activated with ★ energy?").format(spell=name),
+        ("permanent", _("Permanent (постоянное)")),
+        ("activated", _("Activated with ★ energy (активируемое)")),
     )
-    bonus = yield Number("card.hero.spell_bonus", f"{name}: combat bonus it gives", -20, 50, default=0)
+    bonus = yield Number(
+        "card.hero.spell_bonus", _("{spell}: combat bonus it gives").format(spell=name), -20, 50, default=0
+    )
     target = yield choice(
-        "card.hero.target", f"{name}: to whom?", ("self", "The hero himself"), ("all", "Every hero (каждому персонажу)")
+        "card.hero.target",
+        _("{spell}: to whom?").format(spell=name),
+        ("self", _("The hero himself")),
+        ("all", _("Every hero (каждому персонажу)")),
     )
     cost = data.DEFAULT_SPELL_COST
     condition = ""
     if kind == "activated":
-        cost = yield Number("card.hero.cost", f"{name}: ★ energy it costs", 1, 6, default=data.DEFAULT_SPELL_COST)
+        cost = yield Number(
+            "card.hero.cost",
+            _("{spell}: ★ energy it costs").format(spell=name),
+            1,
+            6,
+            default=data.DEFAULT_SPELL_COST,
+        )
     else:
         condition = _opt(
-            (yield Text("card.hero.condition", f"{name}: its condition, if any (- if it always acts)", default="-"))
+            (
+                yield Text(
+                    "card.hero.condition",
+                    _("{spell}: its condition, if any (- if it always acts)").format(spell=name),
+                    default="-",
+                )
+            )
         )
     return C.Spell(name, level, kind, bonus, target, cost, condition)
 
@@ -316,63 +403,84 @@ def random_pick(state: State, what: str, candidates: list[str], why: str) -> Flo
 def setup(state: State) -> Flow:
     g = game(state)
     if not g.heroes:
-        lang = yield choice(
-            "setup.lang",
-            "Show the rules' terms in",
-            ("en", "English"),
-            ("ru", "Russian, the rule text's own terms (Этаж, Здоровье, ...)"),
-        )
-        rules.set_lang(state, lang)
+        if state.meta.lang is None:  # a session started with no language chosen asks here (as it always did)
+            lang = yield choice(
+                "setup.lang",
+                _("Show the rules' terms in"),
+                ("en", _("English")),
+                ("ru", _("Russian, the rule text's own terms (Этаж, Здоровье, ...)")),
+            )
+            rules.set_lang(state, lang)
         g.cards = yield choice(
             "setup.cards",
-            "Where do the cards come from?",
-            ("table", "Your own cards: you shuffle and draw, and tell companion what came up"),
-            ("companion", "Companion picks them from your catalogue with the session's dice (1dN)"),
+            _("Where do the cards come from?"),
+            ("table", _("Your own cards: you shuffle and draw, and tell companion what came up")),
+            ("companion", _("Companion picks them from your catalogue with the session's dice (1dN)")),
         )
     problem: tuple[str, ...] = ()
     while len(g.heroes) < data.MAX_PLAYERS:
         if g.heroes:
             more = yield choice(
                 "setup.more",
-                f"{len(g.heroes)} at the table: " + ", ".join(h.player for h in g.heroes),
-                ("add", "Add a player"),
-                ("done", "Everyone is here"),
+                _("{n} at the table: {players}").format(n=len(g.heroes), players=", ".join(h.player for h in g.heroes)),
+                ("add", _("Add a player")),
+                ("done", _("Everyone is here")),
                 info=problem,
             )
             if more == "done":
                 break
-        player = " ".join((yield Text("setup.player", f"Player {len(g.heroes) + 1}'s name")).split())
+        player = " ".join((yield Text("setup.player", _("Player {n}'s name").format(n=len(g.heroes) + 1))).split())
         if any(C.slug(h.player) == C.slug(player) for h in g.heroes):
-            problem = (f"{player} is already at the table; give another name.",)
+            problem = (_("{player} is already at the table; give another name.").format(player=player),)
             continue
         problem = ()
-        hero = yield from pick_card(state, "hero", f"{player}'s hero", exclude=tuple(h.card for h in g.heroes))
+        hero = yield from pick_card(
+            state, "hero", _("{player}'s hero").format(player=player), exclude=tuple(h.card for h in g.heroes)
+        )
         if any(h.card == hero for h in g.heroes):
-            problem = (f"{rules.name_of(state, 'hero', hero)} is already taken.",)
+            problem = (_("{hero} is already taken.").format(hero=rules.name_of(state, "hero", hero)),)
             continue
         rules.add_hero(state, player, hero)
     for i, hero in enumerate(g.heroes):
         if hero.items:
             continue
-        item = yield from random_card(state, "item", f"{hero.player}'s random item")
+        item = yield from random_card(state, "item", _("{player}'s random item").format(player=hero.player))
         rules.gain_item(state, i, item)
     if not g.quest_chosen:
         quest = yield from random_card(
-            state, "quest", "The random quest", extra=((NO_QUEST, "No quest: win by beating every monster"),)
+            state, "quest", _("The random quest"), extra=((NO_QUEST, _("No quest: win by beating every monster")),)
         )
         rules.choose_quest(state, None if quest == NO_QUEST else quest)
     plan = rules.planned_decks(state)
     lang = rules.lang(state)
-    variant = "fixed monsters (variant)" if data.FIXED_MONSTERS in state.meta.variants else "monsters per player"
-    lines = tuple(f"{t(state, 'floor')} {d.floor}: {rules.deck_text(d, lang)} = {d.total} cards" for d in plan)
+    variant = _("fixed monsters (variant)") if data.FIXED_MONSTERS in state.meta.variants else _("monsters per player")
+    lines = tuple(
+        ngettext("Floor {n}: {cards} = {total} card", "Floor {n}: {cards} = {total} cards", d.total).format(
+            n=d.floor, cards=rules.deck_text(d, lang), total=d.total
+        )
+        for d in plan
+    )
+    build = (
+        ngettext(
+            "Build the three floor decks ({n} player, {variant}, with the quest's cards)",
+            "Build the three floor decks ({n} players, {variant}, with the quest's cards)",
+            len(g.heroes),
+        )
+        if g.quest
+        else ngettext(
+            "Build the three floor decks ({n} player, {variant})",
+            "Build the three floor decks ({n} players, {variant})",
+            len(g.heroes),
+        )
+    )
     yield choice(
         "setup.decks",
-        f"Build the three floor decks ({len(g.heroes)} players, {variant}"
-        + (", with the quest's cards" if g.quest else "")
-        + ")",
+        build.format(n=len(g.heroes), variant=variant),
         (
             "ready",
-            "The decks are built: " + "; ".join(f"{d.floor}: {d.monsters}/{d.obstacles}/{d.items}" for d in plan),
+            _("The decks are built: {decks}").format(
+                decks="; ".join(f"{d.floor}: {d.monsters}/{d.obstacles}/{d.items}" for d in plan)
+            ),
         ),
         info=lines,
     )
@@ -380,12 +488,12 @@ def setup(state: State) -> Flow:
     if len(g.heroes) > 1:
         answer = yield choice(
             "setup.first",
-            "Who goes first?",
+            _("Who goes first?"),
             *[(str(i), h.player) for i, h in enumerate(g.heroes)],
-            ("roll", f"Roll for it (1d{len(g.heroes)})"),
+            ("roll", _("Roll for it ({dice})").format(dice=f"1d{len(g.heroes)}")),
         )
         if answer == "roll":
-            roll = yield RollRequest("pick.first", pick_expr(len(g.heroes)), "who goes first")
+            roll = yield RollRequest("pick.first", pick_expr(len(g.heroes)), _("who goes first"))
             first = roll.total - 1
         else:
             first = int(answer)
@@ -400,9 +508,15 @@ def random_card(state: State, kind: str, prompt: str, *, extra: tuple[tuple[str,
         candidates = sorted(s for s in C.catalogue(state, kind) if s not in in_play)
         if candidates:
             return (yield from random_pick(state, kind, candidates, prompt))
-        info = (f"Your catalogue has no {kind} card left to pick from: enter one.",)
+        info = (
+            {
+                "item": _("Your catalogue has no item card left to pick from: enter one."),
+                "quest": _("Your catalogue has no quest card left to pick from: enter one."),
+            }.get(kind)
+            or _("Your catalogue has no card of this kind left to pick from: enter one."),
+        )
         return (yield from pick_card(state, kind, prompt, extra=extra, info=info))
-    return (yield from pick_card(state, kind, f"{prompt}: which card did you draw?", extra=extra))
+    return (yield from pick_card(state, kind, _("{what}: which card did you draw?").format(what=prompt), extra=extra))
 
 
 # ---- a turn: the top card ------------------------------------------------------------------------
@@ -413,14 +527,14 @@ def draw_step(state: State) -> Flow:
     step = g.step
     deck = g.deck()
     hero = g.current()
-    head = f"{t(state, 'turn')} {g.turns} · {hero.player}: the top card of {t(state, 'floor').lower()} {g.floor}"
-    extra = [("quest", "The quest is done")] if g.quest else []
+    head = _("Turn {n} · {player}: the top card of floor {floor}").format(n=g.turns, player=hero.player, floor=g.floor)
+    extra = [("quest", _("The quest is done"))] if g.quest else []
     if deck.left == 0 and g.floor == data.FLOORS:
         rules.settle(state)  # the tower is empty: every monster is beaten
         return
     if deck.left == 0:
-        options = [("up", f"Go up to floor {g.floor + 1}")] if g.floor < data.FLOORS else []
-        answer = yield choice("turn.card", f"{head}: the deck is empty.", *options, *extra)
+        options = [("up", _("Go up to floor {n}").format(n=g.floor + 1))] if g.floor < data.FLOORS else []
+        answer = yield choice("turn.card", _("{head}: the deck is empty.").format(head=head), *options, *extra)
         if g.step != step:
             return
         if answer == "up":
@@ -428,16 +542,25 @@ def draw_step(state: State) -> Flow:
         else:
             rules.quest_done(state)
         return
-    left = f"{deck.left} {t(state, 'left')}: {rules.deck_text(deck, rules.lang(state))}"
+    left = ngettext("{n} left: {cards}", "{n} left: {cards}", deck.left).format(
+        n=deck.left, cards=rules.deck_text(deck, rules.lang(state))
+    )
     if g.cards == "companion":
-        answer = yield choice("turn.card", f"{head} ({left})", ("draw", "Draw it"), *extra)
+        answer = yield choice("turn.card", f"{head} ({left})", ("draw", _("Draw it")), *extra)
     else:
         kinds = [
-            (k, f"{C.term(k, rules.lang(state))} ({deck.count(k)} {t(state, 'left')})")
+            (
+                k,
+                ngettext("{kind} ({n} left)", "{kind} ({n} left)", deck.count(k)).format(
+                    kind=t(state, k), n=deck.count(k)
+                ),
+            )
             for k in data.DECK_KINDS
             if deck.count(k)
         ]
-        answer = yield choice("turn.card", f"{head}: what is it? ({left})", *kinds, *extra)
+        answer = yield choice(
+            "turn.card", _("{head}: what is it? ({left})").format(head=head, left=left), *kinds, *extra
+        )
     if g.step != step:
         return
     if answer == "quest":
@@ -446,7 +569,9 @@ def draw_step(state: State) -> Flow:
     if answer == "draw":
         roll_pos = 1
         if deck.left > 1:
-            roll = yield RollRequest("pick.card", pick_expr(deck.left), f"the top card of floor {g.floor}")
+            roll = yield RollRequest(
+                "pick.card", pick_expr(deck.left), _("the top card of floor {n}").format(n=g.floor)
+            )
             if g.step != step:
                 return
             roll_pos = roll.total
@@ -458,9 +583,7 @@ def draw_step(state: State) -> Flow:
         card = yield from companion_card(state, kind)
     else:
         kind = answer
-        card = yield from pick_card(
-            state, kind, f"Which {C.term(kind, rules.lang(state)).lower()}?", this_floor=kind == "monster"
-        )
+        card = yield from pick_card(state, kind, _which(kind), this_floor=kind == "monster")
     if g.step != step:
         return
     any_floor = False
@@ -471,6 +594,14 @@ def draw_step(state: State) -> Flow:
     rules.draw(state, kind, card, any_floor=any_floor)
     if kind == "monster":
         yield from summons(state)
+
+
+def _which(kind: str) -> str:
+    if kind == "monster":
+        return _("Which monster?")
+    if kind == "obstacle":
+        return _("Which obstacle?")
+    return _("Which item?")
 
 
 def companion_card(state: State, kind: str) -> Flow:
@@ -486,9 +617,20 @@ def companion_card(state: State, kind: str) -> Flow:
             continue
         candidates.append(s)
     if candidates:
-        return (yield from random_pick(state, kind, candidates, f"which {kind} it is"))
-    info = (f"A {kind} comes up, and your catalogue has none left for this floor: enter the card.",)
-    return (yield from pick_card(state, kind, f"The {kind} that comes up", info=info, this_floor=kind == "monster"))
+        why = {"monster": _("which monster it is"), "obstacle": _("which obstacle it is")}.get(kind) or _(
+            "which item it is"
+        )
+        return (yield from random_pick(state, kind, candidates, why))
+    if kind == "monster":
+        info = _("A monster comes up, and your catalogue has none left for this floor: enter the card.")
+        prompt = _("The monster that comes up")
+    elif kind == "obstacle":
+        info = _("A obstacle comes up, and your catalogue has none left for this floor: enter the card.")
+        prompt = _("The obstacle that comes up")
+    else:
+        info = _("A item comes up, and your catalogue has none left for this floor: enter the card.")
+        prompt = _("The item that comes up")
+    return (yield from pick_card(state, kind, prompt, info=(info,), this_floor=kind == "monster"))
 
 
 def confirm_floor(state: State, monster: str) -> Flow:
@@ -497,10 +639,10 @@ def confirm_floor(state: State, monster: str) -> Flow:
     name = C.title(card, rules.lang(state))
     answer = yield _yes_no(
         "draw.floor",
-        f"{name} is a floor {card.floor} card. Drawn here anyway?",
+        _("{monster} is a floor {floor} card. Drawn here anyway?").format(monster=name, floor=card.floor),
         info=(
-            "Each monster goes in its own floor's pile; a quest's cards may say otherwise.",
-            "No goes back to the top card.",
+            _("Each monster goes in its own floor's pile; a quest's cards may say otherwise."),
+            _("No goes back to the top card."),
         ),
     )
     return answer == "yes"
@@ -511,17 +653,28 @@ def summons(state: State) -> Flow:
     g = game(state)
     step = g.step
     while any(rules.monster_card(state, m).summons for m in g.group):
-        options = [("fight", "No more: the group is complete")]
+        options = [("fight", _("No more: the group is complete"))]
         if g.deck().monsters:
-            options.append(("deck", f"A monster from this floor's deck ({g.deck().monsters} {t(state, 'left')})"))
-        options.append(("outside", "A monster the card names (not from the deck)"))
+            options.append(
+                (
+                    "deck",
+                    ngettext(
+                        "A monster from this floor's deck ({n} left)",
+                        "A monster from this floor's deck ({n} left)",
+                        g.deck().monsters,
+                    ).format(n=g.deck().monsters),
+                )
+            )
+        options.append(("outside", _("A monster the card names (not from the deck)")))
         answer = yield choice(
-            "draw.group", f"{rules.group_text(state)}: it summons. Does another monster join the fight?", *options
+            "draw.group",
+            _("{monsters}: it summons. Does another monster join the fight?").format(monsters=rules.group_text(state)),
+            *options,
         )
         if g.step != step or answer == "fight":
             return
         from_deck = answer == "deck"
-        monster = yield from pick_card(state, "monster", "Which monster joins?", this_floor=from_deck)
+        monster = yield from pick_card(state, "monster", _("Which monster joins?"), this_floor=from_deck)
         if g.step != step:
             return
         any_floor = False
@@ -547,7 +700,9 @@ def check_step(state: State) -> Flow:
         item_text = C.describe(rules.item_card(state, item), rules.lang(state))
         if not rules.item_card(state, item).die:
             continue  # only a die counts in a check: a single-use bonus item is kept for a fight
-        answer = yield _yes_no("check.use", f"Use {item_text} for this check? It is discarded after.")
+        answer = yield _yes_no(
+            "check.use", _("Use {item} for this check? It is discarded after.").format(item=item_text)
+        )
         if g.step != step:
             return
         if answer == "yes":
@@ -555,21 +710,27 @@ def check_step(state: State) -> Flow:
     dice = rules.check_dice(state, use)
     fail = []
     if card.damage:
-        fail.append(f"lose {card.damage} health")
+        fail.append(ngettext("lose {n} health", "lose {n} health", card.damage).format(n=card.damage))
     if card.penalty:
-        fail.append(f"−{card.penalty} in the next fight")
+        fail.append(_("−{n} in the next fight").format(n=card.penalty))
     if card.event:
         fail.append(card.event)
     co = odds.check_odds(card.check, dice)
     info = (
-        f"{C.title(card, rules.lang(state))}: the numbers on {dice} dice must be more than {card.check}.",
-        "On a fail: " + ("; ".join(fail) or "nothing more") + ". Each ♥ heals 1 either way.",
-        f"Pass {fraction(co.passed)} · fail {pct(co.failed)}",
+        ngettext(
+            "{obstacle}: the numbers on {n} die must be more than {check}.",
+            "{obstacle}: the numbers on {n} dice must be more than {check}.",
+            dice,
+        ).format(obstacle=C.title(card, rules.lang(state)), n=dice, check=card.check),
+        _("On a fail: {what}. Each ♥ heals 1 either way.").format(what="; ".join(fail) or _("nothing more")),
+        _("Pass {passed} · fail {failed}").format(passed=fraction(co.passed), failed=pct(co.failed)),
     )
     expr = parse(f"{dice}dt>{card.check}")
-    roll = yield RollRequest("check.roll", expr, f"{hero.player}: {t(state, 'check').lower()} {card.check}", info=info)
+    roll = yield RollRequest(
+        "check.roll", expr, _("{player}: check {n}").format(player=hero.player, n=card.check), info=info
+    )
     if g.step != step:
-        state.log.text("(that roll was overtaken by a one-shot command and is not used)")
+        state.log.text(_("(that roll was overtaken by a one-shot command and is not used)"))
         return
     rules.resolve_check(state, roll, use)
 
@@ -584,24 +745,39 @@ def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
     boosts = rules.boosts(state, bonus)
     fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, boosts)
     dmg = ", ".join(f"{d}: {pct(p)}" for d, p in fo.damage.items() if d > 0 and p >= 0.0005)
+    spells = ", ".join(C.spell_name(c.spell) for c in bonus.castable if c.hero == g.turn)
     lines = [
-        f"{bonus.dice} dice {bonus.total:+d} vs {bonus.strength}: beaten when the total is more than {bonus.strength}"
-        + (f"; ★ can cast {', '.join(c.spell.name for c in bonus.castable if c.hero == g.turn)}" if boosts else ""),
-        f"Win {fraction(fo.win)} · tie {pct(fo.tie)} (not beaten, no damage)"
-        + (f" · lose {pct(fo.loss - fo.tie)}" if fo.loss > fo.tie else ""),
+        ngettext(
+            "{n} die {bonus} vs {strength}: beaten when the total is more than {strength}",
+            "{n} dice {bonus} vs {strength}: beaten when the total is more than {strength}",
+            bonus.dice,
+        ).format(n=bonus.dice, bonus=f"{bonus.total:+d}", strength=bonus.strength)
+        + (_("; ★ can cast {spells}").format(spells=spells) if boosts else ""),
+        _("Win {win} · tie {tie} (not beaten, no damage)").format(win=fraction(fo.win), tie=pct(fo.tie))
+        + (_(" · lose {p}").format(p=pct(fo.loss - fo.tie)) if fo.loss > fo.tie else ""),
     ]
     if dmg:
-        lines.append(f"Damage to each hero in the fight: {dmg} (average {float(fo.mean_damage):.2f})")
+        lines.append(
+            _("Damage to each hero in the fight: {damage} (average {mean})").format(
+                damage=dmg, mean=f"{float(fo.mean_damage):.2f}"
+            )
+        )
     for i in rules.participants(state, plan):
         h = g.heroes[i]
         fall = odds.fall_chance(fo, h.health, h.max_health, heals=i == g.turn)
         if fall:
-            lines.append(f"{h.player} ({h.health}/{h.max_health}) falls: {pct(fall)}")
+            lines.append(
+                _("{player} ({health}/{max}) falls: {p}").format(
+                    player=h.player, health=h.health, max=h.max_health, p=pct(fall)
+                )
+            )
     if bonus.immune:
-        lines.append("Immune to spells: activated spells do not work on it.")
+        lines.append(_("Immune to spells: activated spells do not work on it."))
     if bonus.ignores:
         lines.append(
-            "It ignores the bonuses of: " + ", ".join(C.class_name(c, rules.lang(state)) for c in bonus.ignores)
+            _("It ignores the bonuses of: {classes}").format(
+                classes=", ".join(C.class_name(c, rules.lang(state)) for c in bonus.ignores)
+            )
         )
     return tuple(lines)
 
@@ -613,13 +789,17 @@ def fight_step(state: State) -> Flow:
     plan = Plan()
     helpers = rules.can_help(state)
     if helpers:
-        options = [Option("alone", "Fight alone", _win_hint(state, plan))]
+        options = [Option("alone", _("Fight alone"), _win_hint(state, plan))]
         for i in helpers:
             trial = Plan(helper=i)
-            options.append(Option(str(i), f"Call {g.heroes[i].player} to help", _win_hint(state, trial)))
+            options.append(
+                Option(str(i), _("Call {player} to help").format(player=g.heroes[i].player), _win_hint(state, trial))
+            )
         answer = yield Choice(
             "fight.help",
-            f"{leader.player} fights {rules.group_text(state)}. Call another player to help?",
+            _("{player} fights {monsters}. Call another player to help?").format(
+                player=leader.player, monsters=rules.group_text(state)
+            ),
             tuple(options),
             odds_lines(state, plan),
         )
@@ -630,7 +810,9 @@ def fight_step(state: State) -> Flow:
     for item in rules.single_use(state, g.turn, bonus.ignores):
         item_text = C.describe(rules.item_card(state, item), rules.lang(state))
         answer = yield _yes_no(
-            "fight.use", f"Use {item_text} in this fight? It is discarded after.", odds_lines(state, plan)
+            "fight.use",
+            _("Use {item} in this fight? It is discarded after.").format(item=item_text),
+            odds_lines(state, plan),
         )
         if g.step != step:
             return
@@ -638,19 +820,22 @@ def fight_step(state: State) -> Flow:
             plan.use.append(item)
     for who, spell in rules.fight_bonus(state, plan).conditional:
         answer = yield _yes_no(
-            "fight.condition", f"{g.heroes[who].player}'s {spell.name}: does this hold now? {spell.condition}"
+            "fight.condition",
+            _("{player}'s {spell}: does this hold now? {condition}").format(
+                player=g.heroes[who].player, spell=C.spell_name(spell), condition=spell.condition
+            ),
         )
         if g.step != step:
             return
         if answer == "yes":
             plan.conditions.append(C.slug(spell.name))
     bonus = rules.fight_bonus(state, plan)
-    why = f"{leader.player}: {t(state, 'fight').lower()} {rules.group_text(state)}"
+    why = _("{player}: fight {monsters}").format(player=leader.player, monsters=rules.group_text(state))
     roll = yield RollRequest(
         "fight.roll", parse(f"{bonus.dice}dt"), why, bonus.total, tuple(bonus.parts), odds_lines(state, plan)
     )
     if g.step != step:
-        state.log.text("(that roll was overtaken by a one-shot command and is not used)")
+        state.log.text(_("(that roll was overtaken by a one-shot command and is not used)"))
         return
     bonus = rules.fight_bonus(state, plan)
     gained = roll.stars or 0
@@ -668,27 +853,30 @@ def fight_step(state: State) -> Flow:
             except InputError:
                 continue  # not enough energy for it
             after = total + c.value
-            verdict = "beats" if after > bonus.strength else "does not beat"
             options.append(
                 Option(
                     f"{c.hero}:{c.slug}",
-                    f"{g.heroes[c.hero].player} casts {c.spell.name}: {c.value:+d} for {c.spell.cost}★",
-                    f"{after} {verdict} {bonus.strength}",
+                    _("{player} casts {spell}: {value} for {cost}★").format(
+                        player=g.heroes[c.hero].player,
+                        spell=C.spell_name(c.spell),
+                        value=f"{c.value:+d}",
+                        cost=c.spell.cost,
+                    ),
+                    _verdict(after, bonus.strength),
                 )
             )
         if not options:
             break
-        verdict = "beats" if total > bonus.strength else "does not beat"
         answer = yield Choice(
             "fight.cast",
-            f"{total} {verdict} {bonus.strength}. Spend ★ energy on a spell?",
-            (*options, Option("done", "No (more) spells")),
+            _("{verdict}. Spend ★ energy on a spell?").format(verdict=_verdict(total, bonus.strength)),
+            (*options, Option("done", _("No (more) spells"))),
         )
         if g.step != step:
             return
         if answer == "done":
             break
-        hero_i, _, spell_slug = answer.partition(":")
+        hero_i, _sep, spell_slug = answer.partition(":")
         cast.append((int(hero_i), spell_slug))
     rules.resolve_fight(state, plan, roll, cast)
 
@@ -699,7 +887,13 @@ def _win_hint(state: State, plan: Plan) -> str:
     except InputError:
         return ""
     fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules.boosts(state, bonus))
-    return f"{bonus.total:+d}, win {pct(fo.win)}"
+    return _("{bonus}, win {p}").format(bonus=f"{bonus.total:+d}", p=pct(fo.win))
+
+
+def _verdict(total: int, strength: int) -> str:
+    if total > strength:
+        return _("{total} beats {strength}").format(total=total, strength=strength)
+    return _("{total} does not beat {strength}").format(total=total, strength=strength)
 
 
 # ---- the end of a turn ---------------------------------------------------------------------------
@@ -716,7 +910,9 @@ def end_step(state: State) -> Flow:
             roll = yield RollRequest(
                 "lose.item",
                 pick_expr(len(hero.items)),
-                f"{hero.player} discards a random item: " + ", ".join(f"{n + 1} {x}" for n, x in enumerate(names)),
+                _("{player} discards a random item: {items}").format(
+                    player=hero.player, items=", ".join(f"{n + 1} {x}" for n, x in enumerate(names))
+                ),
             )
             if g.step != step:
                 return
@@ -730,7 +926,9 @@ def end_step(state: State) -> Flow:
         hero = g.heroes[who]
         answer = yield choice(
             "end.discard",
-            f"{hero.player} may hold 1 {C.class_name(cls, rules.lang(state))} item: discard which?",
+            _("{player} may hold 1 {cls} item: discard which?").format(
+                player=hero.player, cls=C.class_name(cls, rules.lang(state))
+            ),
             *[(s, C.describe(rules.item_card(state, s), rules.lang(state))) for s in items],
         )
         if g.step != step:
@@ -739,15 +937,15 @@ def end_step(state: State) -> Flow:
         return
     leader = g.current()
     nxt = _next_player(state)
-    options = [("end", f"End the turn (next: {nxt})")]
+    options = [("end", _("End the turn (next: {player})").format(player=nxt))]
     if len(g.living()) > 1 and any(g.heroes[i].items for i in g.living()):
-        options.append(("trade", "Trade or give an item"))
+        options.append(("trade", _("Trade or give an item")))
     if any(g.heroes[i].items for i in g.living()):
-        options.append(("discard", "Discard an item"))
-    options.append(("health", "Change a hero's health (a card's own text)"))
+        options.append(("discard", _("Discard an item")))
+    options.append(("health", _("Change a hero's health (a card's own text)")))
     if g.quest:
-        options.append(("quest", "The quest is done"))
-    answer = yield choice("end.menu", f"End of {leader.player}'s turn", *options)
+        options.append(("quest", _("The quest is done")))
+    answer = yield choice("end.menu", _("End of {player}'s turn").format(player=leader.player), *options)
     if g.step != step:
         return
     if answer == "end":
@@ -755,7 +953,7 @@ def end_step(state: State) -> Flow:
     elif answer == "trade":
         yield from trade_flow(state)
     elif answer == "discard":
-        who = yield from choose_hero(state, "discard.who", "Who discards?", need_items=True)
+        who = yield from choose_hero(state, "discard.who", _("Who discards?"), need_items=True)
         if g.step != step:
             return
         index = yield from choose_item(state, "discard.item", who)
@@ -763,9 +961,15 @@ def end_step(state: State) -> Flow:
             return
         yield from give_away(state, who, index)
     elif answer == "health":
-        who = yield from choose_hero(state, "health.who", "Whose health?")
+        who = yield from choose_hero(state, "health.who", _("Whose health?"))
         hero = g.heroes[who]
-        value = yield Number("health.value", f"{hero.player}'s health now", 0, hero.max_health, default=hero.health)
+        value = yield Number(
+            "health.value",
+            _("{player}'s health now").format(player=hero.player),
+            0,
+            hero.max_health,
+            default=hero.health,
+        )
         if g.step != step:
             return
         rules.change_health(state, who, value=value)
@@ -780,18 +984,18 @@ def _next_player(state: State) -> str:
         h = g.heroes[(g.turn + k) % n]
         if h.alive:
             return h.player
-    return "nobody"
-
-
-def _count(n: int, word: str) -> str:
-    """``1 item``, ``2 items``."""
-    return f"{n} {word}{'s' * (n != 1)}"
+    return _("nobody")
 
 
 def choose_hero(state: State, key: str, prompt: str, *, need_items: bool = False, exclude: int | None = None) -> Flow:
     g = game(state)
     options = [
-        (str(i), f"{g.heroes[i].player} ({_count(len(g.heroes[i].items), 'item')})")
+        (
+            str(i),
+            _("{player} ({items})").format(
+                player=g.heroes[i].player, items=count(len(g.heroes[i].items), "{n} item", "{n} items")
+            ),
+        )
         for i in g.living()
         if i != exclude and (g.heroes[i].items or not need_items)
     ]
@@ -805,13 +1009,13 @@ def choose_item(state: State, key: str, who: int, *, nothing: bool = False) -> F
         (
             str(n),
             C.describe(rules.item_card(state, h.card), rules.lang(state))
-            + (" (new: usable next turn)" if h.fresh else ""),
+            + (_(" (new: usable next turn)") if h.fresh else ""),
         )
         for n, h in enumerate(hero.items)
     ]
     if nothing:
-        options.append(("none", "Nothing in return"))
-    answer = yield choice(key, f"{hero.player}'s item", *options)
+        options.append(("none", _("Nothing in return")))
+    answer = yield choice(key, _("{player}'s item").format(player=hero.player), *options)
     return None if answer == "none" else int(answer)
 
 
@@ -824,9 +1028,9 @@ def give_away(state: State, who: int, index: int) -> Flow:
     if others:
         answer = yield choice(
             "end.to",
-            "Does another player pick it up? (the one who discards decides)",
-            ("pile", "No: to the discard pile"),
-            *[(str(i), f"{g.heroes[i].player} picks it up") for i in others],
+            _("Does another player pick it up? (the one who discards decides)"),
+            ("pile", _("No: to the discard pile")),
+            *[(str(i), _("{player} picks it up").format(player=g.heroes[i].player)) for i in others],
         )
         if g.step != step:
             return
@@ -837,9 +1041,9 @@ def give_away(state: State, who: int, index: int) -> Flow:
 def trade_flow(state: State) -> Flow:
     g = game(state)
     step = g.step
-    a = yield from choose_hero(state, "trade.from", "Who gives an item?", need_items=True)
+    a = yield from choose_hero(state, "trade.from", _("Who gives an item?"), need_items=True)
     item_a = yield from choose_item(state, "trade.give", a)
-    b = yield from choose_hero(state, "trade.to", "To whom?", exclude=a)
+    b = yield from choose_hero(state, "trade.to", _("To whom?"), exclude=a)
     item_b = None
     if g.heroes[b].items:
         item_b = yield from choose_item(state, "trade.back", b, nothing=True)

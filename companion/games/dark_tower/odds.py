@@ -192,39 +192,52 @@ def fight_outcome(
     strengths = [strength] if isinstance(strength, int) else list(strength)
     total = sum(strengths)
     fo = fight_odds(bonus, total, dice, boosts)
+    from companion.i18n import _, ngettext
+
     group = str(total)
     if len(strengths) > 1:
-        group = f"a group of {len(strengths)} ({' + '.join(map(str, strengths))} = {total})"
-    fight = f"{fo.dice} dice {bonus:+d} against strength {group}"
+        group = ngettext("a group of {n} ({sum} = {total})", "a group of {n} ({sum} = {total})", len(strengths)).format(
+            n=len(strengths), sum=" + ".join(map(str, strengths)), total=total
+        )
+    fight = ngettext(
+        "{n} die {bonus} against strength {group}", "{n} dice {bonus} against strength {group}", fo.dice
+    ).format(n=fo.dice, bonus=f"{bonus:+d}", group=group)
     if fo.boosts:
-        fight += ", ★ spells " + ", ".join(f"+{b} for {c}★" for b, c in fo.boosts)
-    rows: list[tuple[str, Fraction]] = [("beaten", fo.win)]
+        fight += _(", ★ spells ") + ", ".join(_("+{b} for {c}★").format(b=b, c=c) for b, c in fo.boosts)
+    rows: list[tuple[str, Fraction]] = [(_("beaten"), fo.win)]
     for dmg, p in fo.damage.items():
-        rows.append(("tie, no damage" if dmg == 0 else f"{dmg} damage", p))
-    charts = [Chart("The outcome", tuple(rows))]
+        rows.append((_("tie, no damage") if dmg == 0 else ngettext("{n} damage", "{n} damage", dmg).format(n=dmg), p))
+    charts = [Chart(_("The outcome"), tuple(rows))]
     death = hp_left = None
-    notes = ["A fight is one roll: beaten when the total is more than the strength, else the difference is damage."]
+    notes = [_("A fight is one roll: beaten when the total is more than the strength, else the difference is damage.")]
     if health is not None:
         top = max(health, max_health or 0)
         death = fall_chance(fo, health, top)
         after: dict[int, Fraction] = {}
-        for (m, h, _), q in fo.outcomes.items():
+        for (m, h, _s), q in fo.outcomes.items():
             healed = min(top, health + h * data.HEAL_PER_HEART)
             left = max(0, healed + m) if m <= 0 else healed
             after[left] = after.get(left, Fraction(0)) + q
         hp_left = sum((h * p for h, p in after.items()), Fraction(0))
         charts.append(
             Chart(
-                f"The roller's health after the fight (from {health}/{top}, each ♥ heals 1 first)",
-                tuple(("fallen" if h == 0 else str(h), p) for h, p in sorted(after.items())),
+                _("The roller's health after the fight (from {health}/{max}, each ♥ heals 1 first)").format(
+                    health=health, max=top
+                ),
+                tuple((_("fallen") if h == 0 else str(h), p) for h, p in sorted(after.items())),
             )
         )
-        fight += f", the roller at {health}/{top} health"
+        fight += _(", the roller at {health}/{max} health").format(health=health, max=top)
     more: list[tuple[str, Fraction]] = []
     if helper is not None:
         h_health, h_top = helper
-        more.append((f"the helper ({h_health}/{h_top}) falls", fall_chance(fo, h_health, h_top, heals=False)))
-        notes.append("A helper takes the same damage and heals nothing: the hearts are the roller's.")
+        more.append(
+            (
+                _("the helper ({health}/{max}) falls").format(health=h_health, max=h_top),
+                fall_chance(fo, h_health, h_top, heals=False),
+            )
+        )
+        notes.append(_("A helper takes the same damage and heals nothing: the hearts are the roller's."))
     return FightOutcome(
         game="dark-tower",
         fight=fight,
@@ -233,8 +246,13 @@ def fight_outcome(
         draw=fo.tie,
         death=death,
         hp_left=hp_left,
-        hp_name="health",
-        words={"win": "beaten", "lose": "not beaten, damage", "draw": "tie, no damage", "death": "the roller falls"},
+        hp_name=_("health"),
+        words={
+            "win": _("beaten"),
+            "lose": _("not beaten, damage"),
+            "draw": _("tie, no damage"),
+            "death": _("the roller falls"),
+        },
         more=tuple(more),
         charts=tuple(charts),
         notes=tuple(notes),

@@ -19,6 +19,7 @@ from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data
 from companion.games.dark_tower.decks import FloorDeck, deck_counts
 from companion.games.dark_tower.model import DarkTower, Deck, Held, Hero
+from companion.i18n import _, count, ngettext
 
 if TYPE_CHECKING:
     from companion.dice.roll import Roll
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 def game(state: State) -> DarkTower:
     g = state.game
     if not isinstance(g, DarkTower):
-        raise InputError("this session is not a Dark Tower game; start one with: companion new dark-tower")
+        raise InputError(_("this session is not a Dark Tower game; start one with: companion new dark-tower"))
     return g
 
 
@@ -76,8 +77,10 @@ def hero_index(state: State, text: str) -> int:
         card = C.get(state, "hero", h.card)
         if wanted in (C.slug(h.player), h.card, C.slug(card.name), C.slug(card.ru)):
             return i
-    players = ", ".join(h.player for h in g.heroes) or "none yet"
-    raise InputError(f"no player or hero {text!r} at the table; players: {players}")
+    players = ", ".join(h.player for h in g.heroes) or _("none yet")
+    raise InputError(
+        _("no player or hero {text!r} at the table; players: {players}").format(text=text, players=players)
+    )
 
 
 def held_index(state: State, who: int, text: str) -> int:
@@ -91,14 +94,15 @@ def held_index(state: State, who: int, text: str) -> int:
         card = item_card(state, held.card)
         if wanted in (held.card, C.slug(card.name), C.slug(card.ru)):
             return i
-    have = ", ".join(name_of(state, "item", h.card) for h in hero.items) or "no items"
-    raise InputError(f"{hero.player} holds no {text!r} (holds: {have})")
+    have = ", ".join(name_of(state, "item", h.card) for h in hero.items) or _("no items")
+    raise InputError(_("{player} holds no {text!r} (holds: {have})").format(player=hero.player, text=text, have=have))
 
 
 def _phase(state: State, *phases: str, doing: str) -> DarkTower:
+    """``doing`` is already in the words shown (``_("add a player")``)."""
     g = game(state)
     if g.phase not in phases:
-        raise InputError(f"cannot {doing} now: {waiting_for(state)}")
+        raise InputError(_("cannot {doing} now: {waiting}").format(doing=doing, waiting=waiting_for(state)))
     return g
 
 
@@ -106,25 +110,27 @@ def waiting_for(state: State) -> str:
     """What the game waits for, in words (for error lines and the screen)."""
     g = game(state)
     if state.finished or g.phase == "over":
-        return f"the game is over ({state.finished})"
+        return _("the game is over ({result})").format(result=t(state, state.finished or "over"))
     if g.phase == "setup":
-        return "the game is being set up (add players, a quest, then start)"
+        return _("the game is being set up (add players, a quest, then start)")
     who = g.current().player
     if g.phase == "draw":
-        return f"{who} draws the top card of floor {g.floor}"
+        return _("{player} draws the top card of floor {floor}").format(player=who, floor=g.floor)
     if g.phase == "obstacle":
-        return f"{who} rolls the check of {name_of(state, 'obstacle', g.obstacle or '')}"
+        return _("{player} rolls the check of {obstacle}").format(
+            player=who, obstacle=name_of(state, "obstacle", g.obstacle or "")
+        )
     if g.phase == "fight":
-        return f"{who} fights {group_text(state)}"
+        return _("{player} fights {monsters}").format(player=who, monsters=group_text(state))
     if g.owed:
-        return f"{g.heroes[g.owed[0]].player} discards a random item"
-    return f"{who} ends the turn (trades and discards first)"
+        return _("{player} discards a random item").format(player=g.heroes[g.owed[0]].player)
+    return _("{player} ends the turn (trades and discards first)").format(player=who)
 
 
 def group_text(state: State) -> str:
     g = game(state)
     names = [f"{name_of(state, 'monster', m)} ({monster_card(state, m).strength})" for m in g.group]
-    return " + ".join(names) if names else "nothing"
+    return " + ".join(names) if names else _("nothing")
 
 
 def _bump(g: DarkTower, phase: str) -> None:
@@ -139,9 +145,9 @@ def enter_card(state: State, kind: str, card: C.Card, card_slug: str | None = No
     """Keep a card in the session's data (the CLI and the engine's ``data.`` answers put it in the catalogue)."""
     card_slug = card_slug or C.slug_for(state.data, kind, card)
     if not card_slug:
-        raise InputError(f"a {kind} card needs a name")
+        raise InputError(_("a card needs a name"))
     state.data[C.key(kind, card_slug)] = C.to_json(card)
-    state.log.text(f"Card entered: {t(state, kind)} {C.describe(card, lang(state))}.")
+    state.log.text(_("Card entered: {kind} {card}.").format(kind=t(state, kind), card=C.describe(card, lang(state))))
     return card_slug
 
 
@@ -149,47 +155,49 @@ def validate(card: C.Card) -> None:
     """Refuse numbers a card cannot print (one line each)."""
     if isinstance(card, C.HeroCard):
         if card.health < 1:
-            raise InputError("a hero's health is at least 1")
+            raise InputError(_("a hero's health is at least 1"))
         if len(card.bonus) != data.MAX_LEVEL:
-            raise InputError(f"a hero has a combat bonus for each of the {data.MAX_LEVEL} levels")
+            raise InputError(_("a hero has a combat bonus for each of the {n} levels").format(n=data.MAX_LEVEL))
         for s in card.spells:
             if not 1 <= s.level <= data.MAX_LEVEL:
-                raise InputError(f"spell {s.name!r}: the level is 1 to {data.MAX_LEVEL}")
+                raise InputError(_("spell {name!r}: the level is 1 to {n}").format(name=s.name, n=data.MAX_LEVEL))
             if s.activated and s.cost < 1:
-                raise InputError(f"spell {s.name!r}: an activated spell costs at least 1 ★")
+                raise InputError(_("spell {name!r}: an activated spell costs at least 1 ★").format(name=s.name))
     elif isinstance(card, C.MonsterCard):
         if not 1 <= card.floor <= data.FLOORS:
-            raise InputError(f"a monster lives on floor 1 to {data.FLOORS}")
+            raise InputError(_("a monster lives on floor 1 to {n}").format(n=data.FLOORS))
         if card.strength < 0:
-            raise InputError("a monster's strength is 0 or more")
+            raise InputError(_("a monster's strength is 0 or more"))
     elif isinstance(card, C.ObstacleCard):
         if card.check < 0 or card.damage < 0 or card.penalty < 0:
-            raise InputError("an obstacle's check, health loss and penalty are 0 or more")
+            raise InputError(_("an obstacle's check, health loss and penalty are 0 or more"))
     elif isinstance(card, C.QuestCard) and (
         len(card.adds) != data.FLOORS or any(len(a) != 3 or min(a) < 0 for a in card.adds)
     ):
-        raise InputError("a quest adds 0 or more monsters, obstacles and items to each of the 3 floors")
+        raise InputError(_("a quest adds 0 or more monsters, obstacles and items to each of the 3 floors"))
 
 
 # ---- setup ---------------------------------------------------------------------------------------
 
 
 def add_hero(state: State, player: str, hero: str) -> Hero:
-    g = _phase(state, "setup", doing="add a player")
+    g = _phase(state, "setup", doing=_("add a player"))
     player = " ".join(player.split())
     if not player:
-        raise InputError("a player needs a name")
+        raise InputError(_("a player needs a name"))
     if len(g.heroes) >= data.MAX_PLAYERS:
-        raise InputError(f"the Dark Tower is for at most {data.MAX_PLAYERS} players")
+        raise InputError(_("the Dark Tower is for at most {n} players").format(n=data.MAX_PLAYERS))
     if any(C.slug(h.player) == C.slug(player) for h in g.heroes):
-        raise InputError(f"{player} is already at the table")
+        raise InputError(_("{player} is already at the table").format(player=player))
     if any(h.card == hero for h in g.heroes):
-        raise InputError(f"{name_of(state, 'hero', hero)} is already taken; each player picks a different hero")
+        raise InputError(
+            _("{hero} is already taken; each player picks a different hero").format(hero=name_of(state, "hero", hero))
+        )
     card = C.get(state, "hero", hero)
     assert isinstance(card, C.HeroCard)
     h = Hero(player=player, card=hero, health=card.health, max_health=card.health)
     g.heroes.append(h)
-    state.log.text(f"{player} plays {C.describe(card, lang(state))}.", under=False)
+    state.log.text(_("{player} plays {card}.").format(player=player, card=C.describe(card, lang(state))), under=False)
     return h
 
 
@@ -198,17 +206,24 @@ def gain_item(state: State, who: int, item: str, *, fresh: bool = False, how: st
     hero = g.heroes[who]
     card = item_card(state, item)
     hero.items.append(Held(item, fresh))
-    later = " (usable from their next turn)" if fresh else ""
-    state.log.text(f"{hero.player} {how} {C.describe(card, lang(state))}{later}.")
+    later = _(" (usable from their next turn)") if fresh else ""
+    text = C.describe(card, lang(state))
+    if how == "takes":
+        line = _("{player} takes {item}{later}.")
+    elif how == "gets":
+        line = _("{player} gets {item}{later}.")
+    else:  # a word a saved event kept as it was typed
+        line = "{player} " + how + " {item}{later}."
+    state.log.text(line.format(player=hero.player, item=text, later=later))
 
 
 def choose_quest(state: State, quest: str | None) -> None:
-    g = _phase(state, "setup", doing="choose the quest")
+    g = _phase(state, "setup", doing=_("choose the quest"))
     if quest is not None:
         card = C.get(state, "quest", quest)
         state.log.text(f"{t(state, 'quest')}: {C.describe(card, lang(state))}.", under=False)
     else:
-        state.log.text("No quest: the heroes win by beating every monster in the tower.", under=False)
+        state.log.text(_("No quest: the heroes win by beating every monster in the tower."), under=False)
     g.quest = quest
     g.quest_chosen = True
 
@@ -227,20 +242,24 @@ def planned_decks(state: State) -> list[FloorDeck]:
 
 def deck_text(deck: Deck | FloorDeck, lang_: str = "en") -> str:
     m, o, i = deck.monsters, deck.obstacles, deck.items
-    if lang_ == "ru":
-        return f"монстры {m}, препятствия {o}, предметы {i}"
-    return f"{m} monster{'s' * (m != 1)}, {o} obstacle{'s' * (o != 1)}, {i} item{'s' * (i != 1)}"
+    return ", ".join(
+        (
+            count(m, "{n} monster", "{n} monsters"),
+            count(o, "{n} obstacle", "{n} obstacles"),
+            count(i, "{n} item", "{n} items"),
+        )
+    )
 
 
 def start(state: State, first: int) -> None:
     """Build the decks, put every hero on floor 1 at level 1, and give ``first`` the first turn."""
-    g = _phase(state, "setup", doing="start")
+    g = _phase(state, "setup", doing=_("start"))
     if not g.heroes:
-        raise InputError("add at least one player first (companion dark join PLAYER HERO)")
+        raise InputError(_("add at least one player first (companion dark join PLAYER HERO)"))
     if not g.quest_chosen:
-        raise InputError("choose the quest first (companion dark quest NAME, or --none)")
+        raise InputError(_("choose the quest first (companion dark quest NAME, or --none)"))
     if not 0 <= first < len(g.heroes):
-        raise InputError(f"player {first + 1} is not at the table")
+        raise InputError(_("player {n} is not at the table").format(n=first + 1))
     g.decks = [Deck(d.floor, d.monsters, d.obstacles, d.items) for d in planned_decks(state)]
     g.floor = 1
     for h in g.heroes:
@@ -252,8 +271,8 @@ def start(state: State, first: int) -> None:
 
 def _floor_heading(state: State) -> None:
     g = game(state)
-    state.log.heading(f"{t(state, 'floor')} {g.floor}")
-    state.log.text(f"{t(state, 'deck')}: {deck_text(g.deck(), lang(state))}.", under=False)
+    state.log.heading(_("Floor {n}").format(n=g.floor))
+    state.log.text(_("Deck: {cards}.").format(cards=deck_text(g.deck(), lang(state))), under=False)
 
 
 def _begin_turn(state: State) -> None:
@@ -262,10 +281,12 @@ def _begin_turn(state: State) -> None:
     hero = g.current()
     for held in hero.items:
         held.fresh = False  # traded items are usable from their new owner's next turn
-    state.log.line(f"turn-{g.turns}", f"{t(state, 'turn')} {g.turns} · {hero.player}")
+    state.log.line(f"turn-{g.turns}", _("Turn {n} · {player}").format(n=g.turns, player=hero.player))
     _bump(g, "fight" if g.group else "draw")
     if g.group:
-        state.log.text(f"{hero.player} must fight {group_text(state)} first.")
+        state.log.text(
+            _("{player} must fight {monsters} first.").format(player=hero.player, monsters=group_text(state))
+        )
 
 
 # ---- drawing -------------------------------------------------------------------------------------
@@ -284,9 +305,12 @@ def _own_floor(state: State, monster: str, any_floor: bool, command: str) -> Non
     if floor is not None and not any_floor:
         card = monster_card(state, monster)
         raise InputError(
-            f"{C.title(card, lang(state))} lives on floor {floor}: its card goes in floor {floor}'s pile, "
-            f"not floor {game(state).floor}'s",
-            hint=f"if it really came up here (a quest may add it), confirm with: {command} --any-floor",
+            _("{monster} lives on floor {floor}: its card goes in floor {floor}'s pile, not floor {here}'s").format(
+                monster=C.title(card, lang(state)), floor=floor, here=game(state).floor
+            ),
+            hint=_("if it really came up here (a quest may add it), confirm with: {command} --any-floor").format(
+                command=command
+            ),
         )
 
 
@@ -295,12 +319,14 @@ def draw(state: State, kind: str, card_slug: str, *, any_floor: bool = False) ->
 
     A monster whose card names another floor is refused unless ``any_floor`` confirms it: the text puts
     each monster in its own floor's pile (a quest's own cards may say otherwise)."""
-    g = _phase(state, "draw", doing="draw a card")
+    g = _phase(state, "draw", doing=_("draw a card"))
     deck = g.deck()
     if deck.count(kind) < 1:
         raise InputError(
-            f"the floor {g.floor} deck has no {kind} left by the count ({deck_text(deck)}); "
-            "fix the count with companion dark deck if your deck differs"
+            _(
+                "the floor {floor} deck has no {kind} left by the count ({cards}); "
+                "fix the count with companion dark deck if your deck differs"
+            ).format(floor=g.floor, kind=t(state, kind).lower(), cards=deck_text(deck))
         )
     if kind == "monster":
         _own_floor(state, card_slug, any_floor, "companion dark draw monster NAME")
@@ -308,7 +334,9 @@ def draw(state: State, kind: str, card_slug: str, *, any_floor: bool = False) ->
     deck.take(kind)
     g.drawn.append(f"{kind}:{card_slug}")
     hero = g.current()
-    label = f"{t(state, 'turn')} {g.turns} · {hero.player}: {t(state, kind)} {C.title(card, lang(state))}"
+    label = _("Turn {n} · {player}: {kind} {card}").format(
+        n=g.turns, player=hero.player, kind=t(state, kind), card=C.title(card, lang(state))
+    )
     state.log.line(f"turn-{g.turns}", label)
     if card.text:
         state.log.text(card.text)
@@ -331,19 +359,23 @@ def join_group(state: State, monster: str, *, from_deck: bool, any_floor: bool =
     """Another monster joins the group on the table (one that summons, or a card that says so).
 
     One from this floor's deck must be a monster of this floor, unless ``any_floor`` confirms it."""
-    g = _phase(state, "fight", doing="add a monster to the group")
+    g = _phase(state, "fight", doing=_("add a monster to the group"))
     card = monster_card(state, monster)
     if from_deck:
         _own_floor(state, monster, any_floor, "companion dark group NAME --from-deck")
         deck = g.deck()
         if deck.monsters < 1:
-            raise InputError(f"the floor {g.floor} deck has no monster left by the count")
+            raise InputError(_("the floor {floor} deck has no monster left by the count").format(floor=g.floor))
         deck.take("monster")
         g.drawn.append(f"monster:{monster}")
     g.group.append(monster)
     g.step += 1
-    where = "from the deck" if from_deck else "from outside the deck"
-    state.log.text(f"{C.title(card, lang(state))} ({card.strength}) joins the group {where}: {group_text(state)}.")
+    line = (
+        _("{monster} ({strength}) joins the group from the deck: {group}.")
+        if from_deck
+        else _("{monster} ({strength}) joins the group from outside the deck: {group}.")
+    )
+    state.log.text(line.format(monster=C.title(card, lang(state)), strength=card.strength, group=group_text(state)))
 
 
 # ---- obstacle checks -----------------------------------------------------------------------------
@@ -373,7 +405,9 @@ def _check_use(state: State, who: int, use: list[str], ignores: frozenset[str] =
     for item in use:
         if item not in allowed:
             raise InputError(
-                f"{name_of(state, 'item', item)} is not a single-use item {game(state).heroes[who].player} can use now"
+                _("{item} is not a single-use item {player} can use now").format(
+                    item=name_of(state, "item", item), player=game(state).heroes[who].player
+                )
             )
 
 
@@ -403,11 +437,13 @@ class CheckResult:
 
 def resolve_check(state: State, roll: Roll, use: list[str]) -> CheckResult:
     """The obstacle check: the numbers more than the check value pass; each ♥ heals 1; a fail applies the card."""
-    g = _phase(state, "obstacle", doing="roll an obstacle check")
+    g = _phase(state, "obstacle", doing=_("roll an obstacle check"))
     _check_use(state, g.turn, use)
     dice = check_dice(state, use)
     if roll.faces is None or len(roll.faces) != dice or not roll.expr.has_dt:
-        raise InputError(f"this check rolls {dice} Dark Tower dice")
+        raise InputError(
+            ngettext("this check rolls {n} Dark Tower die", "this check rolls {n} Dark Tower dice", dice).format(n=dice)
+        )
     card = C.get(state, "obstacle", g.obstacle or "")
     assert isinstance(card, C.ObstacleCard)
     hero = g.current()
@@ -417,25 +453,37 @@ def resolve_check(state: State, roll: Roll, use: list[str]) -> CheckResult:
     result = CheckResult(g.obstacle or "", card.check, numbers, passed, healed, 0, 0, "")
     name = C.title(card, lang(state))
     if passed:
-        state.log.text(f"{numbers} is more than {card.check}: {hero.player} gets past {name}.")
+        state.log.text(
+            _("{total} is more than {check}: {player} gets past {obstacle}.").format(
+                total=numbers, check=card.check, player=hero.player, obstacle=name
+            )
+        )
     else:
-        state.log.text(f"{numbers} is not more than {card.check}: {name} takes effect.")
+        state.log.text(
+            _("{total} is not more than {check}: {obstacle} takes effect.").format(
+                total=numbers, check=card.check, obstacle=name
+            )
+        )
         if card.damage:
             result.damage = hurt(state, g.turn, card.damage, f"{name}")
         if card.penalty:
             hero.penalty += card.penalty
             result.penalty = card.penalty
             state.log.text(
-                f"{hero.player}: −{card.penalty} in the next fight ({t(state, 'penalty').lower()} {hero.penalty})."
+                _("{player}: −{n} in the next fight (penalty {total}).").format(
+                    player=hero.player, n=card.penalty, total=hero.penalty
+                )
             )
         if card.event:
             result.event = card.event
-            state.log.text(f"Event: {card.event}")
+            state.log.text(_("Event: {event}").format(event=card.event))
     _spend_single(state, g.turn, use)
-    outcome = "passed" if passed else "failed"
+    outcome = _("passed") if passed else _("failed")
     state.log.update(
         f"turn-{g.turns}",
-        f"{t(state, 'turn')} {g.turns} · {hero.player}: {t(state, 'obstacle')} {name} ({card.check}) — {outcome}",
+        _("Turn {n} · {player}: {kind} {card} ({check}) — {outcome}").format(
+            n=g.turns, player=hero.player, kind=t(state, "obstacle"), card=name, check=card.check, outcome=outcome
+        ),
     )
     g.obstacle = None
     _bump(g, "end")
@@ -452,9 +500,19 @@ def heal(state: State, who: int, amount: int) -> int:
     hero.health = min(hero.max_health, hero.health + amount)
     gained = hero.health - before
     if gained:
-        state.log.text(f"♥ ×{amount}: {hero.player} heals {gained} → {hero.health}/{hero.max_health}.")
+        state.log.text(
+            ngettext(
+                "♥ ×{hearts}: {player} heals {n} → {health}/{max}.",
+                "♥ ×{hearts}: {player} heals {n} → {health}/{max}.",
+                gained,
+            ).format(hearts=amount, player=hero.player, n=gained, health=hero.health, max=hero.max_health)
+        )
     else:
-        state.log.text(f"♥ ×{amount}: {hero.player} is at full health ({hero.health}/{hero.max_health}).")
+        state.log.text(
+            _("♥ ×{hearts}: {player} is at full health ({health}/{max}).").format(
+                hearts=amount, player=hero.player, health=hero.health, max=hero.max_health
+            )
+        )
     return gained
 
 
@@ -465,11 +523,15 @@ def hurt(state: State, who: int, amount: int, why: str) -> int:
     before = hero.health
     hero.health = max(0, hero.health - amount)
     state.log.text(
-        f"{hero.player} loses {amount} {t(state, 'health').lower()} ({why}) → {hero.health}/{hero.max_health}."
+        ngettext(
+            "{player} loses {n} health ({why}) → {health}/{max}.",
+            "{player} loses {n} health ({why}) → {health}/{max}.",
+            amount,
+        ).format(player=hero.player, n=amount, why=why, health=hero.health, max=hero.max_health)
     )
     if hero.health == 0 and before > 0:
         hero.fallen = True
-        state.log.text(f"{hero.player} has fallen.")
+        state.log.text(_("{player} has fallen.").format(player=hero.player))
     return before - hero.health
 
 
@@ -479,7 +541,11 @@ def _spend_single(state: State, who: int, use: list[str]) -> None:
         for i, held in enumerate(hero.items):
             if held.card == item:
                 del hero.items[i]
-                state.log.text(f"{hero.player} used up {name_of(state, 'item', item)} ({t(state, 'single').lower()}).")
+                state.log.text(
+                    _("{player} used up {item} (single use).").format(
+                        player=hero.player, item=name_of(state, "item", item)
+                    )
+                )
                 break
 
 
@@ -524,7 +590,7 @@ class Bonus:
 
     @property
     def total(self) -> int:
-        return sum(v for _, v in self.parts)
+        return sum(v for _k, v in self.parts)
 
 
 def participants(state: State, plan: Plan) -> list[int]:
@@ -544,11 +610,15 @@ def _check_plan(state: State, plan: Plan) -> None:
     g = game(state)
     if plan.helper is not None:
         if g.floor < data.HELP_FROM_FLOOR:
-            raise InputError(f"help can be called from floor {data.HELP_FROM_FLOOR} on; this is floor {g.floor}")
+            raise InputError(
+                _("help can be called from floor {first} on; this is floor {floor}").format(
+                    first=data.HELP_FROM_FLOOR, floor=g.floor
+                )
+            )
         if plan.helper == g.turn:
-            raise InputError("the leader cannot help themselves; call another player")
+            raise InputError(_("the leader cannot help themselves; call another player"))
         if not 0 <= plan.helper < len(g.heroes) or g.heroes[plan.helper].fallen:
-            raise InputError("that player cannot help: they are not at the table or have fallen")
+            raise InputError(_("that player cannot help: they are not at the table or have fallen"))
 
 
 def spells_at_level(state: State, who: int) -> list[C.Spell]:
@@ -579,7 +649,7 @@ def hero_parts(
     conditional: list[tuple[int, C.Spell]] = []
     base = hero_card(state, hero).bonus[hero.level - 1]
     if base:
-        parts.append((f"{t(state, 'level')} {hero.level}{tag}", base))
+        parts.append((_("Level {n}").format(n=hero.level) + tag, base))
     for spell in spells_at_level(state, i):
         if spell.activated or spell.target != "self":
             continue
@@ -596,7 +666,7 @@ def hero_parts(
                 conditional.append((j, spell))
                 if C.slug(spell.name) not in conditions:
                     continue
-            source = "" if j == i else f" from {g.heroes[j].player}"
+            source = "" if j == i else _(" from {player}").format(player=g.heroes[j].player)
             parts.append((_spell_label(state, spell) + source + tag, spell.bonus))
     for held, item in _usable(state, i, ignores):
         if item.single and (i != g.turn or held.card not in use):
@@ -604,13 +674,13 @@ def hero_parts(
         if item.bonus:
             parts.append((C.title(item, lang(state)) + tag, item.bonus))
     if hero.penalty:
-        parts.append((t(state, "penalty").lower() + tag, -hero.penalty))
+        parts.append((_("penalty") + tag, -hero.penalty))
     return parts, conditional
 
 
 def standing_bonus(state: State, i: int) -> int:
     """A hero's combat bonus as things stand (no monster, no single-use item, no condition): for the screen."""
-    return sum(v for _, v in hero_parts(state, i)[0])
+    return sum(v for _k, v in hero_parts(state, i)[0])
 
 
 def fight_bonus(state: State, plan: Plan) -> Bonus:
@@ -670,23 +740,37 @@ def resolve_fight(state: State, plan: Plan, roll: Roll, cast: list[tuple[int, st
     More than the strength beats every monster on the table; otherwise each hero in the fight takes
     the difference (0 on a tie, when the monsters stay), and a monster that takes an item does.
     """
-    g = _phase(state, "fight", doing="fight")
+    g = _phase(state, "fight", doing=_("fight"))
     if not g.group:
-        raise InputError("there is no monster on the table to fight")
+        raise InputError(_("there is no monster on the table to fight"))
     bonus = fight_bonus(state, plan)
     if roll.faces is None or len(roll.faces) != bonus.dice or not roll.expr.has_dt:
-        raise InputError(f"this fight rolls {bonus.dice} Dark Tower dice")
+        raise InputError(
+            ngettext("this fight rolls {n} Dark Tower die", "this fight rolls {n} Dark Tower dice", bonus.dice).format(
+                n=bonus.dice
+            )
+        )
     leader = g.current()
     who = participants(state, plan)
     gained = (roll.stars or 0) * data.ENERGY_PER_STAR
     chosen = castings(state, bonus, cast, gained)  # checked before anything changes
     if plan.helper is not None:
-        state.log.text(f"{g.heroes[plan.helper].player} helps {leader.player}; {leader.player} leads and rolls.")
+        state.log.text(
+            _("{helper} helps {leader}; {leader} leads and rolls.").format(
+                helper=g.heroes[plan.helper].player, leader=leader.player
+            )
+        )
     numbers = roll.total - roll.modifier
     healed = heal(state, g.turn, (roll.hearts or 0) * data.HEAL_PER_HEART)
     if gained:
         leader.energy += gained
-        state.log.text(f"★ ×{roll.stars}: {leader.player} has {leader.energy} energy this turn.")
+        state.log.text(
+            ngettext(
+                "★ ×{stars}: {player} has {n} energy this turn.",
+                "★ ×{stars}: {player} has {n} energy this turn.",
+                leader.energy,
+            ).format(stars=roll.stars, player=leader.player, n=leader.energy)
+        )
     added = 0
     cast_names: list[str] = []
     for option in chosen:
@@ -695,7 +779,12 @@ def resolve_fight(state: State, plan: Plan, roll: Roll, cast: list[tuple[int, st
         added += option.value
         cast_names.append(option.spell.name)
         state.log.text(
-            f"{hero.player} casts {_spell_label(state, option.spell)}: {option.value:+d} for {option.spell.cost}★."
+            _("{player} casts {spell}: {value} for {cost}★.").format(
+                player=hero.player,
+                spell=_spell_label(state, option.spell),
+                value=f"{option.value:+d}",
+                cost=option.spell.cost,
+            )
         )
     total = numbers + bonus.total + added
     strength = bonus.strength
@@ -703,36 +792,58 @@ def resolve_fight(state: State, plan: Plan, roll: Roll, cast: list[tuple[int, st
     result = FightResult(total, strength, won, 0, healed, gained, cast_names, [], [])
     names = group_text(state)
     if won:
-        state.log.text(f"{total} beats {strength}: {names} {'is' if len(g.group) == 1 else 'are'} beaten.")
+        state.log.text(
+            ngettext(
+                "{total} beats {strength}: {monsters} is beaten.",
+                "{total} beats {strength}: {monsters} are beaten.",
+                len(g.group),
+            ).format(total=total, strength=strength, monsters=names)
+        )
         g.beaten += len(g.group)
         g.group = []
-        outcome = "beaten"
+        outcome = _("beaten")
     else:
         diff = strength - total
         result.damage = diff
         if diff == 0:
-            state.log.text(f"{total} ties {strength}: the monster is not beaten and deals no damage.")
+            state.log.text(
+                _("{total} ties {strength}: the monster is not beaten and deals no damage.").format(
+                    total=total, strength=strength
+                )
+            )
         else:
-            state.log.text(f"{total} does not beat {strength}: {diff} damage to each hero in the fight.")
+            state.log.text(
+                ngettext(
+                    "{total} does not beat {strength}: {n} damage to each hero in the fight.",
+                    "{total} does not beat {strength}: {n} damage to each hero in the fight.",
+                    diff,
+                ).format(total=total, strength=strength, n=diff)
+            )
         for i in who:
             hurt(state, i, diff, names)
-        outcome = "not beaten" + (f", {diff} damage" if diff else ", a tie")
+        outcome = (
+            ngettext("not beaten, {n} damage", "not beaten, {n} damage", diff).format(n=diff)
+            if diff
+            else _("not beaten, a tie")
+        )
     _spend_single(state, g.turn, plan.use)
     for i in who:
         g.heroes[i].penalty = 0
     if not won:
         takers = sum(1 for m in g.group if monster_card(state, m).takes_item)
-        for _ in range(takers):
+        for _taker in range(takers):
             for i in who:
                 if g.heroes[i].alive and g.heroes[i].items:
                     g.owed.append(i)
                     result.owed.append(g.heroes[i].player)
     settle_owed(state)
     result.fallen = [g.heroes[i].player for i in who if g.heroes[i].fallen]
-    helper = f" with {g.heroes[plan.helper].player}" if plan.helper is not None else ""
+    helper = _(" with {player}").format(player=g.heroes[plan.helper].player) if plan.helper is not None else ""
     state.log.update(
         f"turn-{g.turns}",
-        f"{t(state, 'turn')} {g.turns} · {leader.player}{helper}: {t(state, 'fight')} {names} — {outcome}",
+        _("Turn {n} · {player}{helper}: Fight {monsters} — {outcome}").format(
+            n=g.turns, player=leader.player, helper=helper, monsters=names, outcome=outcome
+        ),
     )
     _bump(g, "end")
     settle(state)
@@ -751,13 +862,26 @@ def castings(state: State, bonus: Bonus, cast: list[tuple[int, str]], gained: in
     for caster, spell_slug in cast:
         option = next((c for c in bonus.castable if c.hero == caster and c.slug == spell_slug), None)
         if option is None:
-            why = " (the monster is immune to spells)" if bonus.immune else ""
-            raise InputError(f"{spell_slug!r} is not an activated spell that can be cast in this fight{why}")
+            why = _(" (the monster is immune to spells)") if bonus.immune else ""
+            raise InputError(
+                _("{spell!r} is not an activated spell that can be cast in this fight{why}").format(
+                    spell=spell_slug, why=why
+                )
+            )
         if option in chosen:
-            raise InputError(f"{option.spell.name} is cast once in a fight")
+            raise InputError(_("{spell} is cast once in a fight").format(spell=_spell_label(state, option.spell)))
         if energy[caster] < option.spell.cost:
             raise InputError(
-                f"{g.heroes[caster].player} has {energy[caster]} energy; {option.spell.name} costs {option.spell.cost}★"
+                ngettext(
+                    "{player} has {n} energy; {spell} costs {cost}★",
+                    "{player} has {n} energy; {spell} costs {cost}★",
+                    energy[caster],
+                ).format(
+                    player=g.heroes[caster].player,
+                    n=energy[caster],
+                    spell=_spell_label(state, option.spell),
+                    cost=option.spell.cost,
+                )
             )
         energy[caster] -= option.spell.cost
         chosen.append(option)
@@ -787,14 +911,22 @@ def lose_item(state: State, who: int, index: int) -> str:
     """The hero owed to a monster that takes an item loses the ``index``-th item they hold (0-based)."""
     g = game(state)
     if who not in g.owed:
-        raise InputError(f"{g.heroes[who].player} owes no item")
+        raise InputError(_("{player} owes no item").format(player=g.heroes[who].player))
     hero = g.heroes[who]
     if not 0 <= index < len(hero.items):
-        raise InputError(f"{hero.player} holds {len(hero.items)} items; pick 1 to {len(hero.items)}")
+        raise InputError(
+            ngettext(
+                "{player} holds {n} item; pick 1 to {n}", "{player} holds {n} items; pick 1 to {n}", len(hero.items)
+            ).format(player=hero.player, n=len(hero.items))
+        )
     held = hero.items.pop(index)
     g.owed.remove(who)
     g.step += 1
-    state.log.text(f"{hero.player} discards {name_of(state, 'item', held.card)} (a random item the monster takes).")
+    state.log.text(
+        _("{player} discards {item} (a random item the monster takes).").format(
+            player=hero.player, item=name_of(state, "item", held.card)
+        )
+    )
     settle_owed(state)
     return held.card
 
@@ -819,48 +951,60 @@ def discard(state: State, who: int, index: int, to: int | None = None) -> None:
     """Discard an item; another player may pick it up (usable from their next turn)."""
     g = game(state)
     if g.phase in ("setup", "over"):
-        raise InputError(f"cannot discard now: {waiting_for(state)}")
+        raise InputError(_("cannot {doing} now: {waiting}").format(doing=_("discard"), waiting=waiting_for(state)))
     hero = g.heroes[who]
     if not 0 <= index < len(hero.items):
-        raise InputError(f"{hero.player} holds {len(hero.items)} items")
+        raise InputError(
+            ngettext("{player} holds {n} item", "{player} holds {n} items", len(hero.items)).format(
+                player=hero.player, n=len(hero.items)
+            )
+        )
     if to is not None and (to == who or not 0 <= to < len(g.heroes) or g.heroes[to].fallen):
-        raise InputError("the item goes to another living player, or to the discard pile")
+        raise InputError(_("the item goes to another living player, or to the discard pile"))
     held = hero.items.pop(index)
     name = name_of(state, "item", held.card)
     if to is None:
-        state.log.text(f"{hero.player} discards {name}.")
+        state.log.text(_("{player} discards {item}.").format(player=hero.player, item=name))
     else:
         g.heroes[to].items.append(Held(held.card, fresh=True))
         state.log.text(
-            f"{hero.player} discards {name}; {g.heroes[to].player} picks it up (usable from their next turn)."
+            _("{player} discards {item}; {other} picks it up (usable from their next turn).").format(
+                player=hero.player, item=name, other=g.heroes[to].player
+            )
         )
     g.step += 1
 
 
 def trade(state: State, a: int, item_a: int, b: int, item_b: int | None) -> None:
     """A trade at the end of a turn: received items are usable from their new owner's next turn."""
-    g = _phase(state, "end", doing="trade")
+    g = _phase(state, "end", doing=_("trade"))
     if a == b:
-        raise InputError("a trade is between two players")
+        raise InputError(_("a trade is between two players"))
     if not (0 <= a < len(g.heroes) and 0 <= b < len(g.heroes)):
-        raise InputError("a trade is between two players at the table")
+        raise InputError(_("a trade is between two players at the table"))
     ha, hb = g.heroes[a], g.heroes[b]
     if ha.fallen or hb.fallen:
-        raise InputError("a fallen hero cannot trade")
+        raise InputError(_("a fallen hero cannot trade"))
     if not 0 <= item_a < len(ha.items) or (item_b is not None and not 0 <= item_b < len(hb.items)):
-        raise InputError("each side of a trade gives an item they hold")
+        raise InputError(_("each side of a trade gives an item they hold"))
     given = ha.items.pop(item_a)
     got = hb.items.pop(item_b) if item_b is not None else None
     hb.items.append(Held(given.card, fresh=True))
     if got is not None:
         ha.items.append(Held(got.card, fresh=True))
         state.log.text(
-            f"{ha.player} trades {name_of(state, 'item', given.card)} for {hb.player}'s "
-            f"{name_of(state, 'item', got.card)} (usable from their next turns)."
+            _("{player} trades {item} for {other}'s {other_item} (usable from their next turns).").format(
+                player=ha.player,
+                item=name_of(state, "item", given.card),
+                other=hb.player,
+                other_item=name_of(state, "item", got.card),
+            )
         )
     else:
         state.log.text(
-            f"{ha.player} gives {name_of(state, 'item', given.card)} to {hb.player} (usable from their next turn)."
+            _("{player} gives {item} to {other} (usable from their next turn).").format(
+                player=ha.player, item=name_of(state, "item", given.card), other=hb.player
+            )
         )
     g.step += 1
 
@@ -885,16 +1029,28 @@ def over_limit(state: State) -> list[tuple[int, str, list[str]]]:
 
 def end_turn(state: State) -> None:
     """Pass the turn: items over the class limit must be gone, energy fades, a cleared floor is left."""
-    g = _phase(state, "end", doing="end the turn")
+    g = _phase(state, "end", doing=_("end the turn"))
     if g.owed:
-        raise InputError(f"{g.heroes[g.owed[0]].player} must first discard a random item (companion dark lose)")
+        raise InputError(
+            _("{player} must first discard a random item (companion dark lose)").format(
+                player=g.heroes[g.owed[0]].player
+            )
+        )
     extra = over_limit(state)
     if extra:
         i, cls, items = extra[0]
         names = ", ".join(name_of(state, "item", s) for s in items)
         raise InputError(
-            f"{g.heroes[i].player} holds {len(items)} items of class {C.class_name(cls, lang(state))} ({names}): "
-            f"discard down to {data.ITEMS_PER_CLASS} first (companion dark discard PLAYER ITEM)"
+            _(
+                "{player} holds {n} items of class {cls} ({names}): "
+                "discard down to {limit} first (companion dark discard PLAYER ITEM)"
+            ).format(
+                player=g.heroes[i].player,
+                n=len(items),
+                cls=C.class_name(cls, lang(state)),
+                names=names,
+                limit=data.ITEMS_PER_CLASS,
+            )
         )
     for hero in g.heroes:
         hero.energy = 0
@@ -917,14 +1073,18 @@ def enter_next_floor(state: State, *, force: bool = False) -> None:
     """The heroes go up: every living hero rises to the new floor's level and learns its spells."""
     g = game(state)
     if g.phase in ("setup", "over"):
-        raise InputError(f"cannot go up now: {waiting_for(state)}")
+        raise InputError(_("cannot {doing} now: {waiting}").format(doing=_("go up"), waiting=waiting_for(state)))
     if g.floor >= data.FLOORS:
-        raise InputError(f"floor {data.FLOORS} is the top of the tower")
+        raise InputError(_("floor {n} is the top of the tower").format(n=data.FLOORS))
     if g.group:
-        raise InputError(f"{group_text(state)} must be beaten before the heroes go up")
+        raise InputError(_("{monsters} must be beaten before the heroes go up").format(monsters=group_text(state)))
     if g.deck().left and not force:
         raise InputError(
-            f"floor {g.floor} still has {g.deck().left} cards ({deck_text(g.deck())}); add --force to go up anyway"
+            ngettext(
+                "floor {floor} still has {n} card ({cards}); add --force to go up anyway",
+                "floor {floor} still has {n} cards ({cards}); add --force to go up anyway",
+                g.deck().left,
+            ).format(floor=g.floor, n=g.deck().left, cards=deck_text(g.deck()))
         )
     g.floor += 1
     _floor_heading(state)
@@ -934,21 +1094,22 @@ def enter_next_floor(state: State, *, force: bool = False) -> None:
         hero.level = min(data.MAX_LEVEL, g.floor)
         new = [s for s in hero_card(state, hero).spells if s.level == hero.level]
         learnt = "; ".join(C.spell_text(s, lang(state)) for s in new)
-        state.log.text(
-            f"{hero.player} rises to {t(state, 'level').lower()} {hero.level}" + (f": {learnt}." if learnt else ".")
-        )
+        line = _("{player} rises to level {n}: {spells}.") if learnt else _("{player} rises to level {n}.")
+        state.log.text(line.format(player=hero.player, n=hero.level, spells=learnt))
     g.step += 1
 
 
 def quest_done(state: State) -> None:
     g = game(state)
     if g.phase in ("setup", "over"):
-        raise InputError(f"cannot finish the quest now: {waiting_for(state)}")
+        raise InputError(
+            _("cannot {doing} now: {waiting}").format(doing=_("finish the quest"), waiting=waiting_for(state))
+        )
     if g.quest is None:
-        raise InputError("this game has no quest; win by beating every monster")
+        raise InputError(_("this game has no quest; win by beating every monster"))
     if not g.living():
-        raise InputError("every hero has fallen")
-    state.log.text(f"The quest is done: {name_of(state, 'quest', g.quest)}.", under=False)
+        raise InputError(_("every hero has fallen"))
+    state.log.text(_("The quest is done: {quest}.").format(quest=name_of(state, "quest", g.quest)), under=False)
     _finish(state, "won")
 
 
@@ -956,12 +1117,14 @@ def settle(state: State) -> None:
     """End the game when it is decided: every hero fallen, or every monster in the tower beaten."""
     g = game(state)
     if not g.living():
-        state.log.text("Every hero has fallen.", under=False)
+        state.log.text(_("Every hero has fallen."), under=False)
         _finish(state, "lost")
         return
     if g.floor == data.FLOORS and not g.group and g.obstacle is None and g.deck().left == 0:
         survivors = ", ".join(g.heroes[i].player for i in g.living())
-        state.log.text(f"Every monster in the tower is beaten. Standing: {survivors}.", under=False)
+        state.log.text(
+            _("Every monster in the tower is beaten. Standing: {players}.").format(players=survivors), under=False
+        )
         _finish(state, "won")
 
 
@@ -969,7 +1132,7 @@ def _finish(state: State, result: str) -> None:
     g = game(state)
     _bump(g, "over")
     state.finished = result
-    state.log.text(f"The end: {result}.", under=False)
+    state.log.text(_("The end: {result}.").format(result=t(state, result)), under=False)
 
 
 def change_health(
@@ -979,10 +1142,12 @@ def change_health(
     g = game(state)
     hero = g.heroes[who]
     if hero.fallen:
-        raise InputError(f"{hero.player} has fallen; undo the action that felled them to take it back")
+        raise InputError(
+            _("{player} has fallen; undo the action that felled them to take it back").format(player=hero.player)
+        )
     if maximum is not None:
         if maximum < 1:
-            raise InputError("the most health a hero can have is at least 1")
+            raise InputError(_("the most health a hero can have is at least 1"))
         hero.max_health = maximum
     new = hero.health
     if value is not None:
@@ -990,10 +1155,12 @@ def change_health(
     if delta is not None:
         new += delta
     hero.health = max(0, min(hero.max_health, new))
-    state.log.text(f"{hero.player}: {t(state, 'health').lower()} {hero.health}/{hero.max_health}.")
+    state.log.text(
+        _("{player}: health {health}/{max}.").format(player=hero.player, health=hero.health, max=hero.max_health)
+    )
     if hero.health == 0:
         hero.fallen = True
-        state.log.text(f"{hero.player} has fallen.")
+        state.log.text(_("{player} has fallen.").format(player=hero.player))
         settle(state)
 
 
@@ -1001,21 +1168,25 @@ def set_deck(state: State, floor: int, counts: tuple[int, int, int]) -> None:
     """Correct a deck's counts to what the table really has (a miscounted deck, a card's own text)."""
     g = game(state)
     if not g.decks:
-        raise InputError("the decks are built when the game starts")
+        raise InputError(_("the decks are built when the game starts"))
     if not 1 <= floor <= data.FLOORS or min(counts) < 0:
-        raise InputError(f"floor 1 to {data.FLOORS}, and counts of 0 or more")
+        raise InputError(_("floor 1 to {n}, and counts of 0 or more").format(n=data.FLOORS))
     deck = g.decks[floor - 1]
     deck.monsters, deck.obstacles, deck.items = counts
-    state.log.text(f"{t(state, 'floor')} {floor} {t(state, 'deck').lower()} set to {deck_text(deck, lang(state))}.")
+    state.log.text(_("Floor {n} deck set to {cards}.").format(n=floor, cards=deck_text(deck, lang(state))))
     g.step += 1
     if g.phase in ("draw", "end"):
         settle(state)  # an emptied top floor with no monster left is the end of the tower
 
 
 def set_lang(state: State, value: str) -> None:
-    if value not in ("en", "ru"):
-        raise InputError(f"{value!r} is not a language; use en or ru")
+    from companion import i18n
+
+    if value not in i18n.languages(state.meta.game):
+        known = " or ".join(i18n.languages(state.meta.game))
+        raise InputError(_("{lang!r} is not a language; use {known}").format(lang=value, known=known))
     game(state).lang = value
+    i18n.activate(value, state.meta.game)
 
 
 # ---- the one-shot events -------------------------------------------------------------------------
@@ -1089,4 +1260,4 @@ def reduce(state: State, event: dict[str, Any]) -> None:
     elif op == "lang":
         set_lang(state, event["lang"])
     else:
-        raise InputError(f"unknown Dark Tower action {op!r}")
+        raise InputError(_("unknown Dark Tower action {op!r}").format(op=op))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import rules
 from companion.games.dark_tower.model import DarkTower
+from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -21,7 +22,7 @@ def _items(state: State, i: int, lang: str) -> str:
     shown = []
     for held in hero.items:
         text = C.describe(rules.item_card(state, held.card), lang)
-        shown.append(text + (" (next turn)" if held.fresh else ""))
+        shown.append(text + (_(" (next turn)") if held.fresh else ""))
     return ", ".join(shown) or "—"
 
 
@@ -34,14 +35,14 @@ def hero_line(state: State, i: int, lang: str | None = None) -> str:
         return f"{C.title(card, lang)} · {C.term('fallen', lang)}"
     bits = [
         C.title(card, lang),
-        f"{C.term('level', lang)} {hero.level}",
+        _("Level {n}").format(n=hero.level),
         f"♥ {hero.health}/{hero.max_health}",
         f"★ {hero.energy}",
-        f"{C.term('bonus', lang).lower()} {rules.standing_bonus(state, i):+d}".replace("-", "−"),
+        _("combat bonus {bonus}").format(bonus=f"{rules.standing_bonus(state, i):+d}".replace("-", "−")),
     ]
     if hero.penalty:
-        bits.append(f"{C.term('penalty', lang).lower()} −{hero.penalty}")
-    bits.append(f"{C.term('items', lang).lower()}: {_items(state, i, lang)}")
+        bits.append(_("penalty −{n}").format(n=hero.penalty))
+    bits.append(_("items: {items}").format(items=_items(state, i, lang)))
     return " · ".join(bits)
 
 
@@ -56,8 +57,9 @@ def status(state: State, lang: str | None = None) -> list[tuple[str, str]]:
         rows.append(
             (
                 C.term("floor", lang),
-                f"{g.floor} · {C.term('deck', lang).lower()}: {deck.left} {C.term('left', lang)} "
-                f"({rules.deck_text(deck, lang)})",
+                ngettext("{floor} · deck: {n} left ({cards})", "{floor} · deck: {n} left ({cards})", deck.left).format(
+                    floor=g.floor, n=deck.left, cards=rules.deck_text(deck, lang)
+                ),
             )
         )
     if g.quest_chosen:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from companion.games.base import GameSpec, Variant
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
+from companion.i18n import N_
 
 if TYPE_CHECKING:
     from companion.engine.requests import Engine
@@ -14,7 +15,8 @@ if TYPE_CHECKING:
 
 
 def setup(state: State) -> None:
-    state.game = DarkTower()
+    # The language chosen at ``companion new`` (None: English, and guided setup asks the players).
+    state.game = DarkTower(lang=state.meta.lang or "en")
 
 
 def play(state: State) -> Engine:
@@ -30,12 +32,12 @@ def status(state: State) -> list[tuple[str, str]]:
 
 
 def hero(state: State) -> str | None:
-    from companion.games.dark_tower import rules
+    from companion.games.dark_tower import cards, rules
 
     g = state.game
     if not isinstance(g, DarkTower) or not g.heroes:
         return None
-    return ", ".join(f"{h.player} ({rules.hero_card(state, h).name})" for h in g.heroes)
+    return ", ".join(f"{h.player} ({cards.title(rules.hero_card(state, h))})" for h in g.heroes)
 
 
 def _reduce(state: State, event: dict) -> None:
@@ -46,7 +48,7 @@ def _reduce(state: State, event: dict) -> None:
 
 GAME = GameSpec(
     name="dark-tower",
-    title="Dark Tower (Тёмная Башня)",
+    title=N_("Dark Tower (Тёмная Башня)"),
     variants={
         data.FIXED_MONSTERS: Variant(
             data.FIXED_MONSTERS,
@@ -62,6 +64,6 @@ GAME = GameSpec(
     status=status,
     commands="companion.games.dark_tower.cli:app",
     hero=hero,
-    log_title="Dark Tower",
+    log_title=N_("Dark Tower"),
     refresh=True,
 )

@@ -18,7 +18,7 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
-    epilog="[bold]A fight[/bold]: fight HERO MONSTER → init → attack (whoever's turn it is) or run → ...",
+    epilog="A fight: fight HERO MONSTER → init → attack (whoever's turn it is) or run → ...",
 )
 
 # The commands, by what they are about (each module registers on its own typer app; the order is

@@ -134,7 +134,14 @@ def room(
     elite: Annotated[bool, typer.Option("--elite", help="One of the mobs is an elite (a Lich).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Record the next room of this floor: ``room trap INT failed``, ``room mobs 3 --elite``, ``room stairs``."""
+    """Record the next room of this floor.
+
+    \b
+    Examples:
+      companion tower room trap INT failed
+      companion tower room stairs
+      companion tower room mobs 3 --elite
+    """
     from companion.errors import InputError
 
     words = [w.lower() for w in (details or [])]
@@ -171,7 +178,13 @@ def back(
     elite: Annotated[bool, typer.Option("--elite", help="One of them is an elite (a Lich).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Go back to a known room: ``back 3`` (no wandering monsters) or ``back 3 --mobs 2``."""
+    """Go back to a known room, meeting wandering monsters there or not.
+
+    \b
+    Examples:
+      companion tower back 3             no wandering monsters
+      companion tower back 3 --mobs 2    two wandering monsters
+    """
     from companion.errors import InputError
 
     if elite and not mobs:

@@ -1,0 +1,192 @@
+"""User-facing words: the one place they are translated (gettext catalogues).
+
+Every string a player reads goes through :func:`_` (or :func:`ngettext` for a number and its noun,
+:func:`pgettext` for a word that takes another case or form, :func:`count` for "N things"). The
+English text is the message id; a language is a compiled catalogue under
+``companion/locale/<lang>/LC_MESSAGES/<domain>.mo``:
+
+- ``companion.mo``: the shared words (status panel, prompts and key hints, dice and odds lines,
+  errors, the markdown log);
+- ``<game>.mo`` (e.g. ``dark-tower.mo``): one game's own words.
+
+A game is played in a language when its own catalogue exists in that language; otherwise it stays
+English. Adding a language, or a language to a game, is adding a catalogue (``scripts/i18n.py``).
+
+The language a session is played in is chosen once, at ``companion new``: ``--lang``, else
+``COMPANION_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English
+(:func:`choose`). The session keeps it, so its log and its replays read the same wherever they run.
+
+English costs nothing: in English no catalogue is read and :mod:`gettext` is not imported; a
+catalogue is loaded (once) when a session or a command needs another language.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+#: Where the compiled catalogues live (``<lang>/LC_MESSAGES/<domain>.mo``), next to their ``.po``.
+LOCALE_DIR = Path(__file__).with_name("locale")
+#: The domain of the words every game shares.
+SHARED = "companion"
+#: The language of the message ids.
+SOURCE = "en"
+
+_lang = SOURCE
+_trans: Any = None  # a gettext.GNUTranslations chain (game, then shared) when not English
+_loaded: dict[tuple[str, str | None], Any] = {}
+
+
+def languages(game: str | None = None) -> list[str]:
+    """The languages a game can be played in (English first): those with a catalogue for it."""
+    found = [SOURCE]
+    if LOCALE_DIR.is_dir():
+        for d in sorted(LOCALE_DIR.iterdir()):
+            if d.name != SOURCE and (d / "LC_MESSAGES" / f"{game or SHARED}.mo").is_file():
+                found.append(d.name)
+    return found
+
+
+def requested(explicit: str | None = None) -> str | None:
+    """The language asked for: ``explicit`` (``--lang``), else ``COMPANION_LANG``, else the locale."""
+    for value in (explicit, os.environ.get("COMPANION_LANG")):
+        if value and value.strip():
+            return value.strip().lower()
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            # ru_RU.UTF-8 → ru; an English locale, C and POSIX ask for nothing in particular
+            code = value.split(".")[0].split("_")[0].split("@")[0].lower()
+            return None if code in ("c", "posix", SOURCE) else code
+    return None
+
+
+def choose(game: str | None, explicit: str | None = None) -> str | None:
+    """The language to play ``game`` in: the one asked for when the game has it; None when none was
+    asked for, or the game lacks it (English, and a game may still ask its players).
+
+    A language given explicitly (``--lang``) that no game of companion speaks is an error;
+    a locale or ``COMPANION_LANG`` the game lacks falls back quietly.
+    """
+    wanted = requested(explicit)
+    if explicit is not None:
+        wanted = explicit.strip().lower()
+        every = set(languages(SHARED))
+        if wanted not in every:
+            from companion.errors import InputError
+
+            raise InputError(
+                _("{lang!r} is not a language companion speaks; use {known}").format(
+                    lang=explicit, known=" or ".join(f"--lang {x}" for x in sorted(every))
+                )
+            )
+    if wanted and wanted in languages(game):
+        return wanted
+    return None
+
+
+def _load(lang: str, game: str | None) -> Any:
+    key = (lang, game)
+    if key not in _loaded:
+        import gettext
+
+        shared = gettext.translation(SHARED, LOCALE_DIR, languages=[lang], fallback=True)
+        if game:
+            own = gettext.translation(game, LOCALE_DIR, languages=[lang], fallback=True)
+            own.add_fallback(shared)
+            shared = own
+        _loaded[key] = shared
+    return _loaded[key]
+
+
+def activate(lang: str | None, game: str | None = None) -> str:
+    """Show the words in ``lang`` from now on (English when it is None or the game lacks it)."""
+    global _lang, _trans
+    lang = lang or SOURCE
+    if lang != SOURCE and lang not in languages(game):
+        lang = SOURCE
+    _lang = lang
+    _trans = None if lang == SOURCE else _load(lang, game)
+    return lang
+
+
+def language() -> str:
+    """The language words are shown in now."""
+    return _lang
+
+
+class using:
+    """Show words in another language for a while (e.g. one command's ``--lang``), then go back."""
+
+    def __init__(self, lang: str | None, game: str | None = None) -> None:
+        self.lang, self.game = lang, game
+
+    def __enter__(self) -> str:
+        self.saved = (_lang, _trans)
+        return activate(self.lang, self.game)
+
+    def __exit__(self, *exc: object) -> None:
+        global _lang, _trans
+        _lang, _trans = self.saved
+
+
+def _(message: str) -> str:
+    """``message`` (English) in the language shown now."""
+    return message if _trans is None else _trans.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for ``n`` (Russian has three: 1 монстр, 2 монстра, 5 монстров)."""
+    if _trans is None:
+        return singular if n == 1 else plural
+    return _trans.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in a context: the case or form a sentence needs (``pgettext("of", "health")``)."""
+    return message if _trans is None else _trans.pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    if _trans is None:
+        return singular if n == 1 else plural
+    return _trans.npgettext(context, singular, plural, n)
+
+
+def count(n: int, singular: str, plural: str) -> str:
+    """A number and its noun in the right form: ``count(5, "{n} monster", "{n} monsters")``."""
+    return ngettext(singular, plural, n).format(n=n)
+
+
+class _Source:
+    """The English words as they are (the message ids)."""
+
+    @staticmethod
+    def gettext(message: str) -> str:
+        return message
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    @staticmethod
+    def pgettext(context: str, message: str) -> str:
+        return message
+
+
+def translator(lang: str | None, game: str | None = None) -> Any:
+    """The words of one language, whatever is shown now (``.gettext``, ``.ngettext``, ``.pgettext``)."""
+    if not lang or lang == SOURCE or lang not in languages(game):
+        return _Source
+    return _load(lang, game)
+
+
+def N_(message: str) -> str:
+    """Mark a word for the catalogue where it is defined (a table of terms); translate it where shown."""
+    return message
+
+
+def for_state(state: Any) -> str:
+    """Show words in a session's language: a game's own choice (``state.game.lang``), else the session's."""
+    return activate(getattr(state.game, "lang", None) or getattr(state.meta, "lang", None), state.meta.game)

@@ -1,0 +1,189 @@
+"""The translation catalogues: extract the English words, update each language's ``.po``, compile ``.mo``.
+
+    python scripts/i18n.py extract      # companion/locale/<domain>.pot from the code (Babel)
+    python scripts/i18n.py update       # merge the .pot into every companion/locale/<lang>/LC_MESSAGES/<domain>.po
+    python scripts/i18n.py compile      # .po → .mo (the wheel ships the .mo)
+    python scripts/i18n.py check        # exit 1 when a message has no translation, or a .mo is stale
+    python scripts/i18n.py init LANG    # start a new language (then translate its .po and compile)
+
+Domains: ``companion`` holds the words every game shares (everything outside ``companion/games/<game>/``),
+and each game with a catalogue has its own (``dark-tower`` from ``companion/games/dark_tower/``).
+A new game's domain is one line in ``GAME_DOMAINS``. Babel is a development tool here: at run time
+companion reads the ``.mo`` with the standard library's :mod:`gettext`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "companion"
+LOCALE = PACKAGE / "locale"
+#: Game domain → the game's package folder.
+GAME_DOMAINS = {"dark-tower": PACKAGE / "games" / "dark_tower"}
+#: Game domain → its command tree, whose help texts are messages too (companion/cli/help_words.py).
+GAME_COMMANDS = {"dark-tower": "companion.games.dark_tower.cli:app"}
+SHARED = "companion"
+KEYWORDS = {**DEFAULT_KEYWORDS, "count": (2, 3)}
+
+
+def sources(domain: str) -> list[Path]:
+    if domain in GAME_DOMAINS:
+        return sorted(GAME_DOMAINS[domain].rglob("*.py"))
+    games = PACKAGE / "games"
+    return sorted(p for p in PACKAGE.rglob("*.py") if games not in p.parents or p.parent == games)
+
+
+def extract(domain: str) -> Catalog:
+    catalog = Catalog(project="companion", domain=domain, charset="utf-8")
+    for path in sources(domain):
+        rel = path.relative_to(ROOT).as_posix()
+        for lineno, message, comments, context in extract_from_file(
+            "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+        ):
+            catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
+    if domain in GAME_COMMANDS:
+        for text in help_texts(GAME_COMMANDS[domain]):
+            catalog.add(text, None, [(GAME_COMMANDS[domain].replace(":", " "), 0)], auto_comments=["--help"])
+    return catalog
+
+
+def help_texts(target: str) -> list[str]:
+    """The help texts of a typer app (``module:attribute``), as ``--help`` shows them."""
+    import importlib
+
+    import typer
+
+    sys.path.insert(0, str(ROOT))
+    from companion.cli.help_words import texts
+
+    module, _sep, attr = target.partition(":")
+    return texts(typer.main.get_command(getattr(importlib.import_module(module), attr)))
+
+
+def domains() -> list[str]:
+    return [SHARED, *GAME_DOMAINS]
+
+
+def po_files() -> list[tuple[str, str, Path]]:
+    out = []
+    for lang_dir in sorted(p for p in LOCALE.iterdir() if p.is_dir()):
+        for domain in domains():
+            po = lang_dir / "LC_MESSAGES" / f"{domain}.po"
+            if po.is_file():
+                out.append((lang_dir.name, domain, po))
+    return out
+
+
+def read(po: Path, lang: str) -> Catalog:
+    with po.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def write(po: Path, catalog: Catalog) -> None:
+    with po.open("wb") as f:
+        write_po(f, catalog, width=120, sort_output=False, omit_header=False)
+
+
+def cmd_extract() -> None:
+    LOCALE.mkdir(exist_ok=True)
+    for domain in domains():
+        pot = LOCALE / f"{domain}.pot"
+        with pot.open("wb") as f:
+            catalog = extract(domain)
+            write_po(f, catalog, width=120)
+        print(f"{pot.relative_to(ROOT)}: {len(catalog)} messages")
+
+
+def cmd_update() -> None:
+    for lang, domain, po in po_files():
+        catalog = read(po, lang)
+        catalog.update(extract(domain), no_fuzzy_matching=True)
+        catalog.obsolete.clear()
+        write(po, catalog)
+        missing = sum(1 for m in catalog if m.id and not _translated(m))
+        print(f"{po.relative_to(ROOT)}: {len(catalog)} messages, {missing} untranslated")
+
+
+def cmd_init(lang: str) -> None:
+    for domain in domains():
+        po = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+        if po.exists():
+            continue
+        po.parent.mkdir(parents=True, exist_ok=True)
+        catalog = extract(domain)
+        catalog.locale = lang  # type: ignore[assignment]
+        write(po, catalog)
+        print(f"{po.relative_to(ROOT)}: started")
+
+
+def cmd_compile() -> None:
+    for lang, _domain, po in po_files():
+        catalog = read(po, lang)
+        with po.with_suffix(".mo").open("wb") as f:
+            write_mo(f, catalog, use_fuzzy=False)
+        print(f"{po.with_suffix('.mo').relative_to(ROOT)} written")
+
+
+def _translated(message) -> bool:
+    s = message.string
+    return all(s) if isinstance(s, (tuple, list)) else bool(s)
+
+
+def _t(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def compiled_messages(catalog: Catalog) -> set[tuple]:
+    """What a .mo holds of a catalogue: every translated, not fuzzy message (id, context, text)."""
+    return {(_t(m.id), m.context, _t(m.string)) for m in catalog if m.id and _translated(m) and not m.fuzzy}
+
+
+def cmd_check() -> int:
+    bad = 0
+    for lang, domain, po in po_files():
+        catalog = read(po, lang)
+        wanted = {m.id if isinstance(m.id, str) else m.id[0]: m for m in extract(domain) if m.id}
+        have = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id and _translated(m) and not m.fuzzy}
+        for key in wanted:
+            if key not in have:
+                bad += 1
+                print(f"{po.relative_to(ROOT)}: untranslated (or fuzzy): {key!r}")
+        mo = po.with_suffix(".mo")
+        if not mo.is_file():
+            bad += 1
+            print(f"{mo.relative_to(ROOT)}: missing (python scripts/i18n.py compile)")
+            continue
+        with mo.open("rb") as f:
+            compiled = read_mo(f)
+        if compiled_messages(compiled) != compiled_messages(catalog):
+            bad += 1
+            print(f"{mo.relative_to(ROOT)}: differs from its .po (python scripts/i18n.py compile)")
+    return 1 if bad else 0
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("extract", "update", "compile", "check", "init"):
+        print(__doc__)
+        return 2
+    if argv[0] == "extract":
+        cmd_extract()
+    elif argv[0] == "update":
+        cmd_update()
+    elif argv[0] == "compile":
+        cmd_compile()
+    elif argv[0] == "init":
+        cmd_init(argv[1])
+    else:
+        return cmd_check()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,160 @@
+"""The words: gettext catalogues, Russian plurals, the language choice, the catalogues' own health."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "scripts" / "i18n.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---- plurals -------------------------------------------------------------------------------------
+
+RUSSIAN_FORMS = {1: 0, 2: 1, 5: 2, 11: 2, 21: 0, 22: 1, 25: 2, 12: 2, 14: 2, 104: 1, 111: 2, 0: 2}
+
+
+@pytest.mark.parametrize("n", sorted(RUSSIAN_FORMS))
+def test_the_plural_helper_gives_the_russian_form_for_each_number(n):
+    monster = ("{n} монстр", "{n} монстра", "{n} монстров")[RUSSIAN_FORMS[n]].format(n=n)
+    with i18n.using("ru", "dark-tower"):
+        assert i18n.count(n, "{n} monster", "{n} monsters") == monster
+        health = i18n.ngettext(
+            "{player} loses {n} health ({why}) → {health}/{max}.",
+            "{player} loses {n} health ({why}) → {health}/{max}.",
+            n,
+        ).format(player="Аня", n=n, why="Яма", health=1, max=10)
+    word = ("единицу", "единицы", "единиц")[RUSSIAN_FORMS[n]]
+    assert health == f"Аня теряет {n} {word} здоровья (Яма) → 1/10."
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 11, 21, 22, 25])
+def test_english_has_two_forms(n):
+    assert i18n.count(n, "{n} monster", "{n} monsters") == (f"{n} monster" if n == 1 else f"{n} monsters")
+
+
+def test_the_catalogue_says_how_russian_counts():
+    with i18n.using("ru", "dark-tower"):
+        assert i18n._trans.plural(21) == 0 and i18n._trans.plural(22) == 1 and i18n._trans.plural(25) == 2
+
+
+# ---- choosing the language -----------------------------------------------------------------------
+
+
+def test_the_order_is_lang_then_companion_lang_then_the_locale(monkeypatch):
+    assert i18n.choose("dark-tower") is None  # nothing asked: English, and the game may ask its players
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert i18n.choose("dark-tower") == "ru"
+    monkeypatch.setenv("LC_ALL", "en_US.UTF-8")  # LC_ALL overrides LANG; an English locale asks nothing
+    assert i18n.choose("dark-tower") is None
+    monkeypatch.setenv("COMPANION_LANG", "ru")
+    assert i18n.choose("dark-tower") == "ru"
+    assert i18n.choose("dark-tower", "en") == "en"  # --lang comes first
+
+
+def test_a_game_without_a_catalogue_stays_english(monkeypatch):
+    monkeypatch.setenv("COMPANION_LANG", "ru")
+    assert i18n.languages("inverted-tower") == ["en"]
+    assert i18n.choose("inverted-tower") is None
+    assert i18n.choose("inverted-tower", "ru") is None
+    assert i18n.activate("ru", "inverted-tower") == "en" and i18n._("pass") == "pass"
+
+
+def test_an_unknown_language_is_one_clear_line():
+    from companion.errors import InputError
+
+    with pytest.raises(InputError, match="'fr' is not a language companion speaks; use --lang en or --lang ru"):
+        i18n.choose("dark-tower", "fr")
+
+
+def test_adding_a_language_is_only_a_catalogue(tmp_path, monkeypatch):
+    """A new language appears when its catalogue is there: no code lists the languages."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    for domain, text in (("companion", "réussite"), ("dark-tower", "Étage")):
+        catalog = Catalog(locale="fr", domain=domain)
+        catalog.add("pass" if domain == "companion" else "Floor", text)
+        folder = tmp_path / "fr" / "LC_MESSAGES"
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / f"{domain}.mo").open("wb") as f:
+            write_mo(f, catalog)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_loaded", {})
+    assert i18n.languages("dark-tower") == ["en", "fr"]
+    assert i18n.choose("dark-tower", "fr") == "fr"
+    with i18n.using("fr", "dark-tower"):
+        assert i18n._("Floor") == "Étage" and i18n._("pass") == "réussite"  # the game's, then the shared words
+        assert i18n._("Turn") == "Turn"  # what a catalogue lacks stays English
+
+
+def test_english_reads_no_catalogue():
+    i18n.activate("en", "dark-tower")
+    assert i18n._trans is None and i18n._("Floor {n}") == "Floor {n}"
+    code = (
+        "import sys; from companion.cli.main import run; from companion import i18n\n"
+        "try:\n    run()\nexcept SystemExit:\n    pass\n"
+        "print('loaded', i18n._loaded, file=sys.stderr)"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code, "roll", "2d6"], capture_output=True, text=True, env={"LANG": "C.UTF-8"}
+    )
+    assert "loaded {}" in p.stderr, p.stderr
+
+
+# ---- the catalogues ------------------------------------------------------------------------------
+
+
+def test_every_po_agrees_with_its_mo_and_every_word_is_translated(capsys):
+    script = _script()
+    assert script.po_files(), "no catalogue found"
+    assert script.cmd_check() == 0, capsys.readouterr().out
+
+
+def test_a_stale_mo_is_caught(tmp_path):
+    """The check compares the messages themselves: a .mo compiled from another .po differs."""
+    script = _script()
+    lang, _domain, po = script.po_files()[0]
+    catalog = script.read(po, lang)
+    compiled = script.compiled_messages(catalog)
+    first = next(m for m in catalog if m.id and isinstance(m.id, str) and m.string)
+    first.string = first.string + "!"
+    assert script.compiled_messages(catalog) != compiled
+
+
+def test_the_mo_files_ship_in_the_wheel():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"*.mo"' in text
+    for _lang, _domain, po in _script().po_files():
+        assert po.with_suffix(".mo").is_file()
+
+
+def test_placeholders_survive_translation():
+    """A translation keeps the English message's {placeholders}, so .format() never fails."""
+    import re
+
+    script = _script()
+    for lang, _domain, po in script.po_files():
+        for m in script.read(po, lang):
+            if not m.id:
+                continue
+            ids = m.id if isinstance(m.id, tuple) else (m.id,)
+            strings = m.string if isinstance(m.string, tuple) else (m.string,)
+            wanted = set(re.findall(r"\{(\w*)[!:}]", ids[-1]))
+            for s in strings:
+                got = set(re.findall(r"\{(\w*)[!:}]", s))
+                assert got <= set(re.findall(r"\{(\w*)[!:}]", " ".join(ids))), (m.id, s)
+                if len(ids) == 1:
+                    assert got == wanted, (m.id, s)
