@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.dark_tower_session import transcript
+from tests.dark_tower_session import play, transcript
 
 DATA = Path(__file__).parent / "data"
 
@@ -29,9 +29,11 @@ TYPED = {"Bo", "Backstab", "Skeleton", "Rogue"}
 #: subcommands, the game's name, ALL-CAPS argument names and <type> placeholders in --help.
 NOTATION = [
     re.compile(r"(?<![\w-])\d*d(?:t|\d+|N)\b(?:[<>]=?\d+)?"),
-    re.compile(r"(?<![\w])--?[a-z][a-z-]*"),
     re.compile(r"\S*/\S+"),
-    re.compile(r"\bcompanion(?: [a-z-]+)*"),
+    re.compile(r"\b[Cc]ompanion(?: [a-z-]+)*"),
+    re.compile(r"--lang (?:en|ru)\b"),
+    re.compile(r"^│ [a-z-]+(?= {2,})"),  # a command's name in the Commands panel of --help
+    re.compile(r"(?<![\w])--?[a-z][a-z-]*"),
     re.compile(r"\bdark-tower(?:-\d+)?\b"),
     re.compile(r"\b[A-Z][A-Z_]+\b(?:\.\.\.)?"),
     re.compile(r"<[a-z]+>"),
@@ -86,3 +88,19 @@ def test_the_checks_find_what_they_look_for():
     assert latin_words("Ход 1 · Bo: бой, 4dt +2 Меч --got 1,h,6 companion dark fight HOME/logs/x.md") == []
     assert wrong_plurals("5 монстра, 2 монстра, 21 монстр, 11 монстров, 3 единицы, 1 единицу") == ["5 монстра"]
     assert [russian_form(n) for n in (1, 2, 5, 11, 21, 22, 25)] == [0, 1, 2, 2, 0, 1, 2]
+@pytest.mark.slow
+def test_a_whole_session_in_russian_has_no_english_and_right_plurals(tmp_path):
+    runs, log = play("ru", tmp_path)
+    text = "\n".join(printed.split("\n", 1)[1] for _args, printed in runs) + "\n" + log  # without "[exit N]"
+    assert "[exit 0]" in runs[-2][1] and runs[-1][1].startswith("[exit 2]")  # the last is a mistake on purpose
+    failed = [(args, printed) for args, printed in runs[:-1] if not printed.startswith("[exit 0]")]
+    assert not failed, failed
+    english = latin_words(text)
+    assert not english, sorted(set(english))
+    assert not wrong_plurals(text), wrong_plurals(text)
+    # the session went where it should: help on floor 2, a group, a trade, the levels, the end
+    assert "Bo помогает игроку Аня" in text and "вступает в группу из стопки" in text
+    assert "Аня получает уровень 2: Героическая Отвага" in text and "Аня применяет «Героическая Отвага»" in text
+    assert "Аня и Bo меняются предметами: Меч ↔ Кольчуга" in text
+    assert "Конец игры: победа." in text and 'итог: "победа"' in log
+    assert 'кубики: "виртуальные"' in log and "# Тёмная Башня: " in log

@@ -222,7 +222,7 @@ def speak_game(ctx: Any, game: str | None) -> str:
     lang = None
     try:
         from companion.cli.env import Env
-        from companion.session.api import active_name, store
+        from companion.cli.kit import active_name, store
 
         env = Env.from_process(data_dir=ctx.params.get("data_dir"), session=ctx.params.get("session"))
         name = active_name(env)

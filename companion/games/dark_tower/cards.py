@@ -140,7 +140,11 @@ def from_json(kind: str, raw: dict[str, Any]) -> Card:
             values["spells"] = [Spell(**s) for s in values.get("spells", [])]
         return TYPES[kind](**values)
     except (TypeError, KeyError) as exc:
-        raise InputError(f"the {kind} card {raw.get('name', '?')!r} in your game data cannot be read ({exc})") from None
+        raise InputError(
+            i18n._("the card {name!r} in your game data cannot be read ({error})").format(
+                name=raw.get("name", "?"), error=exc
+            )
+        ) from None
 
 
 def known(values: dict[str, Any], kind: str) -> dict[str, Card]:
@@ -175,7 +179,11 @@ def catalogue(state: State, kind: str) -> dict[str, Card]:
 def get(state: State, kind: str, card_slug: str) -> Card:
     cards = catalogue(state, kind)
     if card_slug not in cards:
-        raise InputError(f"no {kind} card {card_slug!r} is known; enter it first (companion dark card {kind} ...)")
+        raise InputError(
+            i18n._("no card {name!r} is known; enter it first (companion dark card {kind} ...)").format(
+                name=card_slug, kind=kind
+            )
+        )
     return cards[card_slug]
 
 
@@ -183,7 +191,11 @@ def kind_of(text: str) -> str:
     """A kind of card from what a player typed, English or Russian."""
     k = data.KIND_WORDS.get(text.strip().lower().replace("ё", "е"))
     if k is None:
-        raise InputError(f"{text!r} is not a kind of card; use monster, obstacle, item, hero or quest (or монстр, ...)")
+        raise InputError(
+            i18n._(
+                "{text!r} is not a kind of card; use monster, obstacle, item, hero or quest (or монстр, ...)"
+            ).format(text=text)
+        )
     return k
 
 
@@ -192,17 +204,25 @@ def find(state: State, kind: str, text: str) -> str:
     cards = catalogue(state, kind)
     wanted = slug(text)
     if not wanted:
-        raise InputError(f"a {kind} card needs a name")
+        raise InputError(i18n._("a card needs a name"))
     for card_slug, card in cards.items():
         if wanted in (card_slug, slug(card.name), slug(card.ru)):
             return card_slug
     starts = [s for s, c in cards.items() if any(n.startswith(wanted) for n in (s, slug(c.name), slug(c.ru)) if n)]
     if len(starts) == 1:
         return starts[0]
-    known = ", ".join(c.name for c in cards.values()) or "none yet"
+    known = ", ".join(title(c) for c in cards.values()) or i18n._("none yet")
     if len(starts) > 1:
-        raise InputError(f"{text!r} could be several {kind} cards: {', '.join(cards[s].name for s in starts)}")
-    raise InputError(f"no {kind} card named {text!r}; known: {known} (enter a new one with companion dark card {kind})")
+        raise InputError(
+            i18n._("{text!r} could be several cards: {cards}").format(
+                text=text, cards=", ".join(title(cards[s]) for s in starts)
+            )
+        )
+    raise InputError(
+        i18n._(
+            "no {kind} card named {text!r}; known: {known} (enter a new one with companion dark card {command})"
+        ).format(kind=term(kind).lower(), text=text, known=known, command=kind)
+    )
 
 
 # ---- words a player types ------------------------------------------------------------------------
@@ -227,8 +247,12 @@ def properties(text: str) -> set[str]:
             continue
         word = data.PROPERTY_WORDS.get(t) or data.PROPERTY_WORDS.get(t.split()[0])
         if word is None:
-            known = "ignores, immune, summons, takes-item, die, single (игнорирует, иммунитет, призывает, разовый, ...)"
-            raise InputError(f"{part.strip()!r} is not a card property; use {known}")
+            raise InputError(
+                i18n._(
+                    "{text!r} is not a card property; use ignores, immune, summons, takes-item, die, single "
+                    "(игнорирует, иммунитет, призывает, разовый, ...)"
+                ).format(text=part.strip())
+            )
         found.add(word)
     return found
 
@@ -236,14 +260,18 @@ def properties(text: str) -> set[str]:
 def spell_kind(text: str) -> str:
     k = data.SPELL_KIND_WORDS.get(text.strip().lower())
     if k is None:
-        raise InputError(f"{text!r} is not a kind of spell; use permanent or activated (постоянное, активируемое)")
+        raise InputError(
+            i18n._("{text!r} is not a kind of spell; use permanent or activated (постоянное, активируемое)").format(
+                text=text
+            )
+        )
     return k
 
 
 def spell_target(text: str) -> str:
     t = data.TARGET_WORDS.get(text.strip().lower())
     if t is None:
-        raise InputError(f"{text!r} is not a spell target; use self or all (себе, каждому)")
+        raise InputError(i18n._("{text!r} is not a spell target; use self or all (себе, каждому)").format(text=text))
     return t
 
 

@@ -46,11 +46,14 @@ def dark(
 ) -> None:
     """Тёмная Башня (Dark Tower): each step of a turn as a one-shot command."""
     if lang is not None:
+        from companion import i18n
         from companion.errors import InputError
 
-        if lang not in ("en", "ru"):
-            raise InputError(f"{lang!r} is not a language; use --lang en or --lang ru")
+        if lang not in i18n.languages("dark-tower"):
+            known = " or ".join(f"--lang {x}" for x in i18n.languages("dark-tower"))
+            raise InputError(i18n._("{lang!r} is not a language; use {known}").format(lang=lang, known=known))
         ctx.meta["dark_lang"] = lang
+        i18n.activate(lang, "dark-tower")
 
 
 # The commands, by what they are about (each module registers on its own typer app; the order is

@@ -29,15 +29,21 @@ def _spell(text: str) -> Any:
 
     bits = [b.strip() for b in text.split(":", 6)]
     if len(bits) < 4 or not bits[0]:
+        from companion.i18n import _
+
         raise InputError(
-            f"{text!r} is not a spell; write NAME:LEVEL:KIND:BONUS[:TARGET[:COST[:CONDITION]]] "
-            "(e.g. 'Battle Cry:1:permanent:2:all' or 'Heroic Valor:2:activated:4:self:1')"
+            _(
+                "{text!r} is not a spell; write NAME:LEVEL:KIND:BONUS[:TARGET[:COST[:CONDITION]]] "
+                "(e.g. 'Battle Cry:1:permanent:2:all' or 'Heroic Valor:2:activated:4:self:1')"
+            ).format(text=text)
         )
     try:
         level, bonus = int(bits[1]), int(bits[3])
         cost = int(bits[5]) if len(bits) >= 6 and bits[5] else 1
     except ValueError:
-        raise InputError(f"{text!r}: the level, the bonus and the cost are whole numbers") from None
+        from companion.i18n import _
+
+        raise InputError(_("{text!r}: the level, the bonus and the cost are whole numbers").format(text=text)) from None
     target = C.spell_target(bits[4]) if len(bits) >= 5 and bits[4] else "self"
     condition = bits[6] if len(bits) == 7 else ""
     return C.Spell(bits[0], level, C.spell_kind(bits[2]), bonus, target, cost, condition)
@@ -115,8 +121,12 @@ def card_cmd(
     card: C.Card
     words = C.properties(props)
     allowed = {"monster": {"ignores", "immune", "summons", "takes_item"}, "item": {"die", "single"}}.get(k, set())
+    from companion.i18n import _
+
     if words - allowed:
-        raise InputError(f"a {k} card has no property {sorted(words - allowed)[0]!r}")
+        raise InputError(
+            _("a {kind} card has no property {word!r}").format(kind=C.term(k).lower(), word=sorted(words - allowed)[0])
+        )
     immune, summons, takes_item = (
         immune or "immune" in words,
         summons or "summons" in words,
@@ -128,7 +138,7 @@ def card_cmd(
 
     def need(value: Any, option: str) -> Any:
         if value is None:
-            raise InputError(f"a {k} card needs {option}")
+            raise InputError(_("a {kind} card needs {option}").format(kind=C.term(k).lower(), option=option))
         return value
 
     if k == "hero":
@@ -147,21 +157,21 @@ def card_cmd(
             try:
                 value = int(bonus)
             except ValueError:
-                raise InputError(f"an item's --bonus is one whole number, not {bonus!r}") from None
+                raise InputError(_("an item's --bonus is one whole number, not {text!r}").format(text=bonus)) from None
         card = C.ItemCard(name, C.item_class(cls), value, die, single, ru, text)
     elif k == "obstacle":
         card = C.ObstacleCard(name, need(check, "--check"), damage, penalty, event, ru, text)
     else:
-        rows = [[0, 0, 0] for _ in range(3)]
+        rows = [[0, 0, 0] for _floor in range(3)]
         for a in adds or []:
             fl, sep, counts = a.partition(":")
             if not sep or not fl.strip().isdigit() or not 1 <= int(fl) <= 3:
-                raise InputError(f"{a!r} is not FLOOR:MONSTERS,OBSTACLES,ITEMS (e.g. 3:1,0,0)")
+                raise InputError(_("{text!r} is not FLOOR:MONSTERS,OBSTACLES,ITEMS (e.g. 3:1,0,0)").format(text=a))
             rows[int(fl) - 1] = _ints(counts, 3, "--adds")
         card = C.QuestCard(name, goal, rows, ru, text)
     rules.validate(card)
     if not C.slug(card.name):
-        raise InputError(f"a {k} card needs a name")
+        raise InputError(_("a card needs a name"))
     stored = C.to_json(card)
     recorded = None
     values = catalogue.load(data_dir(env.data_dir), "dark-tower")
@@ -176,8 +186,14 @@ def card_cmd(
     if json_out:
         env.print_json({"kind": k, "slug": card_slug, "card": stored, "catalogue": str(path), "event": recorded})
         return
-    env.print(f"{C.term(k, ctx.meta.get('dark_lang', 'en'))}: {C.describe(card, ctx.meta.get('dark_lang', 'en'))}")
-    env.print(f"[dim]Kept in {path}" + (f"; recorded in the session (#{recorded})" if recorded else "") + "[/dim]")
+    lang = ctx.meta.get("dark_lang")
+    env.print(f"{C.term(k, lang)}: {C.describe(card, lang)}")
+    kept = (
+        _("Kept in {path}; recorded in the session (#{n})").format(path=path, n=recorded)
+        if recorded
+        else _("Kept in {path}").format(path=path)
+    )
+    env.print(f"[dim]{kept}[/dim]")
 
 
 @app.command("cards")
@@ -199,7 +215,7 @@ def cards_cmd(
     if active_game(env) == "dark-tower":
         with _session(ctx) as session:
             values = {**values, **session.state.data}
-    lang = ctx.meta.get("dark_lang", "en")
+    lang = ctx.meta.get("dark_lang")
     found = {k: C.known(values, k) for k in kinds}
     if json_out:
         env.print_json({k: {s: C.to_json(c) for s, c in cs.items()} for k, cs in found.items()})

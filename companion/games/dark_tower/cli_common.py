@@ -41,10 +41,11 @@ def _env(ctx: typer.Context) -> Env:
 
 def _refuse(session: Session) -> Exception:
     from companion.errors import CompanionError
+    from companion.i18n import _
 
     return CompanionError(
-        f"the current session plays {session.meta.game}, not the Dark Tower",
-        hint="start one with: companion new dark-tower (or pick one: companion use NAME)",
+        _("the current session plays {game}, not the Dark Tower").format(game=session.meta.game),
+        hint=_("start one with: companion new dark-tower (or pick one: companion use NAME)"),
     )
 
 
@@ -58,11 +59,14 @@ def _session(ctx: typer.Context) -> AbstractContextManager[Session]:
 @contextmanager
 def _shown_in(ctx: typer.Context, session: Session) -> Iterator[None]:
     """Show terms in ``--lang`` for this command's output only: the save keeps the session's language."""
+    from companion.i18n import using
+
     g = session.state.game
     saved = g.lang
     g.lang = ctx.meta.get("dark_lang", saved)
     try:
-        yield
+        with using(g.lang, "dark-tower"):
+            yield
     finally:
         g.lang = saved
 
@@ -108,7 +112,9 @@ def _show(
 
     print_entries(env, entries)
     with _shown_in(ctx, session):
-        env.print(Text("Now: " + rules.waiting_for(session.state), style="bold"))
+        from companion.i18n import _
+
+        env.print(Text(_("Now: {what}").format(what=rules.waiting_for(session.state)), style="bold"))
 
 
 def _roll(ctx: typer.Context, session: Session, expr: Expr, got: str | None, why: str) -> tuple[Roll, dict[str, Any]]:
@@ -143,5 +149,9 @@ def _ints(text: str, n: int, what: str) -> list[int]:
     except ValueError:
         values = []
     if len(values) != n:
-        raise InputError(f"{what} needs {n} whole numbers separated by commas, got {text!r}")
+        from companion.i18n import _
+
+        raise InputError(
+            _("{what} needs {n} whole numbers separated by commas, got {text!r}").format(what=what, n=n, text=text)
+        )
     return values

@@ -70,7 +70,9 @@ def quest(
     from companion.games.dark_tower import cards as C
 
     if sum((name is not None, none, done)) != 1:
-        raise InputError("give the quest's name, or --none, or --done")
+        from companion.i18n import _
+
+        raise InputError(_("give the quest's name, or --none, or --done"))
     with _session(ctx) as session:
         before = len(session.state.log.entries)
         if done:
@@ -116,13 +118,14 @@ def decks_cmd(
     from companion.errors import InputError
     from companion.games.dark_tower import data
     from companion.games.dark_tower.decks import deck_counts
+    from companion.i18n import _, ngettext
 
     env = _env(ctx)
     quest = None
     reading = fixed
     if players is None:
         if active_game(env) != "dark-tower":
-            raise InputError("give --players N (1-4), or start a Dark Tower session")
+            raise InputError(_("give --players N (1-4), or start a Dark Tower session"))
         from companion.games.dark_tower import cards as C
         from companion.games.dark_tower import rules
 
@@ -130,7 +133,7 @@ def decks_cmd(
             g = rules.game(session.state)
             players = len(g.heroes)
             if not players:
-                raise InputError("no players at the table yet; add them (companion dark join) or give --players N")
+                raise InputError(_("no players at the table yet; add them (companion dark join) or give --players N"))
             reading = fixed or data.FIXED_MONSTERS in session.meta.variants
             if g.quest:
                 q = C.get(session.state, "quest", g.quest)
@@ -157,7 +160,7 @@ def decks_cmd(
         return
     from rich.table import Table
 
-    lang = ctx.meta.get("dark_lang", "en")
+    lang = ctx.meta.get("dark_lang")
     from companion.games.dark_tower import cards as C
 
     table = Table(box=None, pad_edge=False)
@@ -166,8 +169,13 @@ def decks_cmd(
     table.add_column("", justify="right")  # the total, right-aligned after its own "=" column
     for d in decks:
         table.add_row(str(d.floor), str(d.monsters), str(d.obstacles), str(d.items), "=", str(d.total))
-    reading_text = "fixed monsters (variant)" if reading else "monsters per player"
-    env.print(
-        f"{players} player{'s' if players != 1 else ''}, {reading_text}" + (", with the quest's cards" if quest else "")
+    reading_text = _("fixed monsters (variant)") if reading else _("monsters per player")
+    line = (
+        ngettext(
+            "{n} player, {reading}, with the quest's cards", "{n} players, {reading}, with the quest's cards", players
+        )
+        if quest
+        else ngettext("{n} player, {reading}", "{n} players, {reading}", players)
     )
+    env.print(line.format(n=players, reading=reading_text))
     env.print(table)

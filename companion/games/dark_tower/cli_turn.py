@@ -46,11 +46,12 @@ def draw_cmd(
     """The current player drew the top card of the floor."""
     from companion.errors import InputError
     from companion.games.dark_tower import cards as C
+    from companion.i18n import _
 
     with _session(ctx) as session:
         k = C.kind_of(kind)
         if k not in ("monster", "obstacle", "item"):
-            raise InputError("a floor's deck holds monsters, obstacles and items")
+            raise InputError(_("a floor's deck holds monsters, obstacles and items"))
         before = len(session.state.log.entries)
         card = C.find(session.state, k, name)
         _record(session, {"op": "draw", "kind": k, "card": card, **({"any_floor": True} if any_floor else {})})
@@ -96,6 +97,7 @@ def check_cmd(
     from companion.dice.render import to_json as roll_json
     from companion.games.dark_tower import cards as C
     from companion.games.dark_tower import odds, rules
+    from companion.i18n import _, ngettext
 
     env = _env(ctx)
     with _session(ctx) as session:
@@ -104,19 +106,34 @@ def check_cmd(
         if g.phase != "obstacle":
             from companion.errors import InputError
 
-            raise InputError(f"there is no obstacle to check: {rules.waiting_for(state)}")
+            raise InputError(_("there is no obstacle to check: {what}").format(what=rules.waiting_for(state)))
         items = [rules.held_index(state, g.turn, u) for u in use or []]
         used = [g.current().items[i].card for i in items]
         card = C.get(state, "obstacle", g.obstacle or "")
         dice = rules.check_dice(state, used)
         co = odds.check_odds(card.check, dice)  # type: ignore[union-attr]
-        title = C.title(card, ctx.meta.get("dark_lang", g.lang))
-        _info(env, [f"{title}: {dice} dice must show more than {card.check}: pass {fraction(co.passed)}"], json_out)  # type: ignore[union-attr]
+        with _shown_in(ctx, session):
+            line = ngettext(
+                "{obstacle}: {n} die must show more than {check}: pass {odds}",
+                "{obstacle}: {n} dice must show more than {check}: pass {odds}",
+                dice,
+            ).format(obstacle=C.title(card), n=dice, check=card.check, odds=fraction(co.passed))  # type: ignore[union-attr]
+        _info(env, [line], json_out)
         expr = parse(f"{dice}dt>{card.check}")  # type: ignore[union-attr]
-        roll, payload = _roll(ctx, session, expr, got, f"{g.current().player}: check {card.check}")  # type: ignore[union-attr]
+        roll, payload = _roll(
+            ctx,
+            session,
+            expr,
+            got,
+            _("{player}: check {n}").format(player=g.current().player, n=card.check),  # type: ignore[union-attr]
+        )
         result = rules.resolve_check(_dry(session), roll, used)
         before = len(state.log.entries)
-        why = f"{g.current().player}: {rules.t(state, 'check').lower()} {card.check}"  # type: ignore[union-attr]
+        why = (
+            f"{g.current().player}: {rules.t(state, 'check').lower()} {card.check}"  # type: ignore[union-attr]
+            if rules.lang(state) == "en"
+            else _("{player}: check {n}").format(player=g.current().player, n=card.check)  # type: ignore[union-attr]
+        )
         _record(session, {"op": "check", "roll": payload, "use": used, "why": why})
         out = {
             "passed": result.passed,
@@ -169,13 +186,14 @@ def fight_cmd(
     from companion.games.dark_tower import cards as C
     from companion.games.dark_tower import odds, rules
     from companion.games.dark_tower.engine import odds_lines
+    from companion.i18n import _
 
     env = _env(ctx)
     with _session(ctx) as session:
         state = session.state
         g = rules.game(state)
         if g.phase != "fight":
-            raise InputError(f"there is no fight now: {rules.waiting_for(state)}")
+            raise InputError(_("there is no fight now: {what}").format(what=rules.waiting_for(state)))
         plan = rules.Plan()
         if helper is not None:
             plan.helper = _hero(session, helper)
@@ -201,7 +219,11 @@ def fight_cmd(
                 _info(env, lines, False)
             return
         _info(env, lines, json_out)
-        why = f"{g.current().player}: {rules.t(state, 'fight').lower()} {rules.group_text(state)}"
+        why = (
+            f"{g.current().player}: {rules.t(state, 'fight').lower()} {rules.group_text(state)}"
+            if rules.lang(state) == "en"
+            else _("{player}: fight {monsters}").format(player=g.current().player, monsters=rules.group_text(state))
+        )
         roll, payload = _roll(ctx, session, parse(f"{bonus.dice}dt"), got, why)
         payload["mod"] = bonus.total
         payload["parts"] = [list(p) for p in bonus.parts]
@@ -209,7 +231,7 @@ def fight_cmd(
 
         roll = evaluate(roll.expr, roll.faces or (), bonus.total, source=roll.source, parts=tuple(bonus.parts))
         chosen, skipped = _choose_casts(state, bonus, roll.stars or 0, cast)
-        _info(env, [f"Not enough ★ for {s}: not cast." for s in skipped], json_out)
+        _info(env, [_("Not enough ★ for {spell}: not cast.").format(spell=s) for s in skipped], json_out)
         result = rules.resolve_fight(_dry(session), plan, roll, chosen)
         before = len(state.log.entries)
         _record(
@@ -247,11 +269,12 @@ def _choose_casts(
     from companion.errors import InputError
     from companion.games.dark_tower import cards as C
     from companion.games.dark_tower import rules
+    from companion.i18n import _
 
     wanted = cast or ["auto"]
-    if wanted == ["auto"]:
+    if wanted in (["auto"], ["авто"]):
         return rules.best_castings(state, bonus, stars), []
-    if wanted == ["none"]:
+    if wanted in (["none"], ["нет"]):
         return [], []
     chosen: list[tuple[int, str]] = []
     skipped: list[str] = []
@@ -259,12 +282,16 @@ def _choose_casts(
         key = C.slug(name)
         option = next((c for c in bonus.castable if key in (c.slug, C.slug(c.spell.ru))), None)
         if option is None:
-            known = ", ".join(c.spell.name for c in bonus.castable) or "none in this fight"
-            raise InputError(f"{name!r} is not an activated spell the heroes can cast here (castable: {known})")
+            known = ", ".join(C.spell_name(c.spell) for c in bonus.castable) or _("none in this fight")
+            raise InputError(
+                _("{name!r} is not an activated spell the heroes can cast here (castable: {known})").format(
+                    name=name, known=known
+                )
+            )
         try:
             rules.castings(state, bonus, [*chosen, (option.hero, option.slug)], stars)
         except InputError:
-            skipped.append(option.spell.name)
+            skipped.append(C.spell_name(option.spell))
             continue
         chosen.append((option.hero, option.slug))
     return chosen, skipped
@@ -285,15 +312,16 @@ def lose_cmd(
     """The random item a monster takes (the Gelatinous Cube): 1dN with the session's dice, or the one you picked."""
     from companion.errors import InputError
     from companion.games.dark_tower import rules
+    from companion.i18n import _
 
     with _session(ctx) as session:
         state = session.state
         g = rules.game(state)
         if not g.owed:
-            raise InputError("nobody owes a random item now")
+            raise InputError(_("nobody owes a random item now"))
         who = _hero(session, player) if player else g.owed[0]
         if who not in g.owed:
-            raise InputError(f"{g.heroes[who].player} owes no item")
+            raise InputError(_("{player} owes no item").format(player=g.heroes[who].player))
         hero = g.heroes[who]
         before = len(state.log.entries)
         event: dict[str, Any] = {"op": "lose", "hero": who}
@@ -304,9 +332,11 @@ def lose_cmd(
         else:
             from companion.games.dark_tower.engine import pick_expr
 
-            _, payload = _roll(ctx, session, pick_expr(len(hero.items)), got, f"{hero.player}'s random item")
+            _picked, payload = _roll(
+                ctx, session, pick_expr(len(hero.items)), got, _("{player}'s random item").format(player=hero.player)
+            )
             event["roll"] = payload
-            event["why"] = f"{hero.player} discards a random item"
+            event["why"] = _("{player} discards a random item").format(player=hero.player)
         _record(session, event)
         _show(ctx, session, before, json_out)
 
@@ -399,7 +429,9 @@ def hp_cmd(
     from companion.errors import InputError
 
     if change is None and maximum is None:
-        raise InputError("give a change (+N, -N, =N) or --max N")
+        from companion.i18n import _
+
+        raise InputError(_("give a change (+N, -N, =N) or --max N"))
     with _session(ctx) as session:
         before = len(session.state.log.entries)
         who = _hero(session, player)

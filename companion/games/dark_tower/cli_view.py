@@ -70,6 +70,7 @@ def odds_cmd(
     from companion.dice.render import fraction
     from companion.errors import InputError
     from companion.games.dark_tower import data, odds
+    from companion.i18n import _, ngettext
 
     env = _env(ctx)
     nums = numbers or []
@@ -79,7 +80,7 @@ def odds_cmd(
 
     if what in ("check", "проверка"):
         if len(nums) != 1:
-            raise InputError("odds check takes the check VALUE, e.g. companion dark odds check 5")
+            raise InputError(_("odds check takes the check VALUE, e.g. companion dark odds check 5"))
         co = odds.check_odds(nums[0], dice or data.CHECK_DICE)
         if json_out:
             env.print_json(
@@ -91,20 +92,26 @@ def odds_cmd(
                 }
             )
             return
-        env.print(f"{co.dice} dice, numbers more than {co.check}: pass {fraction(co.passed)}")
+        env.print(
+            ngettext(
+                "{n} die, numbers more than {check}: pass {odds}",
+                "{n} dice, numbers more than {check}: pass {odds}",
+                co.dice,
+            ).format(n=co.dice, check=co.check, odds=fraction(co.passed))
+        )
         env.print("  ♥ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in co.hearts.items()))
         return
     if what not in ("fight", "бой"):
-        raise InputError(f"{what!r}: use check or fight")
+        raise InputError(_("{what!r}: use check or fight").format(what=what))
     if len(nums) != 2:
-        raise InputError("odds fight takes BONUS STRENGTH, e.g. companion dark odds fight 4 9")
+        raise InputError(_("odds fight takes BONUS STRENGTH, e.g. companion dark odds fight 4 9"))
     boosts = []
     for b in boost or []:
-        v, _, c = b.partition(":")
+        v, _sep, c = b.partition(":")
         try:
             boosts.append((int(v), int(c) if c else 1))
         except ValueError:
-            raise InputError(f"{b!r} is not BONUS[:COST], e.g. 4:1") from None
+            raise InputError(_("{text!r} is not BONUS[:COST], e.g. 4:1").format(text=b)) from None
     fo = odds.fight_odds(nums[0], nums[1], dice or data.FIGHT_DICE, boosts)
     top = max(health or 0, max_health or 0)
     fall = odds.fall_chance(fo, health, top) if health else None
@@ -124,12 +131,25 @@ def odds_cmd(
             }
         )
         return
-    env.print(f"{fo.dice} dice {nums[0]:+d} vs {nums[1]}: win {fraction(fo.win)} · tie {odds_pct(fo.tie)} (no damage)")
-    env.print("  damage: " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.damage.items() if k))
+    env.print(
+        ngettext(
+            "{n} die {bonus} vs {strength}: win {win} · tie {tie} (no damage)",
+            "{n} dice {bonus} vs {strength}: win {win} · tie {tie} (no damage)",
+            fo.dice,
+        ).format(n=fo.dice, bonus=f"{nums[0]:+d}", strength=nums[1], win=fraction(fo.win), tie=odds_pct(fo.tie))
+    )
+    env.print(
+        "  " + _("damage: {list}").format(list=", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.damage.items() if k))
+    )
     env.print("  ♥ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.hearts.items()))
     env.print("  ★ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.energy.items()))
     if fall is not None:
-        env.print(f"  the roller at {health}/{top} health falls (♥ heal first): {fraction(fall)}")
+        env.print(
+            "  "
+            + _("the roller at {health}/{max} health falls (♥ heal first): {p}").format(
+                health=health, max=top, p=fraction(fall)
+            )
+        )
 
 
 def odds_pct(p: Any) -> str:
