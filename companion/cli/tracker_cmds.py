@@ -32,6 +32,44 @@ def _record(env: Env, event: dict[str, Any]) -> Session:
         return session
 
 
+def _refuse_missing(session: Session, tracker: str, label: str) -> None:
+    """Refuse a tracker the game does not have, saying what to use instead (freeform has them all)."""
+    from companion.errors import InputError
+
+    instead = session.spec.lacks.get(tracker)
+    if instead:
+        raise InputError(f"{session.spec.title} has no {label}: {instead}")
+
+
+def _refuse_guided_tally(session: Session, name: str) -> None:
+    """In guided play the rules keep the tallies: a change by hand is refused with the guided way."""
+    from companion.errors import InputError
+
+    owns = session.spec.guided_tallies
+    if owns is not None and owns(session.state):
+        raise InputError(
+            f"in guided play the rules keep the tallies ({name}'s hits come from the fights): "
+            "play on with companion play or companion next, or take a step back with companion undo"
+        )
+
+
+def _change_tally(env: Env, event: dict[str, Any], replace: bool = False) -> Session:
+    """Check a tally change against the game, then record it (one session lock for both)."""
+    from companion.cli.kit import opened
+    from companion.errors import InputError
+
+    with opened(env) as session:
+        name = event["name"]
+        _refuse_guided_tally(session, name)
+        if event["op"] == "add" and name in session.state.trackers.tallies and not replace:
+            raise InputError(
+                f"{name} already has a tally ({session.state.trackers.tallies[name].book()}); "
+                "add --replace to start it over"
+            )
+        session.record(event)
+        return session
+
+
 def _show_tally(env: Env, session: Session, name: str | None, json_out: bool) -> None:
     from companion.session import codec
 
@@ -65,6 +103,7 @@ def tally_add(
     hits: Annotated[int, typer.Argument(help="How many hits it withstands.", min=1, max=999, show_default=False)],
     role: Annotated[str, typer.Option("--role", help="A character's class, e.g. PALADIN.")] = "",
     monster: Annotated[bool, typer.Option("--monster", help="Tally it as a monster (marks, not a countdown).")] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Start over a tally that already exists.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Start a tally for a character or a monster (a name already tallied needs --replace).
@@ -75,7 +114,8 @@ def tally_add(
       companion tally add "Ogre Mage" 4 --monster
     """
     env: Env = ctx.obj
-    session = _record(env, {"t": "tally", "op": "add", "name": name, "max": hits, "role": role, "monster": monster})
+    event = {"t": "tally", "op": "add", "name": name, "max": hits, "role": role, "monster": monster}
+    session = _change_tally(env, event, replace)
     _show_tally(env, session, name, json_out)
 
 
@@ -87,7 +127,7 @@ def _tally_change(op: str):
         json_out: JsonOpt = False,
     ) -> None:
         env: Env = ctx.obj
-        session = _record(env, {"t": "tally", "op": op, "name": name, "n": n})
+        session = _change_tally(env, {"t": "tally", "op": op, "name": name, "n": n})
         _show_tally(env, session, name, json_out)
 
     command.__doc__ = {
@@ -110,7 +150,7 @@ def tally_remove(
 ) -> None:
     """Remove a tally."""
     env: Env = ctx.obj
-    session = _record(env, {"t": "tally", "op": "remove", "name": name})
+    session = _change_tally(env, {"t": "tally", "op": "remove", "name": name})
     _show_tally(env, session, None, json_out)
 
 
@@ -132,12 +172,18 @@ def _counter_command(name: str, label: str, doc: str):
         from companion.cli.kit import opened
 
         with opened(env) as session:
+            _refuse_missing(session, name, label)
             if maximum is not None or change is not None:
                 event: dict[str, Any] = {"t": "counter", "name": name}
                 if maximum is not None:
                     event["max"] = maximum
                 if change is not None:
                     event["op"], event["value"] = parse_change(change, label)
+                    have = session.state.trackers.counter(name).value
+                    if name == "gold" and event["op"] == "add" and have + event["value"] < 0:
+                        from companion.errors import InputError
+
+                        raise InputError(f"you have {have} gold, not {-event['value']}: nothing was spent")
                 if why:
                     event["why"] = why
                 session.record(event)
@@ -164,6 +210,7 @@ def xp(
     from companion.errors import InputError
 
     with opened(env) as session:
+        _refuse_missing(session, "xp", "XP")
         before = len(session.state.log.entries)
         if change is not None:
             op, n = parse_change(change, "XP")
@@ -185,6 +232,10 @@ def xp(
 
         for entry in new:
             env.print(entry_renderable(entry))
+        if rule is None:
+            env.print(f"XP: {t.counter('xp').value}")
+            env.print(f"[dim]No levels are tracked in {session.spec.title}: XP is a plain count.[/dim]")
+            return
         env.print(
             f"XP: {t.counter('xp').value}" + (f"/{need} to level {t.level + 1}" if need else "") + f" (level {t.level})"
         )

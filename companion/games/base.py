@@ -51,6 +51,12 @@ class GameSpec:
     #: Each option's chance of death at a choice (value → probability), for the choices where a
     #: wrong key can kill the hero: the shell asks once more before Enter takes a deadly one.
     risk: Callable[[State, Request], dict[str, float]] | None = None
+    #: Trackers the game does not have (``hp``, ``xp``, ``gold``), each with what to use instead:
+    #: the one-shot command is refused with "TITLE has no HP: <this>".
+    lacks: dict[str, str] = field(default_factory=dict)
+    #: True when guided play keeps the tallies (a hero's hits follow the rules): ``tally`` changes
+    #: by hand are refused once the game has written them, with the guided way to play on.
+    guided_tallies: Callable[[State], bool] | None = None
     #: XP needed to go from ``level`` to the next one (None: XP is a plain counter).
     xp_to_next: Callable[[int], int] | None = None
     #: A typer app of the game's own one-shot commands, as "module:attribute", mounted by name.

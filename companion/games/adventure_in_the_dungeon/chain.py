@@ -36,6 +36,7 @@ from typing import Any
 
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon.data import RANGERESS
+from companion.games.adventure_in_the_dungeon.phases import phase_a, phase_b
 from companion.games.adventure_in_the_dungeon.rules import (
     SLAIN,
     STUCK,
@@ -48,7 +49,7 @@ from companion.games.adventure_in_the_dungeon.rules import (
 )
 
 #: The weights of one round's rolls are integers over 36**9 (five rolls in the monster's half, four in
-#: the heroes'), as :func:`.odds.phase_a` and :func:`.odds.phase_b` count them.
+#: the heroes'), as :func:`.phases.phase_a` and :func:`.phases.phase_b` count them.
 T_ROUND = 36**9
 T_B = 36**4
 
@@ -158,8 +159,6 @@ class Chain:
     def _heroes_turn(self, mid: Fight) -> list[tuple[int, int]]:
         """Phase B from ``mid`` as (weight over 36**4, key offset from ``begin_round(mid)``'s key),
         memoised on what it reads: the monster's hits left, who stands, and the flags."""
-        from companion.games.adventure_in_the_dungeon.odds import phase_b
-
         live = alive(self.model, mid)
         sig = (
             min(self.hits - mid.m, self.cap_m),
@@ -187,8 +186,6 @@ class Chain:
         got = self.kernels.get(sig)
         if got is not None:
             return got
-        from companion.games.adventure_in_the_dungeon.odds import phase_a
-
         model = self.model
         # A representative: the same flags, with exactly as few hits left as matter.
         rep = Fight(

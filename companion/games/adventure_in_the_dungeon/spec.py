@@ -39,4 +39,10 @@ GAME = GameSpec(
     commands="companion.games.adventure_in_the_dungeon.cli:app",
     hero=view.heroes_line,
     log_title="The Adventure in the Dungeon",
+    lacks={
+        "hp": "heroes take hits on their tallies (companion tally hit NAME)",
+        "xp": "heroes do not gain experience; the party wins by bringing the Talisman out",
+        "gold": "the party seeks the Talisman, not gold (companion item NAME +1 for what you carry)",
+    },
+    guided_tallies=lambda state: bool(getattr(state.game, "started", False)),
 )
