@@ -60,3 +60,34 @@ def test_a_refusal_names_the_roll_in_the_players_words() -> None:
     ok = cli("amend", "--roll", "4", "--got", "6", "--reason", "misread")
     assert ok.exit_code == 0, ok.stderr
     assert "[3] → [6]: option 3: 3 instead of option 2: 2" in ok.stdout
+
+
+def test_at_a_terminal_amend_asks_first_and_no_changes_nothing() -> None:
+    import os
+    import shutil
+    import sys
+    from pathlib import Path
+
+    import pytest
+
+    pexpect = pytest.importorskip("pexpect")
+    _freeform()
+    exe = Path(sys.executable).parent / "companion"
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", NO_COLOR="1", TERM="xterm")
+    args = ["amend", "--roll", "1", "--got", "6", "--reason", "misread"]
+    for answer, after in (("n", "#1 trap: DC [2] → fail"), ("y", "#1 trap: DC [6] → pass")):
+        child = pexpect.spawn(
+            str(exe) if exe.exists() else shutil.which("companion") or "companion",
+            args,
+            env=env,
+            dimensions=(24, 80),
+            encoding="utf-8",
+            timeout=30,
+        )
+        child.expect("trap DC \\[2\\] → \\[6\\]: pass instead of fail")
+        child.expect("Record this amendment\\?")
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        assert after in cli("log", "--rolls").stdout

@@ -430,7 +430,7 @@ def amend(
             env.print("Correct one with: companion amend --roll N --got FACES --reason TEXT", markup=False)
             return
         if reason is None or not reason.strip():
-            raise InputError("--reason must say why the roll is corrected (e.g. --reason \"misread the die\")")
+            raise InputError('--reason must say why the roll is corrected (e.g. --reason "misread the die")')
         event, expr, mod = amend_event(session, roll_id)
         if got is None:
             if not env.interactive:
@@ -453,9 +453,7 @@ def amend(
         if not json_out:
             env.print(change, markup=False)
         if not yes and env.interactive:
-            import typer as _typer
-
-            if not _typer.confirm("Record this amendment?", default=True):
+            if not typer.confirm("Record this amendment?", default=True):
                 env.print("Nothing changed.")
                 return
         try:

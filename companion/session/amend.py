@@ -122,9 +122,7 @@ def preview(session: Session, event: dict[str, Any]) -> str:
             f"cannot amend roll #{target}{what}: with {new} the game would have gone another way after it",
             hint="undo back to that roll, then roll again with the right dice",
         ) from None
-    after = next(
-        (e["r"] for e in fold.state.log.entries if e.get("k") == "roll" and e.get("e") == target), None
-    )
+    after = next((e["r"] for e in fold.state.log.entries if e.get("k") == "roll" and e.get("e") == target), None)
     if before is None or after is None:
         return f"roll #{target} → {event['roll']}"
     text = f"{before.get('why') or 'roll'} {before['expr']} {before['dice']} → {after['dice']}"
