@@ -67,3 +67,68 @@ def amend_event(session: Session, roll_id: int | None) -> tuple[dict[str, Any], 
         raise CompanionError(f"roll #{target['id']} was virtual; only physical rolls can be amended", hint="use undo")
     expr, mod = _expr(target)
     return {"t": "amend", "target": target["id"]}, expr, mod
+
+
+def amendable_ids(events: list[dict[str, Any]]) -> set[int]:
+    """The event numbers of the physical rolls ``amend --roll N`` accepts."""
+    out = set()
+    for event in events:
+        fields = _roll_fields(event)
+        if fields is not None and fields.get("src") != "virtual" and not event.get("rolls"):
+            out.add(int(event["id"]))
+    return out
+
+
+def physical_rolls(session: Session, limit: int | None = None) -> list[dict[str, Any]]:
+    """The session's physical rolls, oldest first, numbered by their event (the number ``--roll`` takes),
+    each with the log's own words: ``n``, ``why``, ``expr``, ``dice``, ``total``, ``outcome``.
+
+    ``amend`` (without ``--roll``) and ``log --rolls`` both list these, so they show the same numbers."""
+    ids = amendable_ids(session.files.read_events())
+    out = [
+        {"n": entry["e"], **entry["r"]}
+        for entry in session.state.log.entries
+        if entry.get("k") == "roll" and entry.get("e") in ids
+    ]
+    return out[-limit:] if limit else out
+
+
+def roll_words(roll: dict[str, Any]) -> str:
+    """One roll as the player reads it: ``#3 treasure: DR [4] → Dagger``."""
+    result = roll.get("outcome") or roll.get("total")
+    why = roll.get("why") or "roll"
+    return f"#{roll['n']} {why}: {roll['expr']} {roll['dice']} → {result}"
+
+
+def preview(session: Session, event: dict[str, Any]) -> str:
+    """What the amendment changes, tried on a copy of the session first: the expression, the old and
+    the new faces, and the result before and after. Refused, in the player's words, if the game would
+    have taken another path with the new dice."""
+    from companion.session.fold import Fold, amendments
+    from companion.session.service import new_state
+
+    events = session.files.read_events()
+    target = int(event["target"])
+    before = next((r for r in physical_rolls(session) if r["n"] == target), None)
+    trial = [*events, {**event, "id": len(events) + 1}]
+    fold = Fold(session.spec, new_state(session.spec, session.meta), amended=amendments(trial))
+    try:
+        for e in trial:
+            fold.apply(e)
+    except CompanionError:
+        what = f" ({before.get('why') or 'roll'}: {before['expr']} {before['dice']})" if before else ""
+        new = event["roll"].get("faces") or event["roll"].get("total")
+        raise CompanionError(
+            f"cannot amend roll #{target}{what}: with {new} the game would have gone another way after it",
+            hint="undo back to that roll, then roll again with the right dice",
+        ) from None
+    after = next((e["r"] for e in fold.state.log.entries if e.get("k") == "roll" and e.get("e") == target), None)
+    if before is None or after is None:
+        return f"roll #{target} → {event['roll']}"
+    text = f"{before.get('why') or 'roll'} {before['expr']} {before['dice']} → {after['dice']}"
+    old, new = before.get("outcome") or before.get("total"), after.get("outcome") or after.get("total")
+    if old != new:
+        text += f": {new} instead of {old}"
+    else:
+        text += f": still {new}"
+    return text
