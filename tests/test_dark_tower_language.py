@@ -32,7 +32,7 @@ NOTATION = [
     re.compile(r"\S*/\S+"),
     re.compile(r"\b[Cc]ompanion(?: [a-z-]+)*"),
     re.compile(r"--lang (?:en|ru)\b"),
-    re.compile(r"^│ [a-z-]+(?= {2,})"),  # a command's name in the Commands panel of --help
+    re.compile(r"^(?:│ | {2})[a-z-]+(?= {2,})"),  # a command's name in the Commands list of --help
     re.compile(r"(?<![\w])--?[a-z][a-z-]*"),
     re.compile(r"\bdark-tower(?:-\d+)?\b"),
     re.compile(r"\b[A-Z][A-Z_]+\b(?:\.\.\.)?"),

@@ -30,10 +30,23 @@ HELP = N_("Show this message and exit.")
 
 def speak(command: Any) -> None:
     """Put the framework's words of ``command`` and every command under it into the language shown now."""
+    import typer.core
     from typer import rich_utils
+    from typer._click.formatting import HelpFormatter
 
     for name, words in PANEL_WORDS.items():
         setattr(rich_utils, name, _(words))
+    # Plain help: typer.core titles its sections with gettext's _("Options") / _("Commands"), and the
+    # vendored click's formatter writes "Usage: " itself. Both go through companion's catalogue.
+    typer.core._ = _  # type: ignore[attr-defined]
+    if not getattr(HelpFormatter.write_usage, "_spoken", False):
+        write_usage = HelpFormatter.write_usage
+
+        def spoken_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+            write_usage(self, prog, args, f"{_(USAGE)} " if prefix is None else prefix)
+
+        spoken_usage._spoken = True  # type: ignore[attr-defined]
+        HelpFormatter.write_usage = spoken_usage  # type: ignore[method-assign]
     _command(command)
 
 
