@@ -18,7 +18,7 @@ COMPANION = str(Path(sys.executable).with_name("companion"))
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\r")
 
 
-def run_in_terminal(tmp_path: Path, *args: str, timeout: float = 60) -> tuple[str, int]:
+def run_in_terminal(tmp_path: Path, *args: str, timeout: float = 300) -> tuple[str, int]:
     env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
     env["COMPANION_HOME"] = str(tmp_path / "home")
     env["COMPANION_LOGS"] = str(tmp_path / "logs")
