@@ -37,7 +37,7 @@ COMMAND_MODULES: dict[str, str] = {
     "status": "companion.cli.session_cmds",
     "undo": "companion.cli.session_cmds",
     "redo": "companion.cli.session_cmds",
-    "amend": "companion.cli.session_cmds",
+    "amend": "companion.cli.amend_cmds",
     "note": "companion.cli.session_cmds",
     "mode": "companion.cli.session_cmds",
     "log": "companion.cli.session_cmds",

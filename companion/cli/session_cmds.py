@@ -1,6 +1,6 @@
-"""Session commands: new, sessions, use, status, undo, redo, amend, note, mode, log, gamedata.
+"""Session commands: new, sessions, use, status, undo, redo, note, mode, log, gamedata.
 
-``export`` lives in companion.cli.export_cmds."""
+``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds."""
 
 from __future__ import annotations
 
@@ -230,8 +230,8 @@ def sessions_rm(
       companion sessions restore example
     """
     env: Env = ctx.obj
-    from companion.errors import CompanionError, InputError
     from companion.cli.kit import store
+    from companion.errors import CompanionError, InputError
 
     st = store(env)
     files = st.open(name)
@@ -383,96 +383,6 @@ def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print(_("Redone: {what} (#{n}).").format(what=_describe(event), n=session.count))
 
 
-def amend(
-    ctx: typer.Context,
-    reason: Annotated[
-        str | None,
-        typer.Option("--reason", "-r", help="Why the roll is corrected (kept in the log).", show_default=False),
-    ] = None,
-    got: Annotated[
-        str | None, typer.Option("--got", "-g", help="The faces the dice really showed.", show_default=False)
-    ] = None,
-    roll_id: Annotated[
-        int | None,
-        typer.Option(
-            "--roll",
-            help="The roll's number, as `companion amend` or `companion log --rolls` lists it "
-            "(default with --got: the last physical roll).",
-            show_default=False,
-        ),
-    ] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Record without asking to confirm.")] = False,
-    json_out: JsonOpt = False,
-) -> None:
-    """Correct a mis-entered physical roll; the log keeps both values and the reason.
-
-    Without --roll and --got it lists the last physical rolls with their numbers. It shows the change
-    before recording it and asks to confirm at a terminal; with --yes, or when stdin is not a terminal
-    (a script), it records without asking.
-    """
-    env: Env = ctx.obj
-    from companion.cli.kit import opened
-    from companion.errors import CompanionError, InputError
-    from companion.session.amend import amend_event, physical_rolls, preview, roll_words
-
-    with opened(env) as session:
-        if roll_id is None and got is None:
-            rolls = physical_rolls(session, limit=10)
-            if json_out:
-                env.print_json({"rolls": rolls})
-                return
-            if not rolls:
-                env.print("There is no physical roll to amend (a virtual roll cannot be amended; use undo).")
-                return
-            env.print("The last physical rolls:")
-            for r in rolls:
-                env.print("  " + roll_words(r), markup=False)
-            env.print("Correct one with: companion amend --roll N --got FACES --reason TEXT", markup=False)
-            return
-        if reason is None or not reason.strip():
-            raise InputError('--reason must say why the roll is corrected (e.g. --reason "misread the die")')
-        event, expr, mod = amend_event(session, roll_id)
-        if got is None:
-            if not env.interactive:
-                raise InputError("give the corrected faces with --got (e.g. --got 5)")
-            from companion.dice.source import read_physical
-            from companion.shell.prompts import ask_faces
-
-            roll = ask_faces(expr, mod, f"corrected faces for roll #{event['target']}", reader=read_physical)
-        else:
-            from companion.dice.source import read_physical
-
-            roll = read_physical(expr, got, mod)
-        from companion.session.fold import roll_payload
-
-        payload = roll_payload(roll)
-        payload.pop("src", None)
-        event["roll"] = payload
-        event["reason"] = reason.strip()
-        change = preview(session, event)  # tried on a copy: refused here, in the player's words
-        if not json_out:
-            env.print(change, markup=False)
-        if not yes and env.interactive:
-            if not typer.confirm("Record this amendment?", default=True):
-                env.print("Nothing changed.")
-                return
-        try:
-            eid = session.record(event)
-        except CompanionError as exc:
-            raise CompanionError(
-                f"cannot amend roll #{event['target']}: {exc.message}",
-                hint="undo back to that roll first, then roll again",
-            ) from None
-        if json_out:
-            env.print_json(
-                {"amended": event["target"], "event": eid, "roll": payload, "reason": event["reason"], "change": change}
-            )
-            return
-        from companion.i18n import _
-
-        env.print(_("Roll #{n} amended ({reason}).").format(n=event["target"], reason=event["reason"]))
-
-
 def note(
     ctx: typer.Context,
     text: Annotated[list[str], typer.Argument(help="The note.", show_default=False)],
@@ -608,7 +518,6 @@ for _fn, _name in (
     (status, "status"),
     (undo, "undo"),
     (redo, "redo"),
-    (amend, "amend"),
     (note, "note"),
     (mode, "mode"),
     (log, "log"),
