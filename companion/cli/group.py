@@ -37,7 +37,18 @@ def on_signals() -> None:
     import signal
 
     def handler(signum: int, frame: Any) -> None:
-        raise Terminated(signum, signal.Signals(signum).name)
+        ended = Terminated(signum, signal.Signals(signum).name)
+        # At a prompt, the signal may land inside one of prompt_toolkit's event-loop tasks (loading the
+        # history), which would print "Unhandled exception in event loop" and keep the prompt open. End
+        # the running prompt with the exception instead, so it is raised where the prompt was asked.
+        if "prompt_toolkit" in sys.modules:
+            from prompt_toolkit.application import get_app_or_none
+
+            app = get_app_or_none()
+            if app is not None and app.is_running and not app.future.done():
+                app.exit(exception=ended)
+                return
+        raise ended
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
