@@ -45,9 +45,7 @@ def prompt_open(raw: str) -> bool:
     """Whether the output ``raw`` ends with a prompt that is open and fully drawn: bracketed paste on,
     and a drawing just ended that is not the last one of a prompt that is closing."""
     tail = raw[-40:]
-    return (
-        DRAWN.search(tail) is not None and DONE.search(tail) is None and raw.rfind(PASTE_ON) > raw.rfind(PASTE_OFF)
-    )
+    return DRAWN.search(tail) is not None and DONE.search(tail) is None and raw.rfind(PASTE_ON) > raw.rfind(PASTE_OFF)
 
 
 def terminal_env(home: Path, columns: int = 80, lines: int = 24) -> dict[str, str]:
