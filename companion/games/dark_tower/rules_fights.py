@@ -121,17 +121,10 @@ def hero_parts(
     base = hero_card(state, hero).bonus[hero.level - 1]
     if base:
         parts.append((_("Level {n}").format(n=hero.level) + tag, base))
-    for spell in spells_at_level(state, i):
-        if spell.activated or spell.target != "self":
-            continue
-        if spell.condition:
-            conditional.append((i, spell))
-            if C.slug(spell.name) not in conditions:
-                continue
-        parts.append((_spell_label(state, spell) + tag, spell.bonus))
-    for j in g.living():
+    # Its own spells for itself first, then every living hero's spells for every hero.
+    for j, target in [(i, "self"), *((k, "all") for k in g.living())]:
         for spell in spells_at_level(state, j):
-            if spell.activated or spell.target != "all":
+            if spell.activated or spell.target != target:
                 continue
             if spell.condition:
                 conditional.append((j, spell))
