@@ -309,15 +309,17 @@ def simulate(
     jobs: int = 1,
     data: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK,
 ) -> Tally:
     """Play ``runs`` whole games on ``jobs`` processes and tally them; ``progress(n)`` after every n runs.
 
-    The result does not depend on ``jobs``: run ``i`` always plays seed ``run_seed(seed, i)`` and
-    the tallies are integer sums.
+    The runs are handed out ``chunk`` at a time, so ``jobs`` processes share them only when there are
+    more runs than ``chunk``. The result depends on neither: run ``i`` always plays seed
+    ``run_seed(seed, i)`` and the tallies are integer sums.
     """
     sim = simulator(game)
     name = sim.policy(policy).name
-    work = tasks(game, runs, seed, tuple(variants), name, dict(data or {}))
+    work = tasks(game, runs, seed, tuple(variants), name, dict(data or {}), chunk)
     total = Tally()
     for part in _map(work, jobs):
         total.merge(part)
