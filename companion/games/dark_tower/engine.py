@@ -29,8 +29,20 @@ from companion.dice.render import fraction
 from companion.engine.requests import REFRESH, Choice, Number, Option, RollRequest, Text, choice
 from companion.errors import InputError
 from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import data, odds, rules
-from companion.games.dark_tower.rules import Plan, game, t
+from companion.games.dark_tower import (
+    data,
+    lookup,
+    odds,
+    rules_checks,
+    rules_draw,
+    rules_fights,
+    rules_health,
+    rules_items,
+    rules_setup,
+    rules_turns,
+)
+from companion.games.dark_tower.lookup import game, t
+from companion.games.dark_tower.rules_fights import Plan
 from companion.i18n import _, count, ngettext
 
 if TYPE_CHECKING:
@@ -143,7 +155,7 @@ def pick_card(
             items.sort(key=lambda sc: (sc[1].floor != g.floor, sc[1].name.lower()))  # type: ignore[union-attr]
         else:
             items.sort(key=lambda sc: sc[1].name.lower())
-        options = [Option(s, C.describe(c, rules.lang(state))) for s, c in items]
+        options = [Option(s, C.describe(c, lookup.lang(state))) for s, c in items]
         options += [Option(v, label) for v, label in extra]
         options.append(Option(NEW, _new_card(kind)))
         answer = yield Choice(f"card.{kind}", prompt, tuple(options), info)
@@ -178,7 +190,7 @@ def _yes_no(key: str, prompt: str, info: tuple[str, ...] = ()) -> Choice:
 
 def enter_card(state: State, kind: str) -> Flow:
     """Ask for a new card's every number, keep it, and return its slug."""
-    lang = rules.lang(state)
+    lang = lookup.lang(state)
     where = _("as printed on the card")
     name = (yield Text(f"card.{kind}.name", _name_prompt(kind))).strip()
     while not C.slug(name):  # a name needs a letter or a digit to be kept under
@@ -329,8 +341,8 @@ def enter_card(state: State, kind: str) -> Flow:
             )
         )
         card = C.QuestCard(name, goal, adds)
-    rules.validate(card)
-    return rules.enter_card(state, kind, card)
+    rules_setup.validate(card)
+    return rules_setup.enter_card(state, kind, card)
 
 
 def _quest_adds(kind: str) -> str:
@@ -410,7 +422,7 @@ def setup(state: State) -> Flow:
                 ("en", _("English")),
                 ("ru", _("Russian, the rule text's own terms (Этаж, Здоровье, ...)")),
             )
-            rules.set_lang(state, lang)
+            rules_setup.set_lang(state, lang)
         g.cards = yield choice(
             "setup.cards",
             _("Where do the cards come from?"),
@@ -438,25 +450,25 @@ def setup(state: State) -> Flow:
             state, "hero", _("{player}'s hero").format(player=player), exclude=tuple(h.card for h in g.heroes)
         )
         if any(h.card == hero for h in g.heroes):
-            problem = (_("{hero} is already taken.").format(hero=rules.name_of(state, "hero", hero)),)
+            problem = (_("{hero} is already taken.").format(hero=lookup.name_of(state, "hero", hero)),)
             continue
-        rules.add_hero(state, player, hero)
+        rules_setup.add_hero(state, player, hero)
     for i, hero in enumerate(g.heroes):
         if hero.items:
             continue
         item = yield from random_card(state, "item", _("{player}'s random item").format(player=hero.player))
-        rules.gain_item(state, i, item)
+        rules_items.gain_item(state, i, item)
     if not g.quest_chosen:
         quest = yield from random_card(
             state, "quest", _("The random quest"), extra=((NO_QUEST, _("No quest: win by beating every monster")),)
         )
-        rules.choose_quest(state, None if quest == NO_QUEST else quest)
-    plan = rules.planned_decks(state)
-    lang = rules.lang(state)
+        rules_setup.choose_quest(state, None if quest == NO_QUEST else quest)
+    plan = rules_setup.planned_decks(state)
+    lang = lookup.lang(state)
     variant = _("fixed monsters (variant)") if data.FIXED_MONSTERS in state.meta.variants else _("monsters per player")
     lines = tuple(
         ngettext("Floor {n}: {cards} = {total} card", "Floor {n}: {cards} = {total} cards", d.total).format(
-            n=d.floor, cards=rules.deck_text(d, lang), total=d.total
+            n=d.floor, cards=lookup.deck_text(d, lang), total=d.total
         )
         for d in plan
     )
@@ -497,7 +509,7 @@ def setup(state: State) -> Flow:
             first = roll.total - 1
         else:
             first = int(answer)
-    rules.start(state, first)
+    rules_setup.start(state, first)
 
 
 def random_card(state: State, kind: str, prompt: str, *, extra: tuple[tuple[str, str], ...] = ()) -> Flow:
@@ -530,7 +542,7 @@ def draw_step(state: State) -> Flow:
     head = _("Turn {n} · {player}: the top card of floor {floor}").format(n=g.turns, player=hero.player, floor=g.floor)
     extra = [("quest", _("The quest is done"))] if g.quest else []
     if deck.left == 0 and g.floor == data.FLOORS:
-        rules.settle(state)  # the tower is empty: every monster is beaten
+        rules_turns.settle(state)  # the tower is empty: every monster is beaten
         return
     if deck.left == 0:
         options = [("up", _("Go up to floor {n}").format(n=g.floor + 1))] if g.floor < data.FLOORS else []
@@ -538,12 +550,12 @@ def draw_step(state: State) -> Flow:
         if g.step != step:
             return
         if answer == "up":
-            rules.enter_next_floor(state)
+            rules_turns.enter_next_floor(state)
         else:
-            rules.quest_done(state)
+            rules_turns.quest_done(state)
         return
     left = ngettext("{n} left: {cards}", "{n} left: {cards}", deck.left).format(
-        n=deck.left, cards=rules.deck_text(deck, rules.lang(state))
+        n=deck.left, cards=lookup.deck_text(deck, lookup.lang(state))
     )
     if g.cards == "companion":
         answer = yield choice("turn.card", f"{head} ({left})", ("draw", _("Draw it")), *extra)
@@ -564,7 +576,7 @@ def draw_step(state: State) -> Flow:
     if g.step != step:
         return
     if answer == "quest":
-        rules.quest_done(state)
+        rules_turns.quest_done(state)
         return
     if answer == "draw":
         roll_pos = 1
@@ -587,11 +599,11 @@ def draw_step(state: State) -> Flow:
     if g.step != step:
         return
     any_floor = False
-    if kind == "monster" and rules.other_floor(state, card) is not None:  # a new card entered for another floor
+    if kind == "monster" and rules_draw.other_floor(state, card) is not None:  # a new card entered for another floor
         any_floor = yield from confirm_floor(state, card)
         if not any_floor or g.step != step:
             return
-    rules.draw(state, kind, card, any_floor=any_floor)
+    rules_draw.draw(state, kind, card, any_floor=any_floor)
     if kind == "monster":
         yield from summons(state)
 
@@ -635,8 +647,8 @@ def companion_card(state: State, kind: str) -> Flow:
 
 def confirm_floor(state: State, monster: str) -> Flow:
     """A monster whose card names another floor: the text puts it in that floor's pile. True to take it."""
-    card = rules.monster_card(state, monster)
-    name = C.title(card, rules.lang(state))
+    card = lookup.monster_card(state, monster)
+    name = C.title(card, lookup.lang(state))
     answer = yield _yes_no(
         "draw.floor",
         _("{monster} is a floor {floor} card. Drawn here anyway?").format(monster=name, floor=card.floor),
@@ -652,7 +664,7 @@ def summons(state: State) -> Flow:
     """A monster that summons brings others into the fight: the players add them to the group."""
     g = game(state)
     step = g.step
-    while any(rules.monster_card(state, m).summons for m in g.group):
+    while any(lookup.monster_card(state, m).summons for m in g.group):
         options = [("fight", _("No more: the group is complete"))]
         if g.deck().monsters:
             options.append(
@@ -668,7 +680,7 @@ def summons(state: State) -> Flow:
         options.append(("outside", _("A monster the card names (not from the deck)")))
         answer = yield choice(
             "draw.group",
-            _("{monsters}: it summons. Does another monster join the fight?").format(monsters=rules.group_text(state)),
+            _("{monsters}: it summons. Does another monster join the fight?").format(monsters=lookup.group_text(state)),
             *options,
         )
         if g.step != step or answer == "fight":
@@ -678,11 +690,11 @@ def summons(state: State) -> Flow:
         if g.step != step:
             return
         any_floor = False
-        if from_deck and rules.other_floor(state, monster) is not None:
+        if from_deck and rules_draw.other_floor(state, monster) is not None:
             any_floor = yield from confirm_floor(state, monster)
             if not any_floor or g.step != step:
                 continue
-        rules.join_group(state, monster, from_deck=from_deck, any_floor=any_floor)
+        rules_draw.join_group(state, monster, from_deck=from_deck, any_floor=any_floor)
         step = g.step
 
 
@@ -696,9 +708,9 @@ def check_step(state: State) -> Flow:
     assert isinstance(card, C.ObstacleCard)
     hero = g.current()
     use: list[str] = []
-    for item in rules.single_use(state, g.turn):
-        item_text = C.describe(rules.item_card(state, item), rules.lang(state))
-        if not rules.item_card(state, item).die:
+    for item in rules_items.single_use(state, g.turn):
+        item_text = C.describe(lookup.item_card(state, item), lookup.lang(state))
+        if not lookup.item_card(state, item).die:
             continue  # only a die counts in a check: a single-use bonus item is kept for a fight
         answer = yield _yes_no(
             "check.use", _("Use {item} for this check? It is discarded after.").format(item=item_text)
@@ -707,7 +719,7 @@ def check_step(state: State) -> Flow:
             return
         if answer == "yes":
             use.append(item)
-    dice = rules.check_dice(state, use)
+    dice = rules_checks.check_dice(state, use)
     fail = []
     if card.damage:
         fail.append(ngettext("lose {n} health", "lose {n} health", card.damage).format(n=card.damage))
@@ -721,7 +733,7 @@ def check_step(state: State) -> Flow:
             "{obstacle}: the numbers on {n} die must be more than {check}.",
             "{obstacle}: the numbers on {n} dice must be more than {check}.",
             dice,
-        ).format(obstacle=C.title(card, rules.lang(state)), n=dice, check=card.check),
+        ).format(obstacle=C.title(card, lookup.lang(state)), n=dice, check=card.check),
         _("On a fail: {what}. Each ♥ heals 1 either way.").format(what="; ".join(fail) or _("nothing more")),
         _("Pass {passed} · fail {failed}").format(passed=fraction(co.passed), failed=pct(co.failed)),
     )
@@ -732,7 +744,7 @@ def check_step(state: State) -> Flow:
     if g.step != step:
         state.log.text(_("(that roll was overtaken by a one-shot command and is not used)"))
         return
-    rules.resolve_check(state, roll, use)
+    rules_checks.resolve_check(state, roll, use)
 
 
 # ---- fights --------------------------------------------------------------------------------------
@@ -741,8 +753,8 @@ def check_step(state: State) -> Flow:
 def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
     """The fight's exact odds before the roll: win, tie, the damage, and each hero's chance to fall."""
     g = game(state)
-    bonus = rules.fight_bonus(state, plan)
-    boosts = rules.boosts(state, bonus)
+    bonus = rules_fights.fight_bonus(state, plan)
+    boosts = rules_fights.boosts(state, bonus)
     fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, boosts)
     dmg = ", ".join(f"{d}: {pct(p)}" for d, p in fo.damage.items() if d > 0 and p >= 0.0005)
     spells = ", ".join(C.spell_name(c.spell) for c in bonus.castable if c.hero == g.turn)
@@ -762,7 +774,7 @@ def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
                 damage=dmg, mean=f"{float(fo.mean_damage):.2f}"
             )
         )
-    for i in rules.participants(state, plan):
+    for i in rules_fights.participants(state, plan):
         h = g.heroes[i]
         fall = odds.fall_chance(fo, h.health, h.max_health, heals=i == g.turn)
         if fall:
@@ -776,7 +788,7 @@ def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
     if bonus.ignores:
         lines.append(
             _("It ignores the bonuses of: {classes}").format(
-                classes=", ".join(C.class_name(c, rules.lang(state)) for c in bonus.ignores)
+                classes=", ".join(C.class_name(c, lookup.lang(state)) for c in bonus.ignores)
             )
         )
     return tuple(lines)
@@ -787,7 +799,7 @@ def fight_step(state: State) -> Flow:
     step = g.step
     leader = g.current()
     plan = Plan()
-    helpers = rules.can_help(state)
+    helpers = rules_fights.can_help(state)
     if helpers:
         options = [Option("alone", _("Fight alone"), _win_hint(state, plan))]
         for i in helpers:
@@ -798,7 +810,7 @@ def fight_step(state: State) -> Flow:
         answer = yield Choice(
             "fight.help",
             _("{player} fights {monsters}. Call another player to help?").format(
-                player=leader.player, monsters=rules.group_text(state)
+                player=leader.player, monsters=lookup.group_text(state)
             ),
             tuple(options),
             odds_lines(state, plan),
@@ -806,9 +818,9 @@ def fight_step(state: State) -> Flow:
         if g.step != step:
             return
         plan.helper = None if answer == "alone" else int(answer)
-    bonus = rules.fight_bonus(state, plan)
-    for item in rules.single_use(state, g.turn, bonus.ignores):
-        item_text = C.describe(rules.item_card(state, item), rules.lang(state))
+    bonus = rules_fights.fight_bonus(state, plan)
+    for item in rules_items.single_use(state, g.turn, bonus.ignores):
+        item_text = C.describe(lookup.item_card(state, item), lookup.lang(state))
         answer = yield _yes_no(
             "fight.use",
             _("Use {item} in this fight? It is discarded after.").format(item=item_text),
@@ -818,7 +830,7 @@ def fight_step(state: State) -> Flow:
             return
         if answer == "yes":
             plan.use.append(item)
-    for who, spell in rules.fight_bonus(state, plan).conditional:
+    for who, spell in rules_fights.fight_bonus(state, plan).conditional:
         answer = yield _yes_no(
             "fight.condition",
             _("{player}'s {spell}: does this hold now? {condition}").format(
@@ -829,27 +841,27 @@ def fight_step(state: State) -> Flow:
             return
         if answer == "yes":
             plan.conditions.append(C.slug(spell.name))
-    bonus = rules.fight_bonus(state, plan)
-    why = _("{player}: fight {monsters}").format(player=leader.player, monsters=rules.group_text(state))
+    bonus = rules_fights.fight_bonus(state, plan)
+    why = _("{player}: fight {monsters}").format(player=leader.player, monsters=lookup.group_text(state))
     roll = yield RollRequest(
         "fight.roll", parse(f"{bonus.dice}dt"), why, bonus.total, tuple(bonus.parts), odds_lines(state, plan)
     )
     if g.step != step:
         state.log.text(_("(that roll was overtaken by a one-shot command and is not used)"))
         return
-    bonus = rules.fight_bonus(state, plan)
+    bonus = rules_fights.fight_bonus(state, plan)
     gained = roll.stars or 0
     cast: list[tuple[int, str]] = []
     numbers = roll.total - roll.modifier
     while True:
-        chosen = rules.castings(state, bonus, cast, gained)
+        chosen = rules_fights.castings(state, bonus, cast, gained)
         total = numbers + bonus.total + sum(c.value for c in chosen)
         options = []
         for c in bonus.castable:
             if c in chosen:
                 continue
             try:
-                rules.castings(state, bonus, [*cast, (c.hero, c.slug)], gained)
+                rules_fights.castings(state, bonus, [*cast, (c.hero, c.slug)], gained)
             except InputError:
                 continue  # not enough energy for it
             after = total + c.value
@@ -878,15 +890,15 @@ def fight_step(state: State) -> Flow:
             break
         hero_i, _sep, spell_slug = answer.partition(":")
         cast.append((int(hero_i), spell_slug))
-    rules.resolve_fight(state, plan, roll, cast)
+    rules_fights.resolve_fight(state, plan, roll, cast)
 
 
 def _win_hint(state: State, plan: Plan) -> str:
     try:
-        bonus = rules.fight_bonus(state, plan)
+        bonus = rules_fights.fight_bonus(state, plan)
     except InputError:
         return ""
-    fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules.boosts(state, bonus))
+    fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules_fights.boosts(state, bonus))
     return _("{bonus}, win {p}").format(bonus=f"{bonus.total:+d}", p=pct(fo.win))
 
 
@@ -905,7 +917,7 @@ def end_step(state: State) -> Flow:
     if g.owed:
         who = g.owed[0]
         hero = g.heroes[who]
-        names = [rules.name_of(state, "item", h.card) for h in hero.items]
+        names = [lookup.name_of(state, "item", h.card) for h in hero.items]
         if len(hero.items) > 1:
             roll = yield RollRequest(
                 "lose.item",
@@ -916,24 +928,24 @@ def end_step(state: State) -> Flow:
             )
             if g.step != step:
                 return
-            rules.lose_item(state, who, roll.total - 1)
+            rules_items.lose_item(state, who, roll.total - 1)
         else:
-            rules.lose_item(state, who, 0)
+            rules_items.lose_item(state, who, 0)
         return
-    extra = rules.over_limit(state)
+    extra = rules_items.over_limit(state)
     if extra:
         who, cls, items = extra[0]
         hero = g.heroes[who]
         answer = yield choice(
             "end.discard",
             _("{player} may hold 1 {cls} item: discard which?").format(
-                player=hero.player, cls=C.class_name(cls, rules.lang(state))
+                player=hero.player, cls=C.class_name(cls, lookup.lang(state))
             ),
-            *[(s, C.describe(rules.item_card(state, s), rules.lang(state))) for s in items],
+            *[(s, C.describe(lookup.item_card(state, s), lookup.lang(state))) for s in items],
         )
         if g.step != step:
             return
-        yield from give_away(state, who, rules.held_index(state, who, answer))
+        yield from give_away(state, who, lookup.held_index(state, who, answer))
         return
     leader = g.current()
     nxt = _next_player(state)
@@ -949,7 +961,7 @@ def end_step(state: State) -> Flow:
     if g.step != step:
         return
     if answer == "end":
-        rules.end_turn(state)
+        rules_turns.end_turn(state)
     elif answer == "trade":
         yield from trade_flow(state)
     elif answer == "discard":
@@ -972,9 +984,9 @@ def end_step(state: State) -> Flow:
         )
         if g.step != step:
             return
-        rules.change_health(state, who, value=value)
+        rules_health.change_health(state, who, value=value)
     else:
-        rules.quest_done(state)
+        rules_turns.quest_done(state)
 
 
 def _next_player(state: State) -> str:
@@ -1008,7 +1020,7 @@ def choose_item(state: State, key: str, who: int, *, nothing: bool = False) -> F
     options = [
         (
             str(n),
-            C.describe(rules.item_card(state, h.card), rules.lang(state))
+            C.describe(lookup.item_card(state, h.card), lookup.lang(state))
             + (_(" (new: usable next turn)") if h.fresh else ""),
         )
         for n, h in enumerate(hero.items)
@@ -1035,7 +1047,7 @@ def give_away(state: State, who: int, index: int) -> Flow:
         if g.step != step:
             return
         to = None if answer == "pile" else int(answer)
-    rules.discard(state, who, index, to)
+    rules_items.discard(state, who, index, to)
 
 
 def trade_flow(state: State) -> Flow:
@@ -1049,4 +1061,4 @@ def trade_flow(state: State) -> Flow:
         item_b = yield from choose_item(state, "trade.back", b, nothing=True)
     if g.step != step:
         return
-    rules.trade(state, a, item_a, b, item_b)
+    rules_items.trade(state, a, item_a, b, item_b)
