@@ -85,17 +85,28 @@ def _new_round(state: State, f: Fight, monster: Monster, *, first: bool = False)
         f.phase = "initiative"
 
 
+def _fight_at(state: State, phase: str, step: str) -> tuple[Fight, Hero, Monster]:
+    """The fight in progress, its hero and its monster, when it is at ``phase``; else the one-line error
+    saying what comes next. ``step`` names what was asked, with ``{hero}`` and ``{monster}`` in it."""
+    f, hero, monster = fighting(state)
+    if f.phase != phase:
+        raise phase_error(f, hero, monster, step.format(hero=hero.name, monster=monster.name))
+    return f, hero, monster
+
+
+def _check_face(face: int, die: int) -> None:
+    if not 1 <= face <= die:
+        raise InputError(f"{face} is not a face of 1d{die}")
+
+
 def initiative(state: State, hero_face: int, monster_face: int) -> str | None:
     """Both roll 1d6 (the pit viper adds 1); the higher attacks first; a tie rolls again.
 
     Returns ``hero`` or ``monster``, or None after a tie.
     """
-    f, hero, monster = fighting(state)
-    if f.phase != "initiative":
-        raise phase_error(f, hero, monster, "roll initiative")
+    f, hero, monster = _fight_at(state, "initiative", "roll initiative")
     for face in (hero_face, monster_face):
-        if not 1 <= face <= D.D6:
-            raise InputError(f"{face} is not a face of 1d6")
+        _check_face(face, D.D6)
     m = monster_face + monster.initiative_bonus
     if hero_face == m:
         state.log.text(f"Initiative tied at {m}: roll again.")
@@ -127,12 +138,9 @@ def _after(state: State, f: Fight, monster: Monster, who: str) -> None:
 
 def hero_attack(state: State, weapon: str, face: int) -> bool:
     """The hero's attack: 1d6 + attack number against the monster's AC; returns True on a hit."""
-    f, hero, monster = fighting(state)
-    if f.phase != "hero":
-        raise phase_error(f, hero, monster, f"let {hero.name} attack")
+    f, hero, monster = _fight_at(state, "hero", "let {hero} attack")
     item = weapon_named(hero, weapon)
-    if not 1 <= face <= D.D6:
-        raise InputError(f"{face} is not a face of 1d6")
+    _check_face(face, D.D6)
     variants = state.meta.variants
     parts = attack_parts(hero, monster, item, variants, slowed=f.slowed)
     score = face + total(parts)
@@ -184,11 +192,8 @@ def _kill(state: State, f: Fight, hero: Hero, monster: Monster, item: Item | Non
 
 def run_away(state: State, face: int) -> bool:
     """Instead of attacking, 1d10 at or above the monster's attack number; returns True on escape."""
-    f, hero, monster = fighting(state)
-    if f.phase != "hero":
-        raise phase_error(f, hero, monster, f"let {hero.name} run")
-    if not 1 <= face <= D.D10:
-        raise InputError(f"{face} is not a face of 1d10")
+    f, hero, monster = _fight_at(state, "hero", "let {hero} run")
+    _check_face(face, D.D10)
     if face >= monster.att:
         if monster.key == SPECTER:
             state.log.text(
@@ -213,11 +218,8 @@ def run_away(state: State, face: int) -> bool:
 
 def monster_attack(state: State, face: int) -> bool:
     """The monster's attack: 1d6 + its attack number against the hero's AC; returns True on a hit."""
-    f, hero, monster = fighting(state)
-    if f.phase != "monster":
-        raise phase_error(f, hero, monster, f"let the {monster.name} attack")
-    if not 1 <= face <= D.D6:
-        raise InputError(f"{face} is not a face of 1d6")
+    f, hero, monster = _fight_at(state, "monster", "let the {monster} attack")
+    _check_face(face, D.D6)
     ac = armor_class(hero, monster, state.meta.variants)
     score = face + monster.att
     if score < ac:
@@ -306,11 +308,8 @@ def fall(state: State, hero: Hero) -> None:
 
 def table_roll(state: State, face: int) -> str:
     """The 1d10 after a hit of the basilisk, black widow, carrion crawler, ghoul or pit viper."""
-    f, hero, monster = fighting(state)
-    if f.phase != "table":
-        raise phase_error(f, hero, monster, "roll the hit's 1d10")
-    if not 1 <= face <= D.D10:
-        raise InputError(f"{face} is not a face of 1d10")
+    f, hero, monster = _fight_at(state, "table", "roll the hit's 1d10")
+    _check_face(face, D.D10)
     effect = monster.table_effect(face)
     state.log.text(f"{face}: {EFFECT_TEXT[effect]}.")
     if effect == "stone":
@@ -332,9 +331,7 @@ def table_roll(state: State, face: int) -> str:
 
 def pick(state: State, name: str) -> Item:
     """The robber fly's or the rust monster's player takes one of the hero's items."""
-    f, hero, monster = fighting(state)
-    if f.phase != "pick":
-        raise phase_error(f, hero, monster, "take an item")
+    f, hero, monster = _fight_at(state, "pick", "take an item")
     item = find_item(hero, name)
     if item not in pick_options(hero, f.pick):
         raise InputError(f"the rust monster eats metal items only; {item.name} is not metal")
