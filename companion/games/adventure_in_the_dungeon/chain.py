@@ -30,12 +30,12 @@ Numbers are floats at the table (``exact=False``) and :class:`~fractions.Fractio
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from fractions import Fraction
+from collections.abc import Iterator
 from typing import Any
 
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon.data import RANGERESS
+from companion.games.adventure_in_the_dungeon.forward import dense_pass, level_pass
 from companion.games.adventure_in_the_dungeon.phases import phase_a, phase_b
 from companion.games.adventure_in_the_dungeon.rules import (
     SLAIN,
@@ -262,143 +262,80 @@ class Chain:
             )
         return got
 
-    def run(self, starts: dict[Fight, Any]) -> tuple[dict[int, tuple[str, Any]], int]:
-        """Push ``starts`` (round-start situation -> chance) through the chain: the end situations
-        (key -> (end, chance)) and how many situations were visited. The chances' type (float or
-        Fraction) is the arithmetic used throughout."""
-        one = next(iter(starts.values()))
-        exact = not isinstance(one, float)
-        zero = Fraction(0) if exact else 0.0
-        scale = Fraction(1, T_ROUND) if exact else 1.0 / T_ROUND
-        buckets: dict[int, dict[int, Any]] = {}
-        ends: dict[str, dict[int, Any]] = {SLAIN: {}, WIPED: {}, STUCK: {}}
+    def run(self, starts: dict[Fight, Any]) -> tuple[dict[int, tuple[str, Any]], Any, int]:
+        """Push ``starts`` (round-start situation -> chance) through the chain: the end situations as
+        (key -> (end, numerator)) over one common denominator (1 for floats), and how many situations
+        were visited. The chances' type (float or Fraction) says the arithmetic: floats, or exact
+        integers (docs/odds-and-simulation.md)."""
+        exact = not isinstance(next(iter(starts.values())), float)
+        items = []
         for s, p in starts.items():
-            key = self.encode(s)
-            o = outcome(self.model, s)
-            if o:
-                ends[o][key] = ends[o].get(key, zero) + p
-            else:
-                bucket = buckets.setdefault(self.level(s), {})
-                bucket[key] = bucket.get(key, zero) + p
-        visited = 0
-        while buckets:
-            lvl = min(buckets)
-            here = buckets.pop(lvl)
-            visited += len(here)
-            self._level(here, lvl, buckets, ends, scale, zero)
-        out = {key: (o, p) for o, got in ends.items() for key, p in got.items()}
-        return out, visited
+            items.append((self.encode(s), outcome(self.model, s), p))
+        if not exact:
+            going: dict[int, float] = {}
+            for key, o, p in items:
+                if not o:
+                    going[key] = going.get(key, 0.0) + p
+            got = dense_pass(self, going, T_ROUND) if going else None
+            if got is not None:
+                ends = got[0]
+                for key, o, p in items:
+                    if o:
+                        was = ends.get(key, (o, 0.0))[1]
+                        ends[key] = (o, was + p)
+                return got
+        return level_pass(self, items, exact, T_ROUND)
 
-    def _level(
-        self,
-        here: dict[int, Any],
-        lvl: int,
-        buckets: dict[int, dict[int, Any]],
-        ends: dict[str, dict[int, Any]],
-        scale: Any,
-        zero: Any,
-    ) -> None:
-        """Absorb the rounds that stay on this level, then push every chance onwards."""
-        group: dict[int, list[Entry]] = {}
-        todo = list(here)
-        seen = set(todo)
-        while todo:  # what a round of misses (a change of lock-outs) links to
-            key = todo.pop()
-            k = group[key] = self.compiled(key)[2]
-            for _, off, _, _ in k:
-                if key + off not in seen:
-                    seen.add(key + off)
-                    todo.append(key + off)
-        visits = self._visits(here, group, scale, zero, ends)
-        compiled = self.compiled
-        for key, x in visits.items():
-            if not x:
-                continue
-            xs = x * scale
-            terms, moves, _ = compiled(key)
-            for off, end, w in terms:
-                got = ends[end]
-                n = key + off
-                got[n] = got.get(n, zero) + xs * w
-            for dl, entries in moves:
-                bucket = buckets.get(lvl + dl)
-                if bucket is None:
-                    bucket = buckets[lvl + dl] = {}
-                get = bucket.get
-                for n, w in zip([key + off for off, _ in entries], [xs * w for _, w in entries], strict=True):
-                    bucket[n] = get(n, zero) + w
+    # ---- what the forward passes read ----
+    @property
+    def flags_fixed(self) -> bool:
+        """No round changes the flags here (no entwining, paralysis, lock-outs nor webs)."""
+        return not self.model.rules & {D.ENTWINE, D.PARALYSE, D.LOCKOUT, D.WEBS}
 
-    def _visits(
-        self,
-        here: dict[int, Any],
-        group: dict[int, list[Entry]],
-        scale: Any,
-        zero: Any,
-        ends: dict[str, dict[int, Any]],
-    ) -> dict[int, Any]:
-        """The expected number of round starts at each situation of this level, given the chances
-        that arrive (``here``): ``x = here + x Q``. A situation no round can ever leave is stuck."""
-        inner = {key: {key + off: w for w, off, _, _ in k} for key, k in group.items()}
-        stuck = ends[STUCK]
-        if len(inner) == len(here) and all(set(q) <= {key} for key, q in inner.items()):
-            out = {}
-            for key, p in here.items():  # the usual case: only a round of misses stays
-                w = inner[key].get(key, 0)
-                if w == T_ROUND:
-                    stuck[key] = stuck.get(key, zero) + p
-                    out[key] = zero
-                else:
-                    out[key] = p / (1 - w * scale)
-            return out
+    def key_level(self, key: int) -> int:
+        """:meth:`level` of the situation ``key``."""
+        rest = key % self.flag_stride
+        total = rest % self.radix_m + bin(key // self.flag_stride & 0xF).count("1")
+        for h in range(4):
+            total += rest // self.strides[h] % (self.maxh[h] + 1)
+        return total
 
-        def end(key: int, p: Any) -> None:
-            stuck[key] = stuck.get(key, zero) + p
+    def signatures(self, flags: int, lo: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Every situation with these flags from key ``lo`` up, in order, as (key without the flags,
+        :meth:`_signature` without the flags), for :func:`.forward.dense_pass`."""
+        mx, b, st, hits = self.maxh, self.blow, self.strides, self.hits
+        cm = [min(hits - d, self.cap_m) for d in range(self.radix_m)]
+        dead = flags & 0xF
+        repeat = self.model.area.repeat
+        for d3 in range(mx[3] + 1):
+            for d2 in range(mx[2] + 1):
+                for d1 in range(mx[1] + 1):
+                    for d0 in range(mx[0] + 1):
+                        base = d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3]
+                        if base + self.radix_m <= lo:
+                            continue
+                        rems = (mx[0] - d0, mx[1] - d1, mx[2] - d2, mx[3] - d3)
+                        if not repeat:
+                            caps = tuple(min(rems[h], b[h] + 1) for h in range(4))
+                            for dm in range(self.radix_m):
+                                yield base + dm, (cm[dm], *caps)
+                            continue
+                        standing = sum(1 for h in range(4) if rems[h] and not dead >> h & 1)
+                        for dm in range(self.radix_m):
+                            t = self._times(hits - dm, standing)
+                            yield base + dm, (cm[dm], *(min(rems[h], b[h] * t + 1) for h in range(4)))
 
-        return _solve_group(here, inner, scale, zero, end)
-
-
-def _solve_group(
-    here: dict[int, Any],
-    inner: dict[int, dict[int, int]],
-    scale: Any,
-    zero: Any,
-    stuck: Callable[[int, Any], None],
-) -> dict[int, Any]:
-    """Solve ``x = here + x Q`` over a small group; chances reaching members that never leave it end
-    there, stuck."""
-    keys = list(inner)
-    leaves = {k: sum(inner[k].values()) < T_ROUND for k in keys}
-    changed = True
-    while changed:
-        changed = False
-        for k in keys:
-            if not leaves[k] and any(leaves[j] for j, w in inner[k].items() if w):
-                leaves[k] = changed = True
-    live = [k for k in keys if leaves[k]]
-    pos = {k: i for i, k in enumerate(live)}
-    n = len(live)
-    # (I - Q^T) x = b over the members that leave; a member that never leaves absorbs what reaches it.
-    a = [[zero] * n + [here.get(k, zero)] for k in live]
-    for i in range(n):
-        a[i][i] += 1
-    for k in live:
-        for j, w in inner[k].items():
-            if j in pos:
-                a[pos[j]][pos[k]] -= w * scale
-    for c in range(n):
-        pivot = max(range(c, n), key=lambda r: abs(a[r][c]))
-        a[c], a[pivot] = a[pivot], a[c]
-        p = a[c][c]
-        a[c] = [x / p for x in a[c]]
-        for r in range(n):
-            if r != c and a[r][c]:
-                f = a[r][c]
-                a[r] = [x - f * y for x, y in zip(a[r], a[c], strict=True)]
-    out = {k: a[pos[k]][n] for k in live}
-    for k in keys:
-        if not leaves[k]:
-            arrived = here.get(k, zero) + sum((out[j] * inner[j].get(k, 0) * scale for j in live), zero)
-            if arrived:
-                stuck(k, arrived)
-            out[k] = zero
-    return out
+    def dense_kernel(self, key: int, tot: int) -> Any:
+        """The kernel of ``key`` for :func:`.forward.dense_pass`: ``STUCK`` when no round can change
+        anything, else (moves [(offset, weight)], ends [(end, [(offset, weight)])]) with the weights
+        as floats that already count the rounds of misses (divided by ``tot`` less their weight)."""
+        terms, moves, stay = self.compiled(key)
+        assert all(not e[1] for e in stay), "a round that stays on its level changes nothing here"
+        ws = sum(e[0] for e in stay)
+        if ws == tot:
+            return STUCK
+        f = tot - ws
+        by_end: dict[str, list[tuple[int, float]]] = {}
+        for off, end, w in terms:
+            by_end.setdefault(end, []).append((off, w / f))
+        return [(off, w / f) for _, entries in moves for off, w in entries], list(by_end.items())
