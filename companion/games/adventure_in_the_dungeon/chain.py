@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.games.adventure_in_the_dungeon import data as D
-from companion.games.adventure_in_the_dungeon.data import RANGERESS
+from companion.games.adventure_in_the_dungeon.data import RANGERESS, WIZARD
 from companion.games.adventure_in_the_dungeon.forward import dense_pass, level_pass
 from companion.games.adventure_in_the_dungeon.phases import phase_a, phase_b
 from companion.games.adventure_in_the_dungeon.rules import (
@@ -118,6 +118,31 @@ class Chain:
             key += min(s.hs[h], self.maxh[h]) * self.strides[h]
         return key + _flags(s) * self.flag_stride
 
+    def round_key(self, s: Fight) -> int:
+        """``encode(begin_round(s))`` without building the new round: this round's misses against
+        the Remorhaz become next round's lock-outs."""
+        hs, mx, st = s.hs, self.maxh, self.strides
+        key = min(s.m, self.hits) + min(hs[0], mx[0]) * st[0] + min(hs[1], mx[1]) * st[1]
+        key += min(hs[2], mx[2]) * st[2] + min(hs[3], mx[3]) * st[3]
+        flags = s.dead | s.para << _PARA | s.trap << _TRAP | s.twine << _TWINE | s.nlock << _LOCK
+        return key + (flags | int(s.cure) << _CURE) * self.flag_stride
+
+    def key_end(self, key: int) -> str | None:
+        """:func:`~.rules.outcome` of the situation ``key``."""
+        rest = key % self.flag_stride
+        if rest % self.radix_m >= self.hits:
+            return SLAIN
+        live = 0
+        for h in range(4):
+            if rest // self.strides[h] % (self.maxh[h] + 1) < self.maxh[h]:
+                live |= 1 << h
+        live &= ~(key // self.flag_stride)
+        if not live & 0xF:
+            return WIPED
+        if not live & self.model.can_hit:
+            return STUCK
+        return None
+
     def decode(self, key: int) -> Fight:
         flags, rest = divmod(key, self.flag_stride)
         m = rest % self.radix_m
@@ -156,9 +181,10 @@ class Chain:
             _flags(s),
         )
 
-    def _heroes_turn(self, mid: Fight) -> list[tuple[int, int]]:
-        """Phase B from ``mid`` as (weight over 36**4, key offset from ``begin_round(mid)``'s key),
-        memoised on what it reads: the monster's hits left, who stands, and the flags."""
+    def _heroes_turn(self, mid: Fight) -> list[tuple[int, int, int, str | None]]:
+        """Phase B from ``mid`` as (weight over 36**4, key offset from ``begin_round(mid)``'s key,
+        level offset, end or None), memoised on what it reads: the monster's hits left, who stands,
+        and the flags (which also say the level offset and the end)."""
         live = alive(self.model, mid)
         sig = (
             min(self.hits - mid.m, self.cap_m),
@@ -166,17 +192,19 @@ class Chain:
             _flags(mid),
             mid.nlock,
             mid.att,
-            mid.struck,
-            int(mid.sfirst),
+            mid.struck & 1 << WIZARD,  # what the heroes' turn reads of it: the Wizard's spell fails
         )
         got = self.heroes_turn.get(sig)
         if got is None:
-            base = self.encode(begin_round(mid))
+            base = self.round_key(mid)
             acc: dict[int, int] = {}
             for end, w in phase_b(self.model, mid).items():
-                off = self.encode(begin_round(end)) - base
+                off = self.round_key(end) - base
                 acc[off] = acc.get(off, 0) + w
-            got = self.heroes_turn[sig] = list(acc.items())
+            lvl = self.key_level(base)
+            got = self.heroes_turn[sig] = [
+                (w, off, self.key_level(base + off) - lvl, self.key_end(base + off)) for off, w in acc.items()
+            ]
         return got
 
     # ---- one round's kernel, enumerated with the rules' step functions ----
@@ -199,20 +227,26 @@ class Chain:
             0,
             s.cure,
         )
-        base, lvl = self.encode(rep), self.level(rep)
+        base = self.encode(rep)
+        lvl = self.key_level(base)
         acc: dict[int, int] = {}
+        how: dict[int, tuple[int, str | None]] = {}  # an offset's level offset and end
         for mid, wa in phase_a(model, rep, self.first_strike).items():
+            k0 = self.round_key(mid)
+            d0 = self.key_level(k0) - lvl
             if mid.m >= self.hits:  # slain by the first strike
-                key = self.encode(begin_round(mid))
-                acc[key] = acc.get(key, 0) + wa * T_B
+                off = k0 - base
+                acc[off] = acc.get(off, 0) + wa * T_B
+                how[off] = (d0, SLAIN)
                 continue
-            k0 = self.encode(begin_round(mid))
-            for off, wb in self._heroes_turn(mid):
-                acc[k0 + off] = acc.get(k0 + off, 0) + wa * wb
-        out = []
-        for key, w in acc.items():
-            n = self.decode(key)
-            out.append((w, key - base, self.level(n) - lvl, outcome(model, n)))
+            for wb, off, dl, end in self._heroes_turn(mid):
+                off += k0 - base
+                if off in acc:
+                    acc[off] += wa * wb
+                else:
+                    acc[off] = wa * wb
+                    how[off] = (d0 + dl, end)
+        out = [(w, off, *how[off]) for off, w in acc.items()]
         self.kernels[sig] = out
         return out
 
@@ -327,15 +361,12 @@ class Chain:
 
     def dense_kernel(self, key: int, tot: int) -> Any:
         """The kernel of ``key`` for :func:`.forward.dense_pass`: ``STUCK`` when no round can change
-        anything, else (moves [(offset, weight)], ends [(end, [(offset, weight)])]) with the weights
-        as floats that already count the rounds of misses (divided by ``tot`` less their weight)."""
+        anything, else [(offset, weight)] to the next round starts and the ends alike, the weights as
+        floats that already count the rounds of misses (divided by ``tot`` less their weight)."""
         terms, moves, stay = self.compiled(key)
         assert all(not e[1] for e in stay), "a round that stays on its level changes nothing here"
         ws = sum(e[0] for e in stay)
         if ws == tot:
             return STUCK
         f = tot - ws
-        by_end: dict[str, list[tuple[int, float]]] = {}
-        for off, end, w in terms:
-            by_end.setdefault(end, []).append((off, w / f))
-        return [(off, w / f) for _, entries in moves for off, w in entries], list(by_end.items())
+        return [(off, w / f) for _, entries in moves for off, w in entries] + [(off, w / f) for off, _, w in terms]

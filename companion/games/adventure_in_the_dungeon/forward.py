@@ -43,34 +43,30 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
         return None
     (flag,) = flags
     base = flag * size
-    mass = [0.0] * size
+    mass = [0.0] * size  # the chance of each round start, and of each end once the fight is over
     for key, p in starts.items():
         mass[key - base] += p
-    ends: dict[str, dict[int, float]] = {}
+    ends: Ends = {}
     kernels: dict[tuple[int, ...], Any] = {}
     visited = 0
     for rest, sig in ch.signatures(flag, min(starts) - base):
         p = mass[rest]
         if not p:
             continue
-        visited += 1
         k = kernels.get(sig)
         if k is None:
-            k = kernels[sig] = ch.dense_kernel(rest + base, tot)
-        if k is STUCK:
-            got = ends.setdefault(STUCK, {})
-            got[rest + base] = got.get(rest + base, 0.0) + p
-            continue
-        moves, terms = k
-        for off, w in moves:
-            mass[rest + off] += p * w
-        for end, entries in terms:
-            got = ends.setdefault(end, {})
-            for off, w in entries:
-                n = rest + base + off
-                got[n] = got.get(n, 0.0) + p * w
-    out = {key: (end, p) for end, got in ends.items() for key, p in got.items()}
-    return out, 1, visited
+            end = ch.key_end(rest + base)
+            k = kernels[sig] = (end,) if end else ch.dense_kernel(rest + base, tot)
+        if k.__class__ is list:
+            visited += 1
+            for off, w in k:
+                mass[rest + off] += p * w
+        elif k.__class__ is tuple:  # the fight is over here
+            ends[rest + base] = (k[0], p)
+        else:  # no round can change anything: stuck
+            visited += 1
+            ends[rest + base] = (STUCK, p)
+    return ends, 1, visited
 
 
 class _Parts:
