@@ -14,18 +14,17 @@ Why it is fast (docs/odds-and-simulation.md, "The Adventure in the Dungeon's who
   that shares it: a few hundred kernels serve tens of thousands of situations.
 - **No iteration.** Hits only grow, so every round either moves to a situation with more hits (or a
   hero fallen) or stays among situations with the same hits (a round of misses; against the Remorhaz,
-  a change of who is locked out). The chain is pushed forward level by level (the total of all hits
-  and deaths); the staying part is absorbed in closed form (``1 / (1 - p)``, or a small linear system
-  for the Remorhaz's lock-outs), so a fight that can go on for ever costs no more than a short one.
-- **One pass gives everything.** The pass yields the distribution of how the fight ends (every end
-  situation with its chance), and every figure shown (slain, every hero fallen, who stands, how many
-  stand, the hits left) is read off it.
+  a change of who is locked out). The staying part is absorbed in closed form (``1 / (1 - p)``, or a
+  small linear system for the Remorhaz's lock-outs), so a fight that can go on for ever costs no more
+  than a short one.
+- **One pass gives everything.** The pass (:mod:`.forward`) yields the distribution of how the fight
+  ends (every end situation with its chance), and every figure shown (slain, every hero fallen, who
+  stands, how many stand, the hits left) is read off it.
 
 A situation is one integer (the monster's hits, each hero's hits and the flags, in mixed radix), so a
-kernel's entry is a constant offset and a step of the pass is an addition and a dictionary update.
-
-Numbers are floats at the table (``exact=False``) and :class:`~fractions.Fraction` on request
-(``exact=True``: ``--exact`` and ``--json``, and the tests against icepool), with the same code.
+kernel's entry is a constant offset. Numbers are floats at the table (``exact=False``) and exact on
+request (``exact=True``: ``--exact`` and ``--json``, and the tests against icepool): integer
+numerators over one denominator per level, made Fractions at the end.
 """
 
 from __future__ import annotations
@@ -44,7 +43,6 @@ from companion.games.adventure_in_the_dungeon.rules import (
     Fight,
     Model,
     alive,
-    begin_round,
     outcome,
 )
 
@@ -251,10 +249,6 @@ class Chain:
         return out
 
     # ---- the forward pass ----
-    def level(self, s: Fight) -> int:
-        """Hits and deaths, all counted: no round lowers it, and only a round of misses keeps it."""
-        return min(s.m, self.hits) + sum(min(s.hs[h], self.maxh[h]) for h in range(4)) + bin(s.dead).count("1")
-
     def compiled(self, key: int) -> Compiled:
         """The kernel of the situation ``key``, grouped for the pass: the ends (offset, end, weight),
         the moves to later levels (level offset, [(offset, weight)]), and the rounds that stay on this
@@ -327,7 +321,8 @@ class Chain:
         return not self.model.rules & {D.ENTWINE, D.PARALYSE, D.LOCKOUT, D.WEBS}
 
     def key_level(self, key: int) -> int:
-        """:meth:`level` of the situation ``key``."""
+        """The level of the situation ``key``: its hits and deaths, all counted. No round lowers it,
+        and only a round of misses (or a change of lock-outs) keeps it."""
         rest = key % self.flag_stride
         total = rest % self.radix_m + bin(key // self.flag_stride & 0xF).count("1")
         for h in range(4):

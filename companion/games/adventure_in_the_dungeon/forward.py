@@ -98,7 +98,9 @@ class _Parts:
         return out, den
 
 
-def level_pass(ch: Chain, starts: Iterable[tuple[int, str | None, Any]], exact: bool, tot: int) -> tuple[Ends, Any, int]:
+def level_pass(
+    ch: Chain, starts: Iterable[tuple[int, str | None, Any]], exact: bool, tot: int
+) -> tuple[Ends, Any, int]:
     """Push ``starts`` ((key, end or None, chance)) through the chain level by level."""
     buckets: dict[int, _Parts] = {}
     ends = _Parts()
@@ -116,8 +118,9 @@ def level_pass(ch: Chain, starts: Iterable[tuple[int, str | None, Any]], exact: 
         lvl = min(buckets)
         here, den = buckets.pop(lvl).combine(exact)
         visited += len(here)
-        for key, num, vden in _visits(ch, here, den, exact, tot, ends, endof):
-            terms, moves, _ = ch.compiled(key)
+        kernels = {key: ch.compiled(key) for key in here}
+        for key, num, vden in _visits(ch, here, kernels, den, exact, tot, ends, endof):
+            terms, moves, _ = kernels[key] if key in kernels else ch.compiled(key)
             for off, end, w in terms:
                 endof[key + off] = end
                 ends.add(vden, key + off, num * w)
@@ -137,12 +140,19 @@ def level_pass(ch: Chain, starts: Iterable[tuple[int, str | None, Any]], exact: 
 
 
 def _visits(
-    ch: Chain, here: dict[int, Any], den: Any, exact: bool, tot: int, ends: _Parts, endof: dict[int, str]
+    ch: Chain,
+    here: dict[int, Any],
+    kernels: dict[int, Any],
+    den: Any,
+    exact: bool,
+    tot: int,
+    ends: _Parts,
+    endof: dict[int, str],
 ) -> list[tuple[int, Any, Any]]:
     """The expected round starts at each situation of a level, as (key, numerator, denominator) such
     that a kernel weight ``w`` (over ``tot``) carries ``numerator * w / denominator`` onwards:
     ``x = here + x Q`` over the rounds that stay on the level. A situation no round leaves is stuck."""
-    stays = {key: ch.compiled(key)[2] for key in here}
+    stays = {key: k[2] for key, k in kernels.items()}
     if all(not e or (len(e) == 1 and not e[0][1]) for e in stays.values()):
         out = []
         for key, h in here.items():  # the usual case: only a round of misses stays
