@@ -7,7 +7,7 @@ from typing import Any
 from companion.dice.expr import parse
 from companion.dice.roll import Roll, evaluate
 from companion.engine.requests import Choice, Number, RollRequest, Text
-from companion.games.dark_tower import GAME, rules
+from companion.games.dark_tower import GAME, lookup, rules_draw, rules_items, rules_setup, rules_turns
 from companion.games.dark_tower import cards as C
 from companion.session.service import new_state
 from companion.session.state import Meta, State
@@ -44,7 +44,7 @@ def new(variants: tuple[str, ...] = ()) -> State:
         ("obstacle", PIT),
         ("hero", ROGUE),
     ):
-        rules.enter_card(state, kind, card)
+        rules_setup.enter_card(state, kind, card)
     return state
 
 
@@ -52,13 +52,13 @@ def table(players: list[tuple[str, str, list[str]]], floor: int = 1, variants: t
     """A started game: (player, hero slug, item slugs) each; the heroes walked up to ``floor``."""
     state = new(variants)
     for i, (player, hero, items) in enumerate(players):
-        rules.add_hero(state, player, hero)
+        rules_setup.add_hero(state, player, hero)
         for item in items:
-            rules.gain_item(state, i, item)
-    rules.choose_quest(state, None)
-    rules.start(state, 0)
+            rules_items.gain_item(state, i, item)
+    rules_setup.choose_quest(state, None)
+    rules_setup.start(state, 0)
     for _ in range(floor - 1):
-        rules.enter_next_floor(state, force=True)
+        rules_turns.enter_next_floor(state, force=True)
     return state
 
 
@@ -71,10 +71,10 @@ def dt(*faces: int | str, check: int | None = None) -> Roll:
 
 def fight_with(state: State, monster: str) -> None:
     """Put ``monster`` on the table for the current player (drawn from the deck)."""
-    g = rules.game(state)
+    g = lookup.game(state)
     if g.deck().monsters < 1:
-        rules.set_deck(state, g.floor, (1, g.deck().obstacles, g.deck().items))
-    rules.draw(state, "monster", monster, any_floor=True)
+        rules_turns.set_deck(state, g.floor, (1, g.deck().obstacles, g.deck().items))
+    rules_draw.draw(state, "monster", monster, any_floor=True)
 
 
 class Script:

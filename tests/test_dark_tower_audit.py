@@ -17,7 +17,7 @@ from companion.engine.describe import parse_choice
 from companion.engine.requests import choice
 from companion.errors import InputError
 from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import engine, rules
+from companion.games.dark_tower import engine_asks, engine_end, lookup, rules_draw, rules_turns
 from companion.session import catalogue
 from tests.dark_tower_helpers import Script, new, table
 
@@ -68,16 +68,16 @@ def test_undoing_past_the_first_answer_keeps_the_card_catalogue():
 
 def test_a_monster_from_another_floors_pile_is_refused_unless_confirmed():
     state = table([("Ann", "clan-champion", [])], floor=2)
-    rules.set_deck(state, 2, (2, 0, 0))
+    rules_turns.set_deck(state, 2, (2, 0, 0))
     with pytest.raises(InputError, match="Rat lives on floor 1: its card goes in floor 1's pile, not floor 2's"):
-        rules.draw(state, "monster", "rat")
-    assert rules.game(state).phase == "draw" and rules.game(state).deck().monsters == 2
-    rules.draw(state, "monster", "rat", any_floor=True)
-    assert rules.game(state).group == ["rat"]
+        rules_draw.draw(state, "monster", "rat")
+    assert lookup.game(state).phase == "draw" and lookup.game(state).deck().monsters == 2
+    rules_draw.draw(state, "monster", "rat", any_floor=True)
+    assert lookup.game(state).group == ["rat"]
     with pytest.raises(InputError, match="Rat lives on floor 1"):
-        rules.join_group(state, "rat", from_deck=True)
-    rules.join_group(state, "rat", from_deck=False)  # a card that names it, from outside the deck
-    assert rules.game(state).group == ["rat", "rat"]
+        rules_draw.join_group(state, "rat", from_deck=True)
+    rules_draw.join_group(state, "rat", from_deck=False)  # a card that names it, from outside the deck
+    assert lookup.game(state).group == ["rat", "rat"]
 
 
 def test_the_one_shot_draw_refuses_a_floor_1_card_on_floor_2_with_one_line_and_exit_2():
@@ -111,13 +111,13 @@ def test_a_new_monster_entered_for_another_floor_is_confirmed_before_it_is_drawn
         script.answer(script.request.values()[-1] if hasattr(script.request, "values") else "-")
     assert script.request.prompt == "Ghoul is a floor 3 card. Drawn here anyway?"
     script.answer("no")
-    assert script.request.key == "turn.card" and rules.game(state).group == []
+    assert script.request.key == "turn.card" and lookup.game(state).group == []
     script.run(("turn.card", "monster"), ("card.monster", "+new"), ("card.monster.name", "Imp"))
     script.run(("card.monster.floor", 2), ("card.monster.strength", 3))
     while script.request.key != "draw.floor":
         script.answer(script.request.values()[-1] if hasattr(script.request, "values") else "-")
     script.answer("yes")
-    assert rules.game(state).group == ["imp"]
+    assert lookup.game(state).group == ["imp"]
 
 
 def test_items_a_hero_holds_are_not_offered_again():
@@ -135,16 +135,16 @@ def test_items_a_hero_holds_are_not_offered_again():
 
 def test_one_item_is_not_one_items():
     state = table([("Ann", "clan-champion", ["sword"]), ("Bo", "rogue", ["axe", "mail"])])
-    rules.game(state).phase = "end"
-    request = next(engine.choose_hero(state, "trade.from", "Who gives an item?", need_items=True))
+    lookup.game(state).phase = "end"
+    request = next(engine_end.choose_hero(state, "trade.from", "Who gives an item?", need_items=True))
     assert [o.label for o in request.options] == ["Ann (1 item)", "Bo (2 items)"]
 
 
 def test_a_possible_fall_never_reads_zero_percent():
-    assert engine.pct(Fraction(1, 7776)) == "<0.1%"
+    assert engine_asks.pct(Fraction(1, 7776)) == "<0.1%"
     assert percent(Fraction(1, 7776)) == "<0.1%" and percent(Fraction(7775, 7776)) == ">99.9%"
     assert percent(Fraction(0)) == "0.0%" and percent(Fraction(1, 8)) == "12.5%"
-    assert engine.pct(Fraction(1, 1000)) == "0.1%"
+    assert engine_asks.pct(Fraction(1, 1000)) == "0.1%"
 
 
 def test_next_keeps_the_tick_mark_of_a_switched_property():

@@ -6,7 +6,7 @@ from companion.dice.expr import parse
 from companion.dice.render import fraction
 from companion.dice.roll import evaluate
 from companion.engine.requests import Choice, RollRequest
-from companion.games.dark_tower import odds, rules
+from companion.games.dark_tower import lookup, odds, rules_fights
 from companion.session import catalogue, codec
 from companion.session.fold import answer_event
 from companion.session.service import Session
@@ -71,7 +71,7 @@ def test_setup_enters_a_new_hero_and_quest_and_shows_the_decks_with_the_quests_c
     req = s.run(("setup.decks", "ready"))
     assert req.key == "setup.first" and req.values()[-1] == "roll"
     req = s.run(("setup.first", "roll"), ("pick.first", (2,)))
-    g = rules.game(state)
+    g = lookup.game(state)
     assert g.current().player == "Bo" and g.phase == "draw" and req.key == "turn.card"
     assert "quest" in req.values()
 
@@ -101,10 +101,10 @@ def test_a_turn_of_guided_play_draws_a_new_monster_fights_it_and_passes_the_turn
     assert f"Win {fraction(odds.win_chance(4, 7))}" in req.info[1]
     req = s.answer((1, 1, 4, 6))  # 2 + 4 = 6 against 7: 1 damage (the ♥ heals nothing at full health)
     assert req.key == "end.menu"
-    hero = rules.game(state).heroes[0]
-    assert hero.health == 9 and rules.game(state).group == ["bat"]
+    hero = lookup.game(state).heroes[0]
+    assert hero.health == 9 and lookup.game(state).group == ["bat"]
     req = s.run(("end.menu", "end"))
-    assert req.key == "fight.help" if rules.game(state).floor > 1 else req.key == "fight.roll"
+    assert req.key == "fight.help" if lookup.game(state).floor > 1 else req.key == "fight.roll"
 
 
 def test_companion_draws_random_cards_through_1dn_rolls():
@@ -115,7 +115,7 @@ def test_companion_draws_random_cards_through_1dn_rolls():
     # five catalogue items: the random item is a 1d5
     assert req.key == "pick.item" and str(req.expr) == "1d5"
     req = s.answer((3,))  # items sorted by slug: axe, bomb, lucky-coin, mail, sword
-    assert rules.game(state).heroes[0].items[0].card == "lucky-coin"
+    assert lookup.game(state).heroes[0].items[0].card == "lucky-coin"
     assert req.key == "card.quest"  # no quest in the catalogue: enter one or play without
     req = s.run(("card.quest", "+none"), ("setup.decks", "ready"))
     assert req.key == "turn.card" and "1 Этажа" in req.prompt and "4 монстра" in req.prompt
@@ -123,7 +123,7 @@ def test_companion_draws_random_cards_through_1dn_rolls():
     assert req.key == "pick.card" and str(req.expr) == "1d6"  # 4 monsters, 1 obstacle, 1 item
     req = s.answer((5,))  # the 5th card: the obstacle
     assert req.key == "check.roll" and str(req.expr) == "4dt>5"  # 3 dice, and the Lucky Coin adds one
-    assert rules.game(state).obstacle == "pit"
+    assert lookup.game(state).obstacle == "pit"
 
 
 def test_a_summoner_brings_more_monsters_into_the_group():
@@ -134,7 +134,7 @@ def test_a_summoner_brings_more_monsters_into_the_group():
     req = s.run(("draw.group", "deck"), ("card.monster", "rat"))
     assert req.key == "draw.group"
     req = s.run(("draw.group", "outside"), ("card.monster", "rat"), ("draw.group", "fight"))
-    g = rules.game(state)
+    g = lookup.game(state)
     assert g.group == ["shaman", "rat", "rat"] and g.deck().monsters == 2
     assert req.key == "fight.roll" and "vs 7" in req.info[0]
 
@@ -154,7 +154,7 @@ def test_help_and_an_activated_spell_in_guided_play():
     assert [o.value for o in req.options] == ["0:heroic-valor", "done"]  # Bo has no energy for Backstab
     assert req.options[0].hint == "12 beats 9"
     req = s.run(("fight.cast", "0:heroic-valor"))
-    g = rules.game(state)
+    g = lookup.game(state)
     assert g.group == [] and g.beaten == 1 and g.heroes[0].energy == 1
     assert req.key == "end.menu"
 
@@ -167,7 +167,7 @@ def test_a_random_item_lost_to_the_cube_is_rolled_on_1dn():
     req = s.answer((6, 6, 6, 6))  # 3 against 4
     assert req.key == "lose.item" and str(req.expr) == "1d2"
     req = s.answer((2,))
-    assert [h.card for h in rules.game(state).heroes[0].items] == ["mail"]
+    assert [h.card for h in lookup.game(state).heroes[0].items] == ["mail"]
     assert req.key == "end.menu"
 
 
@@ -177,7 +177,7 @@ def test_items_over_the_class_limit_are_discarded_and_may_be_picked_up():
     req = s.run(("turn.card", "item"), ("card.item", "axe"))
     assert req.key == "end.discard" and req.values() == ("sword", "axe")
     req = s.run(("end.discard", "sword"), ("end.to", "1"))
-    g = rules.game(state)
+    g = lookup.game(state)
     assert [h.card for h in g.heroes[0].items] == ["axe"]
     assert [(h.card, h.fresh) for h in g.heroes[1].items] == [("sword", True)]
     assert req.key == "end.menu"
@@ -194,9 +194,9 @@ def test_a_step_overtaken_by_a_one_shot_command_starts_again_from_the_state():
     req = s.run(("turn.card", "monster"), ("card.monster", "rat"))
     assert req.key == "fight.roll"
     # a one-shot fight resolves it between two answers
-    rules.resolve_fight(state, rules.Plan(), evaluate(parse("4dt"), (3, 3, 3, 3)), [])
+    rules_fights.resolve_fight(state, rules_fights.Plan(), evaluate(parse("4dt"), (3, 3, 3, 3)), [])
     req = s.answer((1, 1, 1, 1))
-    assert req.key == "end.menu" and rules.game(state).beaten == 1
+    assert req.key == "end.menu" and lookup.game(state).beaten == 1
     assert any("overtaken" in e.get("t", "") for e in state.log.entries)
 
 
@@ -229,7 +229,7 @@ def test_guided_play_replays_from_its_events_and_new_cards_reach_the_catalogue(t
     assert codec.dump(again.state) == live
     assert again.log_text() == text
     assert again.fold.pending.key == "end.menu"
-    assert rules.game(again.state).beaten == 2
+    assert lookup.game(again.state).beaten == 2
     assert catalogue.load(tmp_path / "data", "dark-tower")["cards.item.dagger"] == {
         "name": "Dagger",
         "cls": "weapon",

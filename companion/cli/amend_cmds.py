@@ -81,10 +81,9 @@ def amend(
         change = preview(session, event)  # tried on a copy: refused here, in the player's words
         if not json_out:
             env.print(change, markup=False)
-        if not yes and env.interactive:
-            if not typer.confirm("Record this amendment?", default=True):
-                env.print("Nothing changed.")
-                return
+        if not yes and env.interactive and not typer.confirm("Record this amendment?", default=True):
+            env.print("Nothing changed.")
+            return
         try:
             eid = session.record(event)
         except CompanionError as exc:

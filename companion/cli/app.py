@@ -28,7 +28,7 @@ Examples:
   companion odds DC --mod 2         exact odds: 2/3
   companion new inverted-tower      start a game; then companion play
   companion odds fight it --mobs 2  exact fight odds
-  companion simulate it --runs 5000  whole games, win rate with its 95% interval
+  companion simulate it --runs 1000  whole games and their win rate
 """
 
 app = typer.Typer(

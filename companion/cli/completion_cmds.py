@@ -30,10 +30,10 @@ def completion(
       companion completion zsh
       companion completion fish
     \b
-    Install it once (then open a new terminal):
-      bash: companion completion bash > ~/.local/share/bash-completion/completions/companion
-      zsh:  companion completion zsh > ~/.zfunc/_companion   (fpath+=~/.zfunc before compinit)
-      fish: companion completion fish > ~/.config/fish/completions/companion.fish
+    Install it once (the README has the lines), then open a new terminal:
+      bash: save it as ~/.local/share/bash-completion/completions/companion
+      zsh:  save it as ~/.zfunc/_companion (fpath+=~/.zfunc before compinit)
+      fish: save it as ~/.config/fish/completions/companion.fish
     """
     env: Env = ctx.obj
     from companion.errors import InputError

@@ -38,7 +38,8 @@ Examples:
   companion odds "2d6>=9"
   companion odds talisman
   companion odds 4dt
-  companion odds fight it --mobs 2   exact fight odds (all games: companion odds fight --help)
+  companion odds fight it --mobs 2   exact fight odds
+  companion odds fight --help        fight odds in every game
 """
 
 

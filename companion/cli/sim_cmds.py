@@ -19,16 +19,17 @@ if TYPE_CHECKING:
 EPILOG = """\
 \b
 Examples:
-  companion simulate inverted-tower --runs 10000 --seed 1
-  companion simulate it --variant elites-deal-2 --policy thrifty --jobs 0
-  companion simulate it --runs 2000 --seed 7 --json
-  companion simulate talisman --policy cautious --jobs 0
+  companion simulate inverted-tower --runs 2000 --seed 1
+  companion simulate it --variant elites-deal-2 --policy thrifty --runs 1000
+  companion simulate it --runs 500 --seed 7 --json
+  companion simulate talisman --policy cautious --runs 1000 --jobs 0
 
 \b
-Each run is a session seed derived from --seed, so a run can be replayed at the
-table (companion new GAME --seed N). The report is the same for any --jobs.
-A game that needs numbers from your book (The Adventure in the Dungeon) plays
-the ones you entered (companion gamedata GAME); it never invents one.
+Each run is a session seed derived from --seed, so a run can be replayed at
+the table (companion new GAME --seed N). The report is the same for any
+--jobs. A game that needs numbers from your book (The Adventure in the
+Dungeon) plays the ones you entered (companion gamedata GAME); it never
+invents one.
 """
 
 MAX_RUNS = 10_000_000

@@ -309,15 +309,17 @@ def simulate(
     jobs: int = 1,
     data: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK,
 ) -> Tally:
     """Play ``runs`` whole games on ``jobs`` processes and tally them; ``progress(n)`` after every n runs.
 
-    The result does not depend on ``jobs``: run ``i`` always plays seed ``run_seed(seed, i)`` and
-    the tallies are integer sums.
+    The runs are handed out ``chunk`` at a time, so ``jobs`` processes share them only when there are
+    more runs than ``chunk``. The result depends on neither: run ``i`` always plays seed
+    ``run_seed(seed, i)`` and the tallies are integer sums.
     """
     sim = simulator(game)
     name = sim.policy(policy).name
-    work = tasks(game, runs, seed, tuple(variants), name, dict(data or {}))
+    work = tasks(game, runs, seed, tuple(variants), name, dict(data or {}), chunk)
     total = Tally()
     for part in _map(work, jobs):
         total.merge(part)
@@ -333,20 +335,55 @@ def _map(work: list[Task], jobs: int) -> Iterator[Tally]:
         return
     import multiprocessing
 
-    pool = multiprocessing.get_context().Pool(min(jobs, len(work)), initializer=_worker_start)
+    # The workers are forked with Ctrl-C, SIGTERM and SIGHUP held back, so none lands in a worker
+    # before _worker_start has set what it does there (a worker would otherwise end with a traceback);
+    # the pool's threads keep them held too, so they reach the main thread, which stops the pool.
+    held = _hold_signals()
+    pool = None
     try:
+        pool = multiprocessing.get_context().Pool(min(jobs, len(work)), initializer=_worker_start)
+        _release_signals(held)  # a Ctrl-C held meanwhile is raised here, with the pool there to stop
         yield from pool.imap_unordered(run_task, work)
         pool.close()
     finally:
-        pool.terminate()
-        pool.join()
+        _release_signals(held)
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+
+
+_STOPS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _hold_signals() -> object:
+    """Block Ctrl-C, SIGTERM and SIGHUP in this thread; the mask to restore (None where there is none)."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):  # Windows
+        return None
+    stops = {getattr(signal, name) for name in _STOPS if hasattr(signal, name)}
+    return signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+
+
+def _release_signals(mask: object) -> None:
+    import signal
+
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # type: ignore[arg-type]
 
 
 def _worker_start() -> None:
-    """A worker leaves Ctrl-C to the parent, which stops the pool and reports one line (no worker tracebacks)."""
+    """A worker leaves Ctrl-C to the parent, which stops the pool and reports one line; SIGTERM (the
+    pool stopping it) and SIGHUP end it quietly, not with the command's handler and a traceback."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in _STOPS[1:]:
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        stops = {getattr(signal, name) for name in _STOPS if hasattr(signal, name)}
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
 
 
 def cpu_count() -> int:

@@ -112,7 +112,7 @@ def card_cmd(
     from companion.cli.kit import active_game
     from companion.errors import InputError
     from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import rules
+    from companion.games.dark_tower import rules_setup
     from companion.session import catalogue
     from companion.store.paths import data_dir
 
@@ -169,7 +169,7 @@ def card_cmd(
                 raise InputError(_("{text!r} is not FLOOR:MONSTERS,OBSTACLES,ITEMS (e.g. 3:1,0,0)").format(text=a))
             rows[int(fl) - 1] = _ints(counts, 3, "--adds")
         card = C.QuestCard(name, goal, rows, ru, text)
-    rules.validate(card)
+    rules_setup.validate(card)
     if not C.slug(card.name):
         raise InputError(_("a card needs a name"))
     stored = C.to_json(card)

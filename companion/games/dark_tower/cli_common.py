@@ -92,12 +92,12 @@ def _show(
     action changed it, it is shown first.
     """
     from companion.cli.kit import entry_texts, new_entries, print_entries
-    from companion.games.dark_tower import rules, screen
+    from companion.games.dark_tower import lookup, screen
 
     env = _env(ctx)
     log = session.state.log
     entries = new_entries(session, before)
-    turn_line = log.lines.get(f"turn-{rules.game(session.state).turns}")
+    turn_line = log.lines.get(f"turn-{lookup.game(session.state).turns}")
     if turn_line is not None and turn_line < before and log.entries[turn_line]["t"] != ctx.meta.get("dark_line"):
         entries = [log.entries[turn_line], *entries]
     if json_out:
@@ -114,7 +114,7 @@ def _show(
     with _shown_in(ctx, session):
         from companion.i18n import _
 
-        env.print(Text(_("Now: {what}").format(what=rules.waiting_for(session.state)), style="bold"))
+        env.print(Text(_("Now: {what}").format(what=lookup.waiting_for(session.state)), style="bold"))
 
 
 def _roll(ctx: typer.Context, session: Session, expr: Expr, got: str | None, why: str) -> tuple[Roll, dict[str, Any]]:
@@ -125,9 +125,9 @@ def _roll(ctx: typer.Context, session: Session, expr: Expr, got: str | None, why
 
 
 def _hero(session: Session, text: str) -> int:
-    from companion.games.dark_tower import rules
+    from companion.games.dark_tower import lookup
 
-    return rules.hero_index(session.state, text)
+    return lookup.hero_index(session.state, text)
 
 
 def _info(env: Env, lines: tuple[str, ...] | list[str], json_out: bool) -> None:

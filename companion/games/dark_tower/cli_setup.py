@@ -127,10 +127,10 @@ def decks_cmd(
         if active_game(env) != "dark-tower":
             raise InputError(_("give --players N (1-4), or start a Dark Tower session"))
         from companion.games.dark_tower import cards as C
-        from companion.games.dark_tower import rules
+        from companion.games.dark_tower import lookup
 
         with _session(ctx) as session:
-            g = rules.game(session.state)
+            g = lookup.game(session.state)
             players = len(g.heroes)
             if not players:
                 raise InputError(_("no players at the table yet; add them (companion dark join) or give --players N"))

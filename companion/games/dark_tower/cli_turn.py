@@ -96,21 +96,21 @@ def check_cmd(
     from companion.dice.render import fraction
     from companion.dice.render import to_json as roll_json
     from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import odds, rules
+    from companion.games.dark_tower import lookup, odds, rules_checks
     from companion.i18n import _, ngettext
 
     env = _env(ctx)
     with _session(ctx) as session:
         state = session.state
-        g = rules.game(state)
+        g = lookup.game(state)
         if g.phase != "obstacle":
             from companion.errors import InputError
 
-            raise InputError(_("there is no obstacle to check: {what}").format(what=rules.waiting_for(state)))
-        items = [rules.held_index(state, g.turn, u) for u in use or []]
+            raise InputError(_("there is no obstacle to check: {what}").format(what=lookup.waiting_for(state)))
+        items = [lookup.held_index(state, g.turn, u) for u in use or []]
         used = [g.current().items[i].card for i in items]
         card = C.get(state, "obstacle", g.obstacle or "")
-        dice = rules.check_dice(state, used)
+        dice = rules_checks.check_dice(state, used)
         co = odds.check_odds(card.check, dice)  # type: ignore[union-attr]
         with _shown_in(ctx, session):
             line = ngettext(
@@ -127,11 +127,11 @@ def check_cmd(
             got,
             _("{player}: check {n}").format(player=g.current().player, n=card.check),  # type: ignore[union-attr]
         )
-        result = rules.resolve_check(_dry(session), roll, used)
+        result = rules_checks.resolve_check(_dry(session), roll, used)
         before = len(state.log.entries)
         why = (
-            f"{g.current().player}: {rules.t(state, 'check').lower()} {card.check}"  # type: ignore[union-attr]
-            if rules.lang(state) == "en"
+            f"{g.current().player}: {lookup.t(state, 'check').lower()} {card.check}"  # type: ignore[union-attr]
+            if lookup.lang(state) == "en"
             else _("{player}: check {n}").format(player=g.current().player, n=card.check)  # type: ignore[union-attr]
         )
         _record(session, {"op": "check", "roll": payload, "use": used, "why": why})
@@ -184,25 +184,25 @@ def fight_cmd(
     from companion.dice.render import to_json as roll_json
     from companion.errors import InputError
     from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import odds, rules
-    from companion.games.dark_tower.engine import odds_lines
+    from companion.games.dark_tower import lookup, odds, rules_fights
+    from companion.games.dark_tower.engine_fights import odds_lines
     from companion.i18n import _
 
     env = _env(ctx)
     with _session(ctx) as session:
         state = session.state
-        g = rules.game(state)
+        g = lookup.game(state)
         if g.phase != "fight":
-            raise InputError(_("there is no fight now: {what}").format(what=rules.waiting_for(state)))
-        plan = rules.Plan()
+            raise InputError(_("there is no fight now: {what}").format(what=lookup.waiting_for(state)))
+        plan = rules_fights.Plan()
         if helper is not None:
             plan.helper = _hero(session, helper)
-        plan.use = [g.current().items[rules.held_index(state, g.turn, u)].card for u in use or []]
+        plan.use = [g.current().items[lookup.held_index(state, g.turn, u)].card for u in use or []]
         plan.conditions = [C.slug(c) for c in condition or []]
-        bonus = rules.fight_bonus(state, plan)
+        bonus = rules_fights.fight_bonus(state, plan)
         with _shown_in(ctx, session):
             lines = odds_lines(state, plan)
-        fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules.boosts(state, bonus))
+        fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules_fights.boosts(state, bonus))
         odds_data = {
             "bonus": bonus.total,
             "parts": [list(p) for p in bonus.parts],
@@ -220,9 +220,9 @@ def fight_cmd(
             return
         _info(env, lines, json_out)
         why = (
-            f"{g.current().player}: {rules.t(state, 'fight').lower()} {rules.group_text(state)}"
-            if rules.lang(state) == "en"
-            else _("{player}: fight {monsters}").format(player=g.current().player, monsters=rules.group_text(state))
+            f"{g.current().player}: {lookup.t(state, 'fight').lower()} {lookup.group_text(state)}"
+            if lookup.lang(state) == "en"
+            else _("{player}: fight {monsters}").format(player=g.current().player, monsters=lookup.group_text(state))
         )
         roll, payload = _roll(ctx, session, parse(f"{bonus.dice}dt"), got, why)
         payload["mod"] = bonus.total
@@ -232,7 +232,7 @@ def fight_cmd(
         roll = evaluate(roll.expr, roll.faces or (), bonus.total, source=roll.source, parts=tuple(bonus.parts))
         chosen, skipped = _choose_casts(state, bonus, roll.stars or 0, cast)
         _info(env, [_("Not enough ★ for {spell}: not cast.").format(spell=s) for s in skipped], json_out)
-        result = rules.resolve_fight(_dry(session), plan, roll, chosen)
+        result = rules_fights.resolve_fight(_dry(session), plan, roll, chosen)
         before = len(state.log.entries)
         _record(
             session,
@@ -268,12 +268,12 @@ def _choose_casts(
     """The spells to cast: ``auto`` (the most bonus), ``none``, or the named ones while the energy lasts."""
     from companion.errors import InputError
     from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import rules
+    from companion.games.dark_tower import rules_fights
     from companion.i18n import _
 
     wanted = cast or ["auto"]
     if wanted in (["auto"], ["авто"]):
-        return rules.best_castings(state, bonus, stars), []
+        return rules_fights.best_castings(state, bonus, stars), []
     if wanted in (["none"], ["нет"]):
         return [], []
     chosen: list[tuple[int, str]] = []
@@ -289,7 +289,7 @@ def _choose_casts(
                 )
             )
         try:
-            rules.castings(state, bonus, [*chosen, (option.hero, option.slug)], stars)
+            rules_fights.castings(state, bonus, [*chosen, (option.hero, option.slug)], stars)
         except InputError:
             skipped.append(C.spell_name(option.spell))
             continue
@@ -311,12 +311,12 @@ def lose_cmd(
 ) -> None:
     """The random item a monster takes (the Gelatinous Cube): 1dN with the session's dice, or the one you picked."""
     from companion.errors import InputError
-    from companion.games.dark_tower import rules
+    from companion.games.dark_tower import lookup
     from companion.i18n import _
 
     with _session(ctx) as session:
         state = session.state
-        g = rules.game(state)
+        g = lookup.game(state)
         if not g.owed:
             raise InputError(_("nobody owes a random item now"))
         who = _hero(session, player) if player else g.owed[0]
@@ -326,11 +326,11 @@ def lose_cmd(
         before = len(state.log.entries)
         event: dict[str, Any] = {"op": "lose", "hero": who}
         if name is not None:
-            event["index"] = rules.held_index(state, who, name)
+            event["index"] = lookup.held_index(state, who, name)
         elif len(hero.items) == 1:
             event["index"] = 0
         else:
-            from companion.games.dark_tower.engine import pick_expr
+            from companion.games.dark_tower.engine_asks import pick_expr
 
             _picked, payload = _roll(
                 ctx, session, pick_expr(len(hero.items)), got, _("{player}'s random item").format(player=hero.player)
@@ -353,12 +353,12 @@ def discard_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Discard an item (one of each class may be held); another player may pick it up."""
-    from companion.games.dark_tower import rules
+    from companion.games.dark_tower import lookup
 
     with _session(ctx) as session:
         before = len(session.state.log.entries)
         who = _hero(session, player)
-        index = rules.held_index(session.state, who, name)
+        index = lookup.held_index(session.state, who, name)
         _record(session, {"op": "discard", "hero": who, "index": index, "to": _hero(session, to) if to else None})
         _show(ctx, session, before, json_out)
 
@@ -375,7 +375,7 @@ def trade_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Trade at the end of a turn: the items received are usable from their owner's next turn."""
-    from companion.games.dark_tower import rules
+    from companion.games.dark_tower import lookup
 
     with _session(ctx) as session:
         state = session.state
@@ -384,9 +384,9 @@ def trade_cmd(
         event = {
             "op": "trade",
             "a": a,
-            "item_a": rules.held_index(state, a, name),
+            "item_a": lookup.held_index(state, a, name),
             "b": b,
-            "item_b": rules.held_index(state, b, back) if back else None,
+            "item_b": lookup.held_index(state, b, back) if back else None,
         }
         _record(session, event)
         _show(ctx, session, before, json_out)

@@ -217,7 +217,7 @@ def odds_fight(
     """
     from companion.cli.kit import active_game
     from companion.errors import InputError
-    from companion.games.dark_tower import data, rules
+    from companion.games.dark_tower import data, lookup, rules_fights
     from companion.games.dark_tower.odds import fight_outcome
     from companion.sim.fights import show
 
@@ -238,13 +238,13 @@ def odds_fight(
             state = session.state
             g = state.game
             if g.phase == "fight" and g.group:
-                fb = rules.fight_bonus(state, rules.Plan())
+                fb = rules_fights.fight_bonus(state, rules_fights.Plan())
                 hero = g.current()
                 table = {
                     "bonus": fb.total,
-                    "strength": [rules.monster_card(state, m).strength for m in g.group],
+                    "strength": [lookup.monster_card(state, m).strength for m in g.group],
                     "dice": fb.dice,
-                    "boosts": rules.boosts(state, fb),
+                    "boosts": rules_fights.boosts(state, fb),
                     "health": (hero.health, hero.max_health),
                 }
     if bonus is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import rules
+from companion.games.dark_tower import lookup, rules_fights
 from companion.games.dark_tower.model import DarkTower
 from companion.i18n import _, ngettext
 
@@ -18,19 +18,19 @@ if TYPE_CHECKING:
 
 
 def _items(state: State, i: int, lang: str) -> str:
-    hero = rules.game(state).heroes[i]
+    hero = lookup.game(state).heroes[i]
     shown = []
     for held in hero.items:
-        text = C.describe(rules.item_card(state, held.card), lang)
+        text = C.describe(lookup.item_card(state, held.card), lang)
         shown.append(text + (_(" (next turn)") if held.fresh else ""))
     return ", ".join(shown) or "—"
 
 
 def hero_line(state: State, i: int, lang: str | None = None) -> str:
-    lang = lang or rules.lang(state)
-    g = rules.game(state)
+    lang = lang or lookup.lang(state)
+    g = lookup.game(state)
     hero = g.heroes[i]
-    card = rules.hero_card(state, hero)
+    card = lookup.hero_card(state, hero)
     if hero.fallen:
         return f"{C.title(card, lang)} · {C.term('fallen', lang)}"
     bits = [
@@ -38,7 +38,7 @@ def hero_line(state: State, i: int, lang: str | None = None) -> str:
         _("Level {n}").format(n=hero.level),
         f"♥ {hero.health}/{hero.max_health}",
         f"★ {hero.energy}",
-        _("combat bonus {bonus}").format(bonus=f"{rules.standing_bonus(state, i):+d}".replace("-", "−")),
+        _("combat bonus {bonus}").format(bonus=f"{rules_fights.standing_bonus(state, i):+d}".replace("-", "−")),
     ]
     if hero.penalty:
         bits.append(_("penalty −{n}").format(n=hero.penalty))
@@ -58,20 +58,20 @@ def status(state: State, lang: str | None = None) -> list[tuple[str, str]]:
             (
                 C.term("floor", lang),
                 ngettext("{floor} · deck: {n} left ({cards})", "{floor} · deck: {n} left ({cards})", deck.left).format(
-                    floor=g.floor, n=deck.left, cards=rules.deck_text(deck, lang)
+                    floor=g.floor, n=deck.left, cards=lookup.deck_text(deck, lang)
                 ),
             )
         )
     if g.quest_chosen:
-        rows.append((C.term("quest", lang), rules.name_of(state, "quest", g.quest) if g.quest else "—"))
+        rows.append((C.term("quest", lang), lookup.name_of(state, "quest", g.quest) if g.quest else "—"))
     for i, hero in enumerate(g.heroes):
         mark = "▶ " if g.decks and i == g.turn and not state.finished else ""
         rows.append((f"{mark}{hero.player}", hero_line(state, i, lang)))
     if g.group:
-        rows.append((C.term("table", lang), rules.group_text(state)))
+        rows.append((C.term("table", lang), lookup.group_text(state)))
     if g.decks:
         rows.append((C.term("beaten", lang), str(g.beaten)))
-    rows.append((C.term("now", lang), rules.waiting_for(state)))
+    rows.append((C.term("now", lang), lookup.waiting_for(state)))
     return rows
 
 
@@ -79,19 +79,19 @@ def status_json(state: State) -> dict[str, Any]:
     """The screen as data (``companion dark status --json``)."""
     from companion.session import codec
 
-    g = rules.game(state)
+    g = lookup.game(state)
     heroes = []
     for i, hero in enumerate(g.heroes):
         d = codec.dump(hero)
-        d["hero"] = rules.hero_card(state, hero).name
-        d["bonus"] = rules.standing_bonus(state, i)
+        d["hero"] = lookup.hero_card(state, hero).name
+        d["bonus"] = rules_fights.standing_bonus(state, i)
         d["items"] = [
-            {"card": h.card, "name": rules.item_card(state, h.card).name, "fresh": h.fresh} for h in hero.items
+            {"card": h.card, "name": lookup.item_card(state, h.card).name, "fresh": h.fresh} for h in hero.items
         ]
         heroes.append(d)
     return {
         "phase": g.phase,
-        "waiting_for": rules.waiting_for(state),
+        "waiting_for": lookup.waiting_for(state),
         "floor": g.floor,
         "decks": [
             {"floor": d.floor, "monsters": d.monsters, "obstacles": d.obstacles, "items": d.items} for d in g.decks
@@ -99,8 +99,8 @@ def status_json(state: State) -> dict[str, Any]:
         "turn": g.turns,
         "current": g.current().player if g.heroes else None,
         "quest": g.quest,
-        "group": [{"card": m, "name": rules.monster_card(state, m).name} for m in g.group],
-        "group_strength": sum(rules.monster_card(state, m).strength for m in g.group),
+        "group": [{"card": m, "name": lookup.monster_card(state, m).name} for m in g.group],
+        "group_strength": sum(lookup.monster_card(state, m).strength for m in g.group),
         "obstacle": g.obstacle,
         "owed": [g.heroes[i].player for i in g.owed],
         "beaten": g.beaten,

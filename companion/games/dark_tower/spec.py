@@ -32,16 +32,16 @@ def status(state: State) -> list[tuple[str, str]]:
 
 
 def hero(state: State) -> str | None:
-    from companion.games.dark_tower import cards, rules
+    from companion.games.dark_tower import cards, lookup
 
     g = state.game
     if not isinstance(g, DarkTower) or not g.heroes:
         return None
-    return ", ".join(f"{h.player} ({cards.title(rules.hero_card(state, h))})" for h in g.heroes)
+    return ", ".join(f"{h.player} ({cards.title(lookup.hero_card(state, h))})" for h in g.heroes)
 
 
 def _reduce(state: State, event: dict) -> None:
-    from companion.games.dark_tower.rules import reduce
+    from companion.games.dark_tower.rules_events import reduce
 
     reduce(state, event)
 

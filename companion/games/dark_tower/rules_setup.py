@@ -1,0 +1,129 @@
+"""The Dark Tower's rules for setting up: cards entered into the catalogue, players and their heroes,
+the quest, the decks, the start, and the language of the rules' terms.
+
+Plain Python on the state, shared by guided play and the one-shot commands: see :mod:`.lookup`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.errors import InputError
+from companion.games.dark_tower import cards as C
+from companion.games.dark_tower import data
+from companion.games.dark_tower.decks import FloorDeck, deck_counts
+from companion.games.dark_tower.lookup import game, lang, name_of, require_phase, t
+from companion.games.dark_tower.model import Deck, Hero
+from companion.games.dark_tower.rules_turns import begin_turn, floor_heading
+from companion.i18n import _
+
+if TYPE_CHECKING:
+    from companion.session.state import State
+
+
+def enter_card(state: State, kind: str, card: C.Card, card_slug: str | None = None) -> str:
+    """Keep a card in the session's data (the CLI and the engine's ``data.`` answers put it in the catalogue)."""
+    card_slug = card_slug or C.slug_for(state.data, kind, card)
+    if not card_slug:
+        raise InputError(_("a card needs a name"))
+    state.data[C.key(kind, card_slug)] = C.to_json(card)
+    state.log.text(_("Card entered: {kind} {card}.").format(kind=t(state, kind), card=C.describe(card, lang(state))))
+    return card_slug
+
+
+def validate(card: C.Card) -> None:
+    """Refuse numbers a card cannot print (one line each)."""
+    if isinstance(card, C.HeroCard):
+        if card.health < 1:
+            raise InputError(_("a hero's health is at least 1"))
+        if len(card.bonus) != data.MAX_LEVEL:
+            raise InputError(_("a hero has a combat bonus for each of the {n} levels").format(n=data.MAX_LEVEL))
+        for s in card.spells:
+            if not 1 <= s.level <= data.MAX_LEVEL:
+                raise InputError(_("spell {name!r}: the level is 1 to {n}").format(name=s.name, n=data.MAX_LEVEL))
+            if s.activated and s.cost < 1:
+                raise InputError(_("spell {name!r}: an activated spell costs at least 1 ★").format(name=s.name))
+    elif isinstance(card, C.MonsterCard):
+        if not 1 <= card.floor <= data.FLOORS:
+            raise InputError(_("a monster lives on floor 1 to {n}").format(n=data.FLOORS))
+        if card.strength < 0:
+            raise InputError(_("a monster's strength is 0 or more"))
+    elif isinstance(card, C.ObstacleCard):
+        if card.check < 0 or card.damage < 0 or card.penalty < 0:
+            raise InputError(_("an obstacle's check, health loss and penalty are 0 or more"))
+    elif isinstance(card, C.QuestCard) and (
+        len(card.adds) != data.FLOORS or any(len(a) != 3 or min(a) < 0 for a in card.adds)
+    ):
+        raise InputError(_("a quest adds 0 or more monsters, obstacles and items to each of the 3 floors"))
+
+
+def add_hero(state: State, player: str, hero: str) -> Hero:
+    g = require_phase(state, "setup", doing=_("add a player"))
+    player = " ".join(player.split())
+    if not player:
+        raise InputError(_("a player needs a name"))
+    if len(g.heroes) >= data.MAX_PLAYERS:
+        raise InputError(_("the Dark Tower is for at most {n} players").format(n=data.MAX_PLAYERS))
+    if any(C.slug(h.player) == C.slug(player) for h in g.heroes):
+        raise InputError(_("{player} is already at the table").format(player=player))
+    if any(h.card == hero for h in g.heroes):
+        raise InputError(
+            _("{hero} is already taken; each player picks a different hero").format(hero=name_of(state, "hero", hero))
+        )
+    card = C.get(state, "hero", hero)
+    assert isinstance(card, C.HeroCard)
+    h = Hero(player=player, card=hero, health=card.health, max_health=card.health)
+    g.heroes.append(h)
+    state.log.text(_("{player} plays {card}.").format(player=player, card=C.describe(card, lang(state))), under=False)
+    return h
+
+
+def choose_quest(state: State, quest: str | None) -> None:
+    g = require_phase(state, "setup", doing=_("choose the quest"))
+    if quest is not None:
+        card = C.get(state, "quest", quest)
+        state.log.text(f"{t(state, 'quest')}: {C.describe(card, lang(state))}.", under=False)
+    else:
+        state.log.text(_("No quest: the heroes win by beating every monster in the tower."), under=False)
+    g.quest = quest
+    g.quest_chosen = True
+
+
+def planned_decks(state: State) -> list[FloorDeck]:
+    """The three decks the recipe gives for this table (its players, variant and quest)."""
+    g = game(state)
+    adds = None
+    if g.quest is not None:
+        q = C.get(state, "quest", g.quest)
+        assert isinstance(q, C.QuestCard)
+        adds = q.adds
+    fixed = data.FIXED_MONSTERS in state.meta.variants
+    return deck_counts(max(1, len(g.heroes)), fixed_monsters=fixed, quest=adds)
+
+
+def start(state: State, first: int) -> None:
+    """Build the decks, put every hero on floor 1 at level 1, and give ``first`` the first turn."""
+    g = require_phase(state, "setup", doing=_("start"))
+    if not g.heroes:
+        raise InputError(_("add at least one player first (companion dark join PLAYER HERO)"))
+    if not g.quest_chosen:
+        raise InputError(_("choose the quest first (companion dark quest NAME, or --none)"))
+    if not 0 <= first < len(g.heroes):
+        raise InputError(_("player {n} is not at the table").format(n=first + 1))
+    g.decks = [Deck(d.floor, d.monsters, d.obstacles, d.items) for d in planned_decks(state)]
+    g.floor = 1
+    for h in g.heroes:
+        h.level = 1
+    g.turn = first
+    floor_heading(state)
+    begin_turn(state)
+
+
+def set_lang(state: State, value: str) -> None:
+    from companion import i18n
+
+    if value not in i18n.languages(state.meta.game):
+        known = " or ".join(i18n.languages(state.meta.game))
+        raise InputError(_("{lang!r} is not a language; use {known}").format(lang=value, known=known))
+    game(state).lang = value
+    i18n.activate(value, state.meta.game)
