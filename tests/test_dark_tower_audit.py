@@ -17,7 +17,7 @@ from companion.engine.describe import parse_choice
 from companion.engine.requests import choice
 from companion.errors import InputError
 from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import engine, lookup, rules_draw, rules_turns
+from companion.games.dark_tower import engine_asks, engine_end, lookup, rules_draw, rules_turns
 from companion.session import catalogue
 from tests.dark_tower_helpers import Script, new, table
 
@@ -136,15 +136,15 @@ def test_items_a_hero_holds_are_not_offered_again():
 def test_one_item_is_not_one_items():
     state = table([("Ann", "clan-champion", ["sword"]), ("Bo", "rogue", ["axe", "mail"])])
     lookup.game(state).phase = "end"
-    request = next(engine.choose_hero(state, "trade.from", "Who gives an item?", need_items=True))
+    request = next(engine_end.choose_hero(state, "trade.from", "Who gives an item?", need_items=True))
     assert [o.label for o in request.options] == ["Ann (1 item)", "Bo (2 items)"]
 
 
 def test_a_possible_fall_never_reads_zero_percent():
-    assert engine.pct(Fraction(1, 7776)) == "<0.1%"
+    assert engine_asks.pct(Fraction(1, 7776)) == "<0.1%"
     assert percent(Fraction(1, 7776)) == "<0.1%" and percent(Fraction(7775, 7776)) == ">99.9%"
     assert percent(Fraction(0)) == "0.0%" and percent(Fraction(1, 8)) == "12.5%"
-    assert engine.pct(Fraction(1, 1000)) == "0.1%"
+    assert engine_asks.pct(Fraction(1, 1000)) == "0.1%"
 
 
 def test_next_keeps_the_tick_mark_of_a_switched_property():

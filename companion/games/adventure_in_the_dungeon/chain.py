@@ -14,28 +14,27 @@ Why it is fast (docs/odds-and-simulation.md, "The Adventure in the Dungeon's who
   that shares it: a few hundred kernels serve tens of thousands of situations.
 - **No iteration.** Hits only grow, so every round either moves to a situation with more hits (or a
   hero fallen) or stays among situations with the same hits (a round of misses; against the Remorhaz,
-  a change of who is locked out). The chain is pushed forward level by level (the total of all hits
-  and deaths); the staying part is absorbed in closed form (``1 / (1 - p)``, or a small linear system
-  for the Remorhaz's lock-outs), so a fight that can go on for ever costs no more than a short one.
-- **One pass gives everything.** The pass yields the distribution of how the fight ends (every end
-  situation with its chance), and every figure shown (slain, every hero fallen, who stands, how many
-  stand, the hits left) is read off it.
+  a change of who is locked out). The staying part is absorbed in closed form (``1 / (1 - p)``, or a
+  small linear system for the Remorhaz's lock-outs), so a fight that can go on for ever costs no more
+  than a short one.
+- **One pass gives everything.** The pass (:mod:`.forward`) yields the distribution of how the fight
+  ends (every end situation with its chance), and every figure shown (slain, every hero fallen, who
+  stands, how many stand, the hits left) is read off it.
 
 A situation is one integer (the monster's hits, each hero's hits and the flags, in mixed radix), so a
-kernel's entry is a constant offset and a step of the pass is an addition and a dictionary update.
-
-Numbers are floats at the table (``exact=False``) and :class:`~fractions.Fraction` on request
-(``exact=True``: ``--exact`` and ``--json``, and the tests against icepool), with the same code.
+kernel's entry is a constant offset. Numbers are floats at the table (``exact=False``) and exact on
+request (``exact=True``: ``--exact`` and ``--json``, and the tests against icepool): integer
+numerators over one denominator per level, made Fractions at the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from fractions import Fraction
+from collections.abc import Iterator
 from typing import Any
 
 from companion.games.adventure_in_the_dungeon import data as D
-from companion.games.adventure_in_the_dungeon.data import RANGERESS
+from companion.games.adventure_in_the_dungeon.data import RANGERESS, WIZARD
+from companion.games.adventure_in_the_dungeon.forward import dense_pass, level_pass
 from companion.games.adventure_in_the_dungeon.phases import phase_a, phase_b
 from companion.games.adventure_in_the_dungeon.rules import (
     SLAIN,
@@ -44,7 +43,6 @@ from companion.games.adventure_in_the_dungeon.rules import (
     Fight,
     Model,
     alive,
-    begin_round,
     outcome,
 )
 
@@ -118,6 +116,31 @@ class Chain:
             key += min(s.hs[h], self.maxh[h]) * self.strides[h]
         return key + _flags(s) * self.flag_stride
 
+    def round_key(self, s: Fight) -> int:
+        """``encode(begin_round(s))`` without building the new round: this round's misses against
+        the Remorhaz become next round's lock-outs."""
+        hs, mx, st = s.hs, self.maxh, self.strides
+        key = min(s.m, self.hits) + min(hs[0], mx[0]) * st[0] + min(hs[1], mx[1]) * st[1]
+        key += min(hs[2], mx[2]) * st[2] + min(hs[3], mx[3]) * st[3]
+        flags = s.dead | s.para << _PARA | s.trap << _TRAP | s.twine << _TWINE | s.nlock << _LOCK
+        return key + (flags | int(s.cure) << _CURE) * self.flag_stride
+
+    def key_end(self, key: int) -> str | None:
+        """:func:`~.rules.outcome` of the situation ``key``."""
+        rest = key % self.flag_stride
+        if rest % self.radix_m >= self.hits:
+            return SLAIN
+        live = 0
+        for h in range(4):
+            if rest // self.strides[h] % (self.maxh[h] + 1) < self.maxh[h]:
+                live |= 1 << h
+        live &= ~(key // self.flag_stride)
+        if not live & 0xF:
+            return WIPED
+        if not live & self.model.can_hit:
+            return STUCK
+        return None
+
     def decode(self, key: int) -> Fight:
         flags, rest = divmod(key, self.flag_stride)
         m = rest % self.radix_m
@@ -156,9 +179,10 @@ class Chain:
             _flags(s),
         )
 
-    def _heroes_turn(self, mid: Fight) -> list[tuple[int, int]]:
-        """Phase B from ``mid`` as (weight over 36**4, key offset from ``begin_round(mid)``'s key),
-        memoised on what it reads: the monster's hits left, who stands, and the flags."""
+    def _heroes_turn(self, mid: Fight) -> list[tuple[int, int, int, str | None]]:
+        """Phase B from ``mid`` as (weight over 36**4, key offset from ``begin_round(mid)``'s key,
+        level offset, end or None), memoised on what it reads: the monster's hits left, who stands,
+        and the flags (which also say the level offset and the end)."""
         live = alive(self.model, mid)
         sig = (
             min(self.hits - mid.m, self.cap_m),
@@ -166,17 +190,19 @@ class Chain:
             _flags(mid),
             mid.nlock,
             mid.att,
-            mid.struck,
-            int(mid.sfirst),
+            mid.struck & 1 << WIZARD,  # what the heroes' turn reads of it: the Wizard's spell fails
         )
         got = self.heroes_turn.get(sig)
         if got is None:
-            base = self.encode(begin_round(mid))
+            base = self.round_key(mid)
             acc: dict[int, int] = {}
             for end, w in phase_b(self.model, mid).items():
-                off = self.encode(begin_round(end)) - base
+                off = self.round_key(end) - base
                 acc[off] = acc.get(off, 0) + w
-            got = self.heroes_turn[sig] = list(acc.items())
+            lvl = self.key_level(base)
+            got = self.heroes_turn[sig] = [
+                (w, off, self.key_level(base + off) - lvl, self.key_end(base + off)) for off, w in acc.items()
+            ]
         return got
 
     # ---- one round's kernel, enumerated with the rules' step functions ----
@@ -199,28 +225,30 @@ class Chain:
             0,
             s.cure,
         )
-        base, lvl = self.encode(rep), self.level(rep)
+        base = self.encode(rep)
+        lvl = self.key_level(base)
         acc: dict[int, int] = {}
+        how: dict[int, tuple[int, str | None]] = {}  # an offset's level offset and end
         for mid, wa in phase_a(model, rep, self.first_strike).items():
+            k0 = self.round_key(mid)
+            d0 = self.key_level(k0) - lvl
             if mid.m >= self.hits:  # slain by the first strike
-                key = self.encode(begin_round(mid))
-                acc[key] = acc.get(key, 0) + wa * T_B
+                off = k0 - base
+                acc[off] = acc.get(off, 0) + wa * T_B
+                how[off] = (d0, SLAIN)
                 continue
-            k0 = self.encode(begin_round(mid))
-            for off, wb in self._heroes_turn(mid):
-                acc[k0 + off] = acc.get(k0 + off, 0) + wa * wb
-        out = []
-        for key, w in acc.items():
-            n = self.decode(key)
-            out.append((w, key - base, self.level(n) - lvl, outcome(model, n)))
+            for wb, off, dl, end in self._heroes_turn(mid):
+                off += k0 - base
+                if off in acc:
+                    acc[off] += wa * wb
+                else:
+                    acc[off] = wa * wb
+                    how[off] = (d0 + dl, end)
+        out = [(w, off, *how[off]) for off, w in acc.items()]
         self.kernels[sig] = out
         return out
 
     # ---- the forward pass ----
-    def level(self, s: Fight) -> int:
-        """Hits and deaths, all counted: no round lowers it, and only a round of misses keeps it."""
-        return min(s.m, self.hits) + sum(min(s.hs[h], self.maxh[h]) for h in range(4)) + bin(s.dead).count("1")
-
     def compiled(self, key: int) -> Compiled:
         """The kernel of the situation ``key``, grouped for the pass: the ends (offset, end, weight),
         the moves to later levels (level offset, [(offset, weight)]), and the rounds that stay on this
@@ -262,143 +290,78 @@ class Chain:
             )
         return got
 
-    def run(self, starts: dict[Fight, Any]) -> tuple[dict[int, tuple[str, Any]], int]:
-        """Push ``starts`` (round-start situation -> chance) through the chain: the end situations
-        (key -> (end, chance)) and how many situations were visited. The chances' type (float or
-        Fraction) is the arithmetic used throughout."""
-        one = next(iter(starts.values()))
-        exact = not isinstance(one, float)
-        zero = Fraction(0) if exact else 0.0
-        scale = Fraction(1, T_ROUND) if exact else 1.0 / T_ROUND
-        buckets: dict[int, dict[int, Any]] = {}
-        ends: dict[str, dict[int, Any]] = {SLAIN: {}, WIPED: {}, STUCK: {}}
+    def run(self, starts: dict[Fight, Any]) -> tuple[dict[int, tuple[str, Any]], Any, int]:
+        """Push ``starts`` (round-start situation -> chance) through the chain: the end situations as
+        (key -> (end, numerator)) over one common denominator (1 for floats), and how many situations
+        were visited. The chances' type (float or Fraction) says the arithmetic: floats, or exact
+        integers (docs/odds-and-simulation.md)."""
+        exact = not isinstance(next(iter(starts.values())), float)
+        items = []
         for s, p in starts.items():
-            key = self.encode(s)
-            o = outcome(self.model, s)
-            if o:
-                ends[o][key] = ends[o].get(key, zero) + p
-            else:
-                bucket = buckets.setdefault(self.level(s), {})
-                bucket[key] = bucket.get(key, zero) + p
-        visited = 0
-        while buckets:
-            lvl = min(buckets)
-            here = buckets.pop(lvl)
-            visited += len(here)
-            self._level(here, lvl, buckets, ends, scale, zero)
-        out = {key: (o, p) for o, got in ends.items() for key, p in got.items()}
-        return out, visited
+            items.append((self.encode(s), outcome(self.model, s), p))
+        if not exact:
+            going: dict[int, float] = {}
+            for key, o, p in items:
+                if not o:
+                    going[key] = going.get(key, 0.0) + p
+            got = dense_pass(self, going, T_ROUND) if going else None
+            if got is not None:
+                ends = got[0]
+                for key, o, p in items:
+                    if o:
+                        was = ends.get(key, (o, 0.0))[1]
+                        ends[key] = (o, was + p)
+                return got
+        return level_pass(self, items, exact, T_ROUND)
 
-    def _level(
-        self,
-        here: dict[int, Any],
-        lvl: int,
-        buckets: dict[int, dict[int, Any]],
-        ends: dict[str, dict[int, Any]],
-        scale: Any,
-        zero: Any,
-    ) -> None:
-        """Absorb the rounds that stay on this level, then push every chance onwards."""
-        group: dict[int, list[Entry]] = {}
-        todo = list(here)
-        seen = set(todo)
-        while todo:  # what a round of misses (a change of lock-outs) links to
-            key = todo.pop()
-            k = group[key] = self.compiled(key)[2]
-            for _, off, _, _ in k:
-                if key + off not in seen:
-                    seen.add(key + off)
-                    todo.append(key + off)
-        visits = self._visits(here, group, scale, zero, ends)
-        compiled = self.compiled
-        for key, x in visits.items():
-            if not x:
-                continue
-            xs = x * scale
-            terms, moves, _ = compiled(key)
-            for off, end, w in terms:
-                got = ends[end]
-                n = key + off
-                got[n] = got.get(n, zero) + xs * w
-            for dl, entries in moves:
-                bucket = buckets.get(lvl + dl)
-                if bucket is None:
-                    bucket = buckets[lvl + dl] = {}
-                get = bucket.get
-                for n, w in zip([key + off for off, _ in entries], [xs * w for _, w in entries], strict=True):
-                    bucket[n] = get(n, zero) + w
+    # ---- what the forward passes read ----
+    @property
+    def flags_fixed(self) -> bool:
+        """No round changes the flags here (no entwining, paralysis, lock-outs nor webs)."""
+        return not self.model.rules & {D.ENTWINE, D.PARALYSE, D.LOCKOUT, D.WEBS}
 
-    def _visits(
-        self,
-        here: dict[int, Any],
-        group: dict[int, list[Entry]],
-        scale: Any,
-        zero: Any,
-        ends: dict[str, dict[int, Any]],
-    ) -> dict[int, Any]:
-        """The expected number of round starts at each situation of this level, given the chances
-        that arrive (``here``): ``x = here + x Q``. A situation no round can ever leave is stuck."""
-        inner = {key: {key + off: w for w, off, _, _ in k} for key, k in group.items()}
-        stuck = ends[STUCK]
-        if len(inner) == len(here) and all(set(q) <= {key} for key, q in inner.items()):
-            out = {}
-            for key, p in here.items():  # the usual case: only a round of misses stays
-                w = inner[key].get(key, 0)
-                if w == T_ROUND:
-                    stuck[key] = stuck.get(key, zero) + p
-                    out[key] = zero
-                else:
-                    out[key] = p / (1 - w * scale)
-            return out
+    def key_level(self, key: int) -> int:
+        """The level of the situation ``key``: its hits and deaths, all counted. No round lowers it,
+        and only a round of misses (or a change of lock-outs) keeps it."""
+        rest = key % self.flag_stride
+        total = rest % self.radix_m + bin(key // self.flag_stride & 0xF).count("1")
+        for h in range(4):
+            total += rest // self.strides[h] % (self.maxh[h] + 1)
+        return total
 
-        def end(key: int, p: Any) -> None:
-            stuck[key] = stuck.get(key, zero) + p
+    def signatures(self, flags: int, lo: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Every situation with these flags from key ``lo`` up, in order, as (key without the flags,
+        :meth:`_signature` without the flags), for :func:`.forward.dense_pass`."""
+        mx, b, st, hits = self.maxh, self.blow, self.strides, self.hits
+        cm = [min(hits - d, self.cap_m) for d in range(self.radix_m)]
+        dead = flags & 0xF
+        repeat = self.model.area.repeat
+        for d3 in range(mx[3] + 1):
+            for d2 in range(mx[2] + 1):
+                for d1 in range(mx[1] + 1):
+                    for d0 in range(mx[0] + 1):
+                        base = d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3]
+                        if base + self.radix_m <= lo:
+                            continue
+                        rems = (mx[0] - d0, mx[1] - d1, mx[2] - d2, mx[3] - d3)
+                        if not repeat:
+                            caps = tuple(min(rems[h], b[h] + 1) for h in range(4))
+                            for dm in range(self.radix_m):
+                                yield base + dm, (cm[dm], *caps)
+                            continue
+                        standing = sum(1 for h in range(4) if rems[h] and not dead >> h & 1)
+                        for dm in range(self.radix_m):
+                            t = self._times(hits - dm, standing)
+                            yield base + dm, (cm[dm], *(min(rems[h], b[h] * t + 1) for h in range(4)))
 
-        return _solve_group(here, inner, scale, zero, end)
-
-
-def _solve_group(
-    here: dict[int, Any],
-    inner: dict[int, dict[int, int]],
-    scale: Any,
-    zero: Any,
-    stuck: Callable[[int, Any], None],
-) -> dict[int, Any]:
-    """Solve ``x = here + x Q`` over a small group; chances reaching members that never leave it end
-    there, stuck."""
-    keys = list(inner)
-    leaves = {k: sum(inner[k].values()) < T_ROUND for k in keys}
-    changed = True
-    while changed:
-        changed = False
-        for k in keys:
-            if not leaves[k] and any(leaves[j] for j, w in inner[k].items() if w):
-                leaves[k] = changed = True
-    live = [k for k in keys if leaves[k]]
-    pos = {k: i for i, k in enumerate(live)}
-    n = len(live)
-    # (I - Q^T) x = b over the members that leave; a member that never leaves absorbs what reaches it.
-    a = [[zero] * n + [here.get(k, zero)] for k in live]
-    for i in range(n):
-        a[i][i] += 1
-    for k in live:
-        for j, w in inner[k].items():
-            if j in pos:
-                a[pos[j]][pos[k]] -= w * scale
-    for c in range(n):
-        pivot = max(range(c, n), key=lambda r: abs(a[r][c]))
-        a[c], a[pivot] = a[pivot], a[c]
-        p = a[c][c]
-        a[c] = [x / p for x in a[c]]
-        for r in range(n):
-            if r != c and a[r][c]:
-                f = a[r][c]
-                a[r] = [x - f * y for x, y in zip(a[r], a[c], strict=True)]
-    out = {k: a[pos[k]][n] for k in live}
-    for k in keys:
-        if not leaves[k]:
-            arrived = here.get(k, zero) + sum((out[j] * inner[j].get(k, 0) * scale for j in live), zero)
-            if arrived:
-                stuck(k, arrived)
-            out[k] = zero
-    return out
+    def dense_kernel(self, key: int, tot: int) -> Any:
+        """The kernel of ``key`` for :func:`.forward.dense_pass`: ``STUCK`` when no round can change
+        anything, else [(offset, weight)] to the next round starts and the ends alike, the weights as
+        floats that already count the rounds of misses (divided by ``tot`` less their weight)."""
+        terms, moves, stay = self.compiled(key)
+        assert all(not e[1] for e in stay), "a round that stays on its level changes nothing here"
+        ws = sum(e[0] for e in stay)
+        if ws == tot:
+            return STUCK
+        f = tot - ws
+        return [(off, w / f) for _, entries in moves for off, w in entries] + [(off, w / f) for off, _, w in terms]

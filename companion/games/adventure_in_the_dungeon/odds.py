@@ -1,31 +1,20 @@
-"""Exact odds of a fight and of the Talisman search, as fractions. Nothing is sampled.
+"""The odds of a fight and of the Talisman search. Nothing is sampled.
 
 A fight is a Markov chain over :class:`~.rules.Fight` values, one step per round. A round has two
-phases, enumerated with the same step functions the engine plays:
+phases, enumerated with the same step functions the engine plays (:mod:`.phases`):
 
-- phase A (:func:`phase_a`): the Rangeress's first strike, then the monster's attacks;
-- phase B (:func:`phase_b`): the heroes' attacks, top of the list down.
+- phase A: the Rangeress's first strike, then the monster's attacks;
+- phase B: the heroes' attacks, top of the list down.
 
 Each phase counts its rolls as integer weights over ``36 ** slots`` (a roll that does not happen in a
-branch counts 36 ways, so every branch of a phase has the same total). :class:`FightSolver` then
-solves the chain by dynamic programming over hit counts: hits only grow, so every round either moves
-to a state with more hits, or stays among states with the same hits (a round of misses; with the
-Remorhaz, a change of who is locked out). Those few states are solved as a small linear system,
-everything else is a sum over states already solved. Phase B's results are memoised per state,
-because many rounds share them.
+branch counts 36 ways, so every branch of a phase has the same total). :func:`round_ends` gives one
+round exactly; :func:`fight_odds` the whole fight, from the absorbing chain of :mod:`.chain` pushed
+forward by :mod:`.forward`: the distribution of every way the fight ends, in floats at the table or
+exact (integer numerators over one denominator, returned as Fractions), from which the chances, who
+stands at the end and the hits left are read.
 
 The policy behind the fight odds is stated with them: the party fights every round (no flight), the
 Rangeress strikes first whenever she can (``first_strike``), and the Paladin keeps his cure.
-
-Values are kept as integer tuples (numerators, then their common denominator) while summing
-(``math.gcd`` on Python ints is far cheaper than :class:`~fractions.Fraction` arithmetic) and returned
-as Fractions. A solver counts one of two values:
-
-- the chances alone, ``(slain, wiped, denominator)``: what the table shows before every choice;
-- with ``detail``, also who is standing at the end and with how many hits (see ``SLAIN_AT`` ...). These
-  depend on the whole path of a fight, so their fractions are about five times longer: counting them
-  takes about twice the time and several times the memory, and is done only when asked for
-  (``companion odds fight talisman``, and at the table once a fight is small enough).
 """
 
 from __future__ import annotations
@@ -236,7 +225,7 @@ def fight_odds(
     one: Any = Fraction(1) if exact else 1.0
     o = outcome(model, s)
     if o:
-        return _odds(model, {0: (o, one)}, 0, detail, lambda _: s)
+        return _odds(model, {0: (o, one)}, 1, 0, detail, lambda _: s)
     ch = chain(model, first_strike)
     starts: dict[Fight, Any] = {}
     if at == "choice":
@@ -246,42 +235,62 @@ def fight_odds(
         starts = {n: (Fraction(w, T_B) if exact else w / T_B) for n, w in starts.items()}
     else:
         starts = {begin_round(s) if at == "start" else s: one}
-    ends, visited = ch.run(starts)
-    return _odds(model, ends, visited, detail, ch.decode)
+    ends, den, visited = ch.run(starts)
+    return _odds(model, ends, den, visited, detail, ch.decode)
 
 
-def _odds(model: Model, ends: dict[int, tuple[str, Any]], states: int, detail: bool, decode: Any) -> FightOdds:
-    """Read the figures off the distribution of how the fight ends."""
+def _odds(
+    model: Model, ends: dict[int, tuple[str, Any]], den: Any, states: int, detail: bool, decode: Any
+) -> FightOdds:
+    """Read the figures off the distribution of how the fight ends: numerators over ``den`` (integers
+    over one common denominator when exact, floats over 1 at the table), summed before any division."""
+    exact = not isinstance(next(iter(ends.values()))[1], float)
+
+    def value(x: Any) -> Any:
+        return Fraction(x, den) if exact else x + 0.0
+
+    if not detail:  # the chances alone: a flight that leaves no one standing is still a flight
+        by = {SLAIN: 0, WIPED: 0, STUCK: 0}
+        for o, p in ends.values():
+            by[o] += p
+        slain = by[SLAIN]
+        if not exact and slain and not by[WIPED] and not by[STUCK]:
+            slain = 1.0  # float sums may miss 1 by a hair: a figure with no other end is certain
+        return FightOdds(value(slain), value(by[WIPED]), value(by[STUCK]), states)
+    by_value: dict[Value, Any] = {}  # ends that count alike, summed first (a few hundred of thousands)
+    wiped_value = end_value(model, Fight(0, (0, 0, 0, 0)), WIPED)
+    for key, (o, p) in ends.items():
+        v = wiped_value if o == WIPED else end_value(model, decode(key), o)
+        by_value[v] = by_value.get(v, 0) + p
     total = [0] * WIDTH
     other = [0] * WIDTH  # the chance of the other ends, for each yes-or-no figure
-    for key, (o, p) in ends.items():
-        v = end_value(model, decode(key), o)
-        total = [t + p * x for t, x in zip(total, v, strict=True)]
-        other = [t + (p if not x else 0) for t, x in zip(other, v, strict=True)]
-    if isinstance(next(iter(ends.values()))[1], float):
+    for v, p in by_value.items():
+        for c in range(WIDTH):
+            if v[c]:
+                total[c] += p * v[c]
+            else:
+                other[c] += p
+    if not exact:
         for c in range(WIDTH):  # float sums may miss 1 by a hair: a figure with no other end is certain
             if c not in (HITS_AT, HITS_SLAIN_AT) and total[c] and not other[c]:
                 total[c] = 1.0
-    zero = next(iter(ends.values()))[1] * 0
-    slain = total[SLAIN_AT] + zero
-    if not detail:  # the chances alone: a flight that leaves no one standing is still a flight
-        wiped = sum((p for o, p in ends.values() if o == WIPED), zero)
-        return FightOdds(slain, wiped, sum((p for o, p in ends.values() if o == STUCK), zero), states)
-    wiped = total[WIPED_AT] + zero  # in detail: every hero fallen, however
+    figures = [value(t) for t in total]
+    falls = [value(t) for t in other]
+    slain = figures[SLAIN_AT]
+    wiped = figures[WIPED_AT]  # in detail: every hero fallen, however
     stuck = 1 - slain - wiped
     if isinstance(stuck, float) and stuck < 1e-12:
         stuck = 0.0  # what float sums leave of a certain end
-    some = tuple(x + zero for x in total[SURVIVORS_AT : SURVIVORS_AT + 4])
     return FightOdds(
         slain,
         wiped,
         stuck,
         states,
-        standing=tuple(x + zero for x in total[STANDING_AT : STANDING_AT + 4]),
-        survivors=(wiped, *some),
-        hits_left=total[HITS_AT] + zero,
-        hits_left_slain=total[HITS_SLAIN_AT] / slain if slain else None,
-        falls=tuple(x + zero for x in other[STANDING_AT : STANDING_AT + 4]),
+        standing=tuple(figures[STANDING_AT : STANDING_AT + 4]),
+        survivors=(wiped, *figures[SURVIVORS_AT : SURVIVORS_AT + 4]),
+        hits_left=figures[HITS_AT],
+        hits_left_slain=figures[HITS_SLAIN_AT] / slain if slain else None,
+        falls=tuple(falls[STANDING_AT : STANDING_AT + 4]),
     )
 
 

@@ -185,7 +185,7 @@ def fight_cmd(
     from companion.errors import InputError
     from companion.games.dark_tower import cards as C
     from companion.games.dark_tower import lookup, odds, rules_fights
-    from companion.games.dark_tower.engine import odds_lines
+    from companion.games.dark_tower.engine_fights import odds_lines
     from companion.i18n import _
 
     env = _env(ctx)
@@ -330,7 +330,7 @@ def lose_cmd(
         elif len(hero.items) == 1:
             event["index"] = 0
         else:
-            from companion.games.dark_tower.engine import pick_expr
+            from companion.games.dark_tower.engine_asks import pick_expr
 
             _picked, payload = _roll(
                 ctx, session, pick_expr(len(hero.items)), got, _("{player}'s random item").format(player=hero.player)

@@ -1,0 +1,241 @@
+"""The chain's forward passes: push the chances of round starts through the round kernels to the ends.
+
+:class:`.chain.Chain` builds the kernels (one per signature); these functions push a distribution
+through them (docs/odds-and-simulation.md, "The Adventure in the Dungeon's whole fights"):
+
+- :func:`dense_pass`, the table's floats where no flag can change in a fight (every area but the
+  octopus, the Creeper, the Remorhaz and the spider: the big fights). A situation is then its hit
+  counts alone, a place in one flat list, and every round that changes something raises its key, so
+  the list is read once in order: a step is a list update, with no levels to keep;
+- :func:`level_pass`, everything else: level by level (the total of all hits and deaths), the rounds
+  that stay on a level absorbed in closed form. Exact chances are kept as integer numerators over one
+  denominator per level (the least common multiple of what arrives), so a step is an integer multiply
+  and add: no :class:`~fractions.Fraction` (and no gcd) until the end.
+
+Both return the distribution of how the fight ends as integer or float numerators over one common
+denominator (1 for floats): ``({key: (end, numerator)}, denominator, situations visited)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from math import lcm
+from typing import TYPE_CHECKING, Any
+
+from companion.games.adventure_in_the_dungeon.rules import STUCK
+
+if TYPE_CHECKING:
+    from companion.games.adventure_in_the_dungeon.chain import Chain
+
+Ends = dict[int, tuple[str, Any]]
+
+#: The dense pass keeps one list entry per hit-count combination: beyond this many, the level pass.
+DENSE_MAX = 1 << 21
+
+
+def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int, int] | None:
+    """The float pass over one flat list of hit counts (``starts``: key -> chance, none ended), or None
+    when it does not apply (the flags can change, the starts differ in flags, or too many counts)."""
+    flags = {key // ch.flag_stride for key in starts}
+    size = ch.flag_stride
+    if len(flags) != 1 or size > DENSE_MAX or not ch.flags_fixed:
+        return None
+    (flag,) = flags
+    base = flag * size
+    mass = [0.0] * size  # the chance of each round start, and of each end once the fight is over
+    for key, p in starts.items():
+        mass[key - base] += p
+    ends: Ends = {}
+    kernels: dict[tuple[int, ...], Any] = {}
+    visited = 0
+    for rest, sig in ch.signatures(flag, min(starts) - base):
+        p = mass[rest]
+        if not p:
+            continue
+        k = kernels.get(sig)
+        if k is None:
+            end = ch.key_end(rest + base)
+            k = kernels[sig] = (end,) if end else ch.dense_kernel(rest + base, tot)
+        if k.__class__ is list:
+            visited += 1
+            for off, w in k:
+                mass[rest + off] += p * w
+        elif k.__class__ is tuple:  # the fight is over here
+            ends[rest + base] = (k[0], p)
+        else:  # no round can change anything: stuck
+            visited += 1
+            ends[rest + base] = (STUCK, p)
+    return ends, 1, visited
+
+
+class _Parts:
+    """Chances arriving at situations, as numerators grouped by their denominator (floats: one group)."""
+
+    __slots__ = ("by",)
+
+    def __init__(self) -> None:
+        self.by: dict[Any, dict[int, Any]] = {}
+
+    def add(self, den: Any, key: int, num: Any) -> None:
+        got = self.by.setdefault(den, {})
+        got[key] = got.get(key, 0) + num
+
+    def combine(self, exact: bool) -> tuple[dict[int, Any], Any]:
+        """Every situation's chance as one numerator over one denominator (their lcm)."""
+        if not exact:
+            out: dict[int, Any] = {}
+            for got in self.by.values():
+                for key, num in got.items():
+                    out[key] = out.get(key, 0.0) + num
+            return out, 1
+        den = lcm(*self.by) if self.by else 1
+        out = {}
+        for d, got in self.by.items():
+            mul = den // d
+            for key, num in got.items():
+                out[key] = out.get(key, 0) + num * mul
+        return out, den
+
+
+def level_pass(
+    ch: Chain, starts: Iterable[tuple[int, str | None, Any]], exact: bool, tot: int
+) -> tuple[Ends, Any, int]:
+    """Push ``starts`` ((key, end or None, chance)) through the chain level by level."""
+    buckets: dict[int, _Parts] = {}
+    ends = _Parts()
+    endof: dict[int, str] = {}
+
+    for key, o, p in starts:
+        num, den = (p.numerator, p.denominator) if exact else (p, 1)
+        if o:
+            endof[key] = o
+            ends.add(den, key, num)
+        else:
+            buckets.setdefault(ch.key_level(key), _Parts()).add(den, key, num)
+    visited = 0
+    while buckets:
+        lvl = min(buckets)
+        here, den = buckets.pop(lvl).combine(exact)
+        visited += len(here)
+        kernels = {key: ch.compiled(key) for key in here}
+        for key, num, vden in _visits(ch, here, kernels, den, exact, tot, ends, endof):
+            terms, moves, _ = kernels[key] if key in kernels else ch.compiled(key)
+            for off, end, w in terms:
+                endof[key + off] = end
+                ends.add(vden, key + off, num * w)
+            for dl, entries in moves:
+                parts = buckets.get(lvl + dl)
+                if parts is None:
+                    parts = buckets[lvl + dl] = _Parts()
+                got = parts.by.get(vden)
+                if got is None:
+                    got = parts.by[vden] = {}
+                get = got.get
+                for off, w in entries:
+                    n = key + off
+                    got[n] = get(n, 0) + num * w
+    final, den = ends.combine(exact)
+    return {key: (endof[key], num) for key, num in final.items()}, den, visited
+
+
+def _visits(
+    ch: Chain,
+    here: dict[int, Any],
+    kernels: dict[int, Any],
+    den: Any,
+    exact: bool,
+    tot: int,
+    ends: _Parts,
+    endof: dict[int, str],
+) -> list[tuple[int, Any, Any]]:
+    """The expected round starts at each situation of a level, as (key, numerator, denominator) such
+    that a kernel weight ``w`` (over ``tot``) carries ``numerator * w / denominator`` onwards:
+    ``x = here + x Q`` over the rounds that stay on the level. A situation no round leaves is stuck."""
+    stays = {key: k[2] for key, k in kernels.items()}
+    if all(not e or (len(e) == 1 and not e[0][1]) for e in stays.values()):
+        out = []
+        for key, h in here.items():  # the usual case: only a round of misses stays
+            ws = stays[key][0][0] if stays[key] else 0
+            if ws == tot:
+                endof[key] = STUCK
+                ends.add(den, key, h)
+            elif exact:
+                out.append((key, h, den * (tot - ws)))
+            else:
+                out.append((key, h / (tot - ws), 1))
+        return out
+    group: dict[int, list[Any]] = {}
+    todo = list(here)
+    seen = set(todo)
+    while todo:  # what a round of misses (a change of lock-outs) links to
+        key = todo.pop()
+        k = group[key] = ch.compiled(key)[2]
+        for _, off, _, _ in k:
+            if key + off not in seen:
+                seen.add(key + off)
+                todo.append(key + off)
+    zero: Any = Fraction(0) if exact else 0.0
+    scale: Any = Fraction(1, tot) if exact else 1.0 / tot
+    start = {key: (Fraction(h, den) if exact else h) for key, h in here.items()}
+    inner = {key: {key + off: w for w, off, _, _ in k} for key, k in group.items()}
+
+    def stuck(key: int, p: Any) -> None:
+        endof[key] = STUCK
+        if exact:
+            ends.add(p.denominator, key, p.numerator)
+        else:
+            ends.add(1, key, p)
+
+    solved = solve_group(start, inner, scale, zero, stuck, tot)
+    if exact:
+        return [(key, x.numerator, x.denominator * tot) for key, x in solved.items() if x]
+    return [(key, x / tot, 1) for key, x in solved.items() if x]
+
+
+def solve_group(
+    here: dict[int, Any],
+    inner: dict[int, dict[int, int]],
+    scale: Any,
+    zero: Any,
+    stuck: Callable[[int, Any], None],
+    tot: int,
+) -> dict[int, Any]:
+    """Solve ``x = here + x Q`` over a small group; chances reaching members that never leave it end
+    there, stuck."""
+    keys = list(inner)
+    leaves = {k: sum(inner[k].values()) < tot for k in keys}
+    changed = True
+    while changed:
+        changed = False
+        for k in keys:
+            if not leaves[k] and any(leaves[j] for j, w in inner[k].items() if w):
+                leaves[k] = changed = True
+    live = [k for k in keys if leaves[k]]
+    pos = {k: i for i, k in enumerate(live)}
+    n = len(live)
+    # (I - Q^T) x = b over the members that leave; a member that never leaves absorbs what reaches it.
+    a = [[zero] * n + [here.get(k, zero)] for k in live]
+    for i in range(n):
+        a[i][i] += 1
+    for k in live:
+        for j, w in inner[k].items():
+            if j in pos:
+                a[pos[j]][pos[k]] -= w * scale
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda r: abs(a[r][c]))
+        a[c], a[pivot] = a[pivot], a[c]
+        p = a[c][c]
+        a[c] = [x / p for x in a[c]]
+        for r in range(n):
+            if r != c and a[r][c]:
+                f = a[r][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c], strict=True)]
+    out = {k: a[pos[k]][n] for k in live}
+    for k in keys:
+        if not leaves[k]:
+            arrived = here.get(k, zero) + sum((out[j] * inner[j].get(k, 0) * scale for j in live), zero)
+            if arrived:
+                stuck(k, arrived)
+            out[k] = zero
+    return out
