@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.haunted_tower import GAME
-from companion.games.haunted_tower import rules as R
+from companion.games.haunted_tower import GAME, lookup, rules_fights, rules_heroes, rules_items
 from companion.games.haunted_tower.model import Bonus, Card, Item
 from companion.session.service import new_state
 from companion.session.state import Meta, State
@@ -18,7 +17,7 @@ def make_state(*variants: str, heroes: tuple[Card, ...] = (ARIA, BRAM, CAEL)) ->
     meta = Meta(name="t", slug="t", game="haunted-tower", seed=1, dice="virtual", variants=list(variants))
     state = new_state(GAME, meta)
     for card in heroes:
-        R.add_hero(state, Card.from_data(card.name, card.to_data()))
+        rules_heroes.add_hero(state, Card.from_data(card.name, card.to_data()))
     return state
 
 
@@ -31,18 +30,18 @@ def item(name: str, kind: str = "weapon", **kw: object) -> Item:
 
 def give(state: State, hero: str, *items: Item) -> None:
     for it in items:
-        R.take_item(state, hero, it)
+        rules_items.take_item(state, hero, it)
 
 
 def fight(state: State, monster: str, hero: str = "Aria", back: str = "blue", first: str | None = "hero") -> None:
     """Start a fight and, unless ``first`` is None, settle the initiative with fixed dice."""
-    R.start_fight(state, hero, monster, back)
+    rules_fights.start_fight(state, hero, monster, back)
     if first is not None and state.game.fight.phase == "initiative":
-        R.initiative(state, 6, 1) if first == "hero" else R.initiative(state, 1, 6)
+        rules_fights.initiative(state, 6, 1) if first == "hero" else rules_fights.initiative(state, 1, 6)
 
 
 def hero(state: State, name: str = "Aria"):
-    return R.find_hero(state.game, name, living=False)
+    return lookup.find_hero(state.game, name, living=False)
 
 
 def texts(state: State) -> str:

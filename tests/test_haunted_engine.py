@@ -6,8 +6,7 @@ from typing import Any
 
 from companion.dice.roll import evaluate
 from companion.engine.requests import Choice, RollRequest
-from companion.games.haunted_tower import GAME
-from companion.games.haunted_tower import rules as R
+from companion.games.haunted_tower import GAME, lookup
 from companion.session.fold import Fold, answer_event
 from companion.session.service import new_state
 from companion.session.state import Meta
@@ -145,7 +144,7 @@ def test_a_whole_fight_in_the_menu():
     assert attack.key == "fight.monster-attack" and str(attack.expr) == "1d6>=5" and attack.mod == 3
     assert "1d10" in attack.info[0]
     script(fold, ("fight.monster-attack", 4), ("fight.table", 9))  # 7 >= 5: a hit; 9: no move next turn
-    assert R.find_hero(state.game, "Aria").hp == 5 and R.find_hero(state.game, "Aria").held_round == 1
+    assert lookup.find_hero(state.game, "Aria").hp == 5 and lookup.find_hero(state.game, "Aria").held_round == 1
     turn = fold.pending
     assert turn.key == "fight.turn"
     assert turn.values() == ("attack:", "run", "menu")
@@ -158,7 +157,7 @@ def test_a_whole_fight_in_the_menu():
     script(fold, ("fight.initiative.hero", 6), ("fight.initiative.monster", 1))
     script(fold, ("fight.turn", "attack:"), ("fight.hero-attack", 6))
     assert state.game.fight is None
-    aria = R.find_hero(state.game, "Aria")
+    aria = lookup.find_hero(state.game, "Aria")
     assert aria.standups == ["ghoul"] and aria.chits[0].back == "blue"
     assert fold.pending.key == "menu"
     line = state.log.line_text("fight-1")
@@ -227,11 +226,11 @@ def test_taking_a_new_item_asks_the_chit_once_and_keeps_it():
     script(fold, ("data.item.hits", "magical"), ("data.item.hits", "silver"), ("data.item.hits", "done"))
     script(fold, ("data.item.uses", 0))
     assert state.data["item.Silver dagger"]["hits"] == ["silver"]
-    aria = R.find_hero(state.game, "Aria")
+    aria = lookup.find_hero(state.game, "Aria")
     assert [i.name for i in aria.items] == ["Silver dagger"] and aria.items[0].back == "purple"
     # the next time it is known
     script(fold, ("menu", "item"), ("item.hero", "Bram"), ("item.which", "Silver dagger"), ("item.back", "blue"))
-    assert R.find_hero(state.game, "Bram").items[0].back == "blue"
+    assert lookup.find_hero(state.game, "Bram").items[0].back == "blue"
 
 
 def test_over_the_limit_the_menu_offers_leave_or_swap():
@@ -244,13 +243,13 @@ def test_over_the_limit_the_menu_offers_leave_or_swap():
     assert fold.pending.key == "item.swap"
     assert fold.pending.values() == ("leave", "swap:A", "swap:B")
     script(fold, ("item.swap", "swap:A"))
-    assert [i.name for i in R.find_hero(state.game, "Aria").items] == ["B", "C"]
+    assert [i.name for i in lookup.find_hero(state.game, "Aria").items] == ["B", "C"]
 
 
 def test_climb_trade_score_and_end_in_the_menu():
     fold = ready()
     state = fold.state
-    aria = R.find_hero(state.game, "Aria")
+    aria = lookup.find_hero(state.game, "Aria")
     haunted(fold, "hp", hero="Aria", delta=-6)  # a death: one -1 chit
     for back in ("blue", "blue", "purple"):
         haunted(fold, "fight", hero="Aria", monster="skeleton", back=back)
@@ -275,9 +274,9 @@ def test_climbing_with_too_few_chits_asks_about_an_empty_tower():
     script(fold, ("menu", "climb"))
     assert fold.pending.option("Aria").hint == "chits worth 0 blue of the 3 needed."
     script(fold, ("climb.hero", "Aria"), ("climb.cleared", "stay"))
-    assert R.find_hero(fold.state.game, "Aria").tower == 1
+    assert lookup.find_hero(fold.state.game, "Aria").tower == 1
     script(fold, ("menu", "climb"), ("climb.hero", "Aria"), ("climb.cleared", "cleared"))
-    assert R.find_hero(fold.state.game, "Aria").tower == 2
+    assert lookup.find_hero(fold.state.game, "Aria").tower == 2
 
 
 def test_a_one_shot_event_refreshes_the_waiting_menu():
@@ -347,7 +346,7 @@ def test_both_paths_give_the_same_state_and_log():
     assert [e.get("t") or e.get("r") for e in guided.state.log.entries] == [
         e.get("t") or e.get("r") for e in oneshot.state.log.entries
     ]
-    aria = R.find_hero(guided.state.game, "Aria")
+    aria = lookup.find_hero(guided.state.game, "Aria")
     f = guided.state.game.fight
     # 6 - 1 (table 8, with the venom, spent on Aria's attack) - 1 (after the failed run)
     assert aria.hp == 4 and f.hp == 2 and f.phase == "initiative" and not f.slowed

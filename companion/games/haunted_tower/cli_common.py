@@ -100,17 +100,17 @@ def _fight_json(state: State) -> dict[str, Any] | None:
 
 def next_hint(state: State) -> str:
     """What the table does next, with the command that does it."""
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import lookup, rules_rolls
 
     g = state.game
     if state.finished:
         return f"The game is over: {state.finished}."
     if g.rolloff:
         return f"{' and '.join(g.rolloff)} roll 1d10 again: companion haunted first"
-    n = R.need(state)
+    n = rules_rolls.need(state)
     if n is None:
         return ""
-    _, hero, monster = R.fighting(state)
+    _, hero, monster = lookup.fighting(state)
     return {
         "initiative": "Next: initiative, 1d6 each: companion haunted init",
         "hero": f"Next: {hero.name}'s turn: companion haunted attack [--with ITEM], or companion haunted run",

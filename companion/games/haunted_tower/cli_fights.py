@@ -37,15 +37,15 @@ def fight_cmd(
 ) -> None:
     """A hero reveals a monster chit: the fight starts (the monster's stats and rule are shown)."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import lookup, rules_fights
     from companion.games.haunted_tower.monsters import SPECTER, find
 
     m = find(" ".join(monster))
     back = "purple" if purple or m.key == SPECTER else "blue"
     with _session(env) as session:
         sim = _sim(session)
-        h = R.find_hero(sim.game, hero)
-        R.start_fight(sim, h.name, m.key, back)
+        h = lookup.find_hero(sim.game, hero)
+        rules_fights.start_fight(sim, h.name, m.key, back)
         _record(env, session, {"op": "fight", "hero": h.name, "monster": m.key, "back": back}, json_out)
 
 
@@ -60,17 +60,17 @@ def init_cmd(
 ) -> None:
     """Initiative: 1d6 each (the pit viper adds 1); the higher attacks first; a tie rolls again."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import rules_fights, rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)
-        R.expect(sim, "initiative", "roll initiative")
-        hero_spec, monster_spec = R.initiative_specs(sim)
+        rules_rolls.expect(sim, "initiative", "roll initiative")
+        hero_spec, monster_spec = rules_rolls.initiative_specs(sim)
         h_face, m_face = _faces(got, 2, "the hero's 1d6 and the monster's, e.g. --got 4,2")
         roller = _Roller(env, session)
         h = roller.answer(hero_spec, h_face)
         m = roller.answer(monster_spec, m_face)
-        R.initiative(sim, h.faces[0], m.faces[0])  # type: ignore[index]
+        rules_fights.initiative(sim, h.faces[0], m.faces[0])  # type: ignore[index]
         _record(env, session, {"op": "init", "steps": [{"do": "init"}], "rolls": roller.payloads}, json_out)
 
 
@@ -95,12 +95,12 @@ def attack_cmd(
     """The attack of whoever's turn it is (the hero, or the monster with what its hit does)."""
     env: Env = ctx.obj
     from companion.errors import InputError
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import lookup, rules_fights, rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)
-        f, _, monster = R.fighting(sim)
-        n = R.need(sim)
+        f, _, monster = lookup.fighting(sim)
+        n = rules_rolls.need(sim)
         assert n is not None
         if n.step == "initiative":
             raise InputError("roll initiative first: companion haunted init")
@@ -110,22 +110,22 @@ def attack_cmd(
         steps: list[dict[str, Any]] = []
         first = True
         while sim.game.fight is not None and sim.game.fight.n == f.n:
-            n = R.need(sim)
+            n = rules_rolls.need(sim)
             assert n is not None
             if n.step in ("hero", "monster", "initiative") and not first:
                 break
             if n.step == "hero":
-                weapon = R.find_item(R.fighting(sim)[1], with_).name if with_ else ""
-                roll = roller.answer(R.attack_spec(sim, weapon), got)
-                R.hero_attack(sim, weapon, roll.faces[0])  # type: ignore[index]
+                weapon = lookup.find_item(lookup.fighting(sim)[1], with_).name if with_ else ""
+                roll = roller.answer(rules_rolls.attack_spec(sim, weapon), got)
+                rules_fights.hero_attack(sim, weapon, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "attack", "weapon": weapon})
             elif n.step == "monster":
-                right = R.right_of(sim.game, R.fighting(sim)[1])
+                right = lookup.right_of(sim.game, lookup.fighting(sim)[1])
                 if right is not None and not json_out:  # as guided play says it, before the roll
-                    hero_name = R.fighting(sim)[1].name
+                    hero_name = lookup.fighting(sim)[1].name
                     env.print(f"{right.name}'s player (on {hero_name}'s right) rolls for the {monster.name}.")
-                roll = roller.answer(R.monster_spec(sim), got)
-                R.monster_attack(sim, roll.faces[0])  # type: ignore[index]
+                roll = roller.answer(rules_rolls.monster_spec(sim), got)
+                rules_fights.monster_attack(sim, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "monster"})
             elif n.step == "table":
                 given = str(table) if table is not None else (got if first else None)
@@ -133,12 +133,12 @@ def attack_cmd(
                     raise InputError(
                         f"the {monster.name} hits: {monster.table_text()}; give the 1d10 with --table N (1-10)"
                     )
-                roll = roller.answer(R.table_spec(sim), given)
-                R.table_roll(sim, roll.faces[0])  # type: ignore[index]
+                roll = roller.answer(rules_rolls.table_spec(sim), given)
+                rules_fights.table_roll(sim, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "table"})
             else:
                 item = _choose_take(env, sim, n.items, take)
-                R.pick(sim, item)
+                rules_fights.pick(sim, item)
                 steps.append({"do": "pick", "item": item})
             first = False
         _record(env, session, {"op": "attack", "steps": steps, "rolls": roller.payloads}, json_out)
@@ -146,11 +146,11 @@ def attack_cmd(
 
 def _choose_take(env: Env, state: State, items: tuple[str, ...], take: str | None) -> str:
     from companion.errors import InputError
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import lookup
 
-    f, hero, monster = R.fighting(state)
+    f, hero, monster = lookup.fighting(state)
     if take is not None:
-        item = R.find_item(hero, take)
+        item = lookup.find_item(hero, take)
         if item.name not in items:
             raise InputError(f"the {monster.name} can take {', '.join(items)}; not {item.name}")
         return item.name
@@ -166,12 +166,12 @@ def _choose_take(env: Env, state: State, items: tuple[str, ...], take: str | Non
 def run_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False) -> None:
     """The hero runs away instead of attacking: 1d10 at or above the monster's attack number."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import rules_fights, rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)
-        R.expect(sim, "hero", "run away")
+        rules_rolls.expect(sim, "hero", "run away")
         roller = _Roller(env, session)
-        roll = roller.answer(R.run_spec(sim), got)
-        R.run_away(sim, roll.faces[0])  # type: ignore[index]
+        roll = roller.answer(rules_rolls.run_spec(sim), got)
+        rules_fights.run_away(sim, roll.faces[0])  # type: ignore[index]
         _record(env, session, {"op": "run", "steps": [{"do": "run"}], "rolls": roller.payloads}, json_out)

@@ -61,7 +61,7 @@ def item_cmd(
     """A hero takes a magic item chit (typed once, kept in your game data for next time)."""
     env: Env = ctx.obj
     from companion.errors import InputError
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import lookup, rules_items
     from companion.games.haunted_tower.model import Item
 
     with _session(env) as session:
@@ -91,10 +91,10 @@ def item_cmd(
         if "hits" not in values and kind_ == "weapon":
             values["hits"] = ["magical"]
         item = Item.from_data(item_name, values)
-        R.check_item(item)
+        rules_items.check_item(item)
         sim = _sim(session)
-        R.take_item(sim, hero, item, swap or "")
-        hero_name = R.find_hero(sim.game, hero).name
+        rules_items.take_item(sim, hero, item, swap or "")
+        hero_name = lookup.find_hero(sim.game, hero).name
         event = {"op": "item", "hero": hero_name, "item": item.name, "chit": item.to_data(), "define": define}
         if swap:
             event["swap"] = swap
@@ -175,10 +175,10 @@ def climb_cmd(
     """The climbing check (3 blue chits for Tower 2, 6 for Tower 3; purple counts 2); climbs if allowed."""
     env: Env = ctx.obj
     if check:
-        from companion.games.haunted_tower import rules as R
+        from companion.games.haunted_tower import lookup, rules_climb
 
         with _session(env) as session:
-            c = R.climb_check(R.find_hero(session.state.game, hero), cleared)
+            c = rules_climb.climb_check(lookup.find_hero(session.state.game, hero), cleared)
             if json_out:
                 env.print_json({"hero": c.hero, "to": c.to, "have": c.have, "needs": c.needs, "ok": c.ok})
                 return

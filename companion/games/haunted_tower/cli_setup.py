@@ -116,7 +116,7 @@ def hero_cmd(
     """Add a hero (the card's numbers are typed once and kept), or correct a hero card's numbers."""
     env: Env = ctx.obj
     from companion.errors import InputError
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import rules_heroes
     from companion.games.haunted_tower.model import Card
 
     with _session(env) as session:
@@ -142,7 +142,7 @@ def hero_cmd(
                 limits[k] = v
         values["limits"] = limits
         card = Card.from_data(card_name, values)
-        R.check_card(card)
+        rules_heroes.check_card(card)
         changed = any(v is not None for v in given.values()) or any(
             v is not None for v in (bonus_attack, bonus_damage, bonus_ac, vs, hits, armor, weapons, shields)
         )
@@ -167,18 +167,18 @@ def first_cmd(
 ) -> None:
     """Roll 1d10 each: the highest goes first (ties roll again, with this command)."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import rules as R
+    from companion.games.haunted_tower import rules_heroes, rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)
         g = sim.game
         purpose = "placement" if placement else "round"
         if not g.rolloff:
-            R.start_rolloff(sim, purpose)
+            rules_heroes.start_rolloff(sim, purpose)
         roller = _Roller(env, session)
         names = list(g.rolloff)
         faces = []
         for name, face in zip(names, _faces(got, len(names), ", ".join(names)), strict=True):
-            faces.append(roller.answer(R.order_spec(name, g.rolloff_for), face).faces[0])  # type: ignore[index]
-        R.order_roll(sim, faces)
+            faces.append(roller.answer(rules_rolls.order_spec(name, g.rolloff_for), face).faces[0])  # type: ignore[index]
+        rules_heroes.order_roll(sim, faces)
         _record(env, session, {"op": "first", "purpose": purpose, "rolls": roller.payloads}, json_out)

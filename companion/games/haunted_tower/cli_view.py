@@ -73,9 +73,8 @@ def odds_cmd(
     env: Env = ctx.obj
     from companion.dice.render import fraction
     from companion.errors import InputError
+    from companion.games.haunted_tower import lookup, rules_numbers, view
     from companion.games.haunted_tower import odds as O
-    from companion.games.haunted_tower import rules as R
-    from companion.games.haunted_tower import view
     from companion.games.haunted_tower.monsters import find
 
     with _session(env) as session:
@@ -83,21 +82,21 @@ def odds_cmd(
         g = state.game
         current = g.fight is not None and hero is None
         if current:
-            f, h, m = R.fighting(state)
+            f, h, m = lookup.fighting(state)
             monster_hp, slowed = f.hp, f.slowed
         else:
             if hero is None or not monster:
                 raise InputError("no fight is in progress: give HERO MONSTER (e.g. companion haunted odds Aria ghoul)")
-            h, m = R.find_hero(g, hero), find(" ".join(monster))
+            h, m = lookup.find_hero(g, hero), find(" ".join(monster))
             monster_hp, slowed = m.hp, False
-        weapon = R.find_item(h, with_) if with_ else view.best_weapon(state, h, m)
+        weapon = lookup.find_item(h, with_) if with_ else view.best_weapon(state, h, m)
         if weapon is not None and weapon.use != "attack":
             raise InputError(f"{weapon.name} is not used to attack")
         variants = state.meta.variants
-        parts = R.attack_parts(h, m, weapon, variants, slowed=slowed)
-        p_hit = O.hit_chance(R.total(parts), m.ac)
-        amount, why = R.damage_of(h, m, weapon, variants)
-        ac = R.armor_class(h, m, variants)
+        parts = rules_numbers.attack_parts(h, m, weapon, variants, slowed=slowed)
+        p_hit = O.hit_chance(rules_numbers.total(parts), m.ac)
+        amount, why = rules_numbers.damage_of(h, m, weapon, variants)
+        ac = rules_numbers.armor_class(h, m, variants)
         p_monster = O.hit_chance(m.att, ac)
         p_first = O.initiative_chance(m)
         p_run = O.run_chance(m.att)
@@ -115,7 +114,7 @@ def odds_cmd(
                     "hero": h.name,
                     "monster": m.name,
                     "weapon": weapon.name if weapon else None,
-                    "hero_attack": R.total(parts),
+                    "hero_attack": rules_numbers.total(parts),
                     "hero_hits": fr(p_hit),
                     "hero_damage": amount,
                     "hero_first": fr(p_first),
@@ -128,12 +127,12 @@ def odds_cmd(
             return
         with_text = f" with {weapon.name}" if weapon else ""
         env.print(
-            f"[bold]{h.name}[/bold] (HP {h.hp}/{h.max_hp}, Att {R.total(parts)}{with_text}, AC {ac}) vs "
+            f"[bold]{h.name}[/bold] (HP {h.hp}/{h.max_hp}, Att {rules_numbers.total(parts)}{with_text}, AC {ac}) vs "
             f"[bold]the {m.name}[/bold] (HP {monster_hp}/{m.hp}, Att {m.att}, AC {m.ac})"
         )
         env.print(f"  Initiative: {h.name} attacks first {fraction(p_first)} (ties rolled again)")
         dmg = f"{amount} damage" if amount else f"no damage: {why}"
-        env.print(f"  {h.name}'s attack: 1d6 + {R.total(parts)} ≥ {m.ac} → {fraction(p_hit)}, {dmg}")
+        env.print(f"  {h.name}'s attack: 1d6 + {rules_numbers.total(parts)} ≥ {m.ac} → {fraction(p_hit)}, {dmg}")
         env.print(f"  The {m.name}'s attack: 1d6 + {m.att} ≥ {ac} → {fraction(p_monster)}")
         env.print(f"  Running away: 1d10 ≥ {m.att} → {fraction(p_run)}")
         plan = f"running at {run_at} HP or less" if run_at else "to the end"
@@ -192,8 +191,7 @@ def odds_fight(
     from companion.cli.kit import active_game
     from companion.errors import InputError
     from companion.games.haunted_tower import data as D
-    from companion.games.haunted_tower import rules as R
-    from companion.games.haunted_tower import view
+    from companion.games.haunted_tower import lookup, view
     from companion.games.haunted_tower.monsters import find
     from companion.games.haunted_tower.odds import fight_outcome
     from companion.sim.fights import show
@@ -204,16 +202,16 @@ def odds_fight(
     if active_game(env) == GAME and (named is None or hero is not None):
         with _session(env) as session:
             state = session.state
-            g = R.game(state)
+            g = lookup.game(state)
             if named is None and hero is None:
-                _, h, named = R.fighting(state)  # no fight: one line saying how to start one
-                weapon = R.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
+                _, h, named = lookup.fighting(state)  # no fight: one line saying how to start one
+                weapon = lookup.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
                 args = view.fight_args(state, weapon, run_at=run_at or 0)
             else:
                 if named is None:
                     raise InputError("name the monster, e.g. companion odds fight haunted-tower ghoul --hero Aria")
-                h = R.find_hero(g, hero or "")
-                weapon = R.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
+                h = lookup.find_hero(g, hero or "")
+                weapon = lookup.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
                 args = view.duel_args(state, h, named, weapon, run_at=run_at or 0)
             if weapon is not None and weapon.use != "attack":
                 raise InputError(f"{weapon.name} is not used to attack")

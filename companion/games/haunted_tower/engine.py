@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING, Any
 from companion.engine.requests import REFRESH, Choice, Number, Option, Request, Text, choice
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower import rules as R
+from companion.games.haunted_tower import (
+    lookup,
+    rules_climb,
+    rules_fights,
+    rules_heroes,
+    rules_items,
+    rules_numbers,
+    rules_rolls,
+    rules_score,
+)
 from companion.games.haunted_tower import view as V
 from companion.games.haunted_tower.model import ITEM_USES, Bonus, Card, Item
 from companion.games.haunted_tower.monsters import HITS, MONSTERS, SPECTER
@@ -52,7 +61,7 @@ def play(state: State) -> Engine:
     away = False  # the player stepped out of a fight's turn to the table menu
     notes: tuple[str, ...] = ()
     while True:
-        g = R.game(state)
+        g = lookup.game(state)
         if state.finished or g.phase == "over":
             return
         try:
@@ -67,7 +76,7 @@ def play(state: State) -> Engine:
                     away = False
                 else:
                     notes = (yield from run_action(state, action)) or ()
-            if R.game(state).fight is None:
+            if lookup.game(state).fight is None:
                 away = False
         except _Refreshed:
             continue
@@ -79,8 +88,8 @@ def play(state: State) -> Engine:
 
 
 def main_menu(state: State, notes: tuple[str, ...]) -> Choice:
-    g = R.game(state)
-    heroes = R.living(g)
+    g = lookup.game(state)
+    heroes = lookup.living(g)
     options: list[Option] = []
     info: list[str] = list(notes)
     if g.phase == "setup":
@@ -128,9 +137,9 @@ def run_action(state: State, action: str) -> Step:
     if action == "hero":
         yield from enter_hero(state)
     elif action == "placement":
-        R.start_rolloff(state, "placement")
+        rules_heroes.start_rolloff(state, "placement")
     elif action in ("start", "order"):
-        R.start_rolloff(state, "round")
+        rules_heroes.start_rolloff(state, "round")
     elif action == "fight":
         yield from meet_monster(state)
     elif action == "item":
@@ -146,7 +155,7 @@ def run_action(state: State, action: str) -> Step:
     elif action == "hp":
         yield from change_hp(state)
     elif action.startswith("moved:"):
-        R.moved(state, action.split(":", 1)[1])
+        rules_heroes.moved(state, action.split(":", 1)[1])
     elif action == "score":
         return ("Score so far:", *V.score_lines(state))
     elif action == "end":
@@ -154,7 +163,7 @@ def run_action(state: State, action: str) -> Step:
             choice("end.confirm", "End the game now and add up the score?", ("end", "Yes, end it"), ("no", "No"))
         )
         if sure == "end":
-            R.finish(state, "the players ended it")
+            rules_score.finish(state, "the players ended it")
     return ()
 
 
@@ -162,7 +171,7 @@ def pick_hero(
     state: State, key: str, prompt: str, *, only: list[str] | None = None, hints: dict[str, str] | None = None
 ) -> Step:
     """Choose a living hero (or go back: returns "")."""
-    heroes = [h for h in R.living(R.game(state)) if only is None or h.name in only]
+    heroes = [h for h in lookup.living(lookup.game(state)) if only is None or h.name in only]
     opts = [Option(h.name, h.name, (hints or {}).get(h.name, f"HP {h.hp}/{h.max_hp}")) for h in heroes]
     opts.append(Option(BACK, "← Back"))
     answer = yield from ask(Choice(key, prompt, tuple(opts)))
@@ -173,15 +182,15 @@ def pick_hero(
 
 
 def order_rolls(state: State) -> Step:
-    g = R.game(state)
+    g = lookup.game(state)
     names = list(g.rolloff)
     purpose = g.rolloff_for
     faces = []
     for i, name in enumerate(names):
         info = ("Everyone rolls 1d10: the highest goes first; a tie at the top rolls again.",) if i == 0 else ()
-        roll = yield from ask(R.order_spec(name, purpose).request(info))
+        roll = yield from ask(rules_rolls.order_spec(name, purpose).request(info))
         faces.append(roll.faces[0])
-    R.order_roll(state, faces)
+    rules_heroes.order_roll(state, faces)
 
 
 # ---- heroes ------------------------------------------------------------------------------------
@@ -192,7 +201,7 @@ def _known(state: State, prefix: str) -> list[str]:
 
 
 def enter_hero(state: State) -> Step:
-    g = R.game(state)
+    g = lookup.game(state)
     playing = {h.name.lower() for h in g.heroes}
     known = [n for n in _known(state, "hero.") if n.lower() not in playing]
     name = NEW
@@ -203,14 +212,14 @@ def enter_hero(state: State) -> Step:
         if name == BACK:
             return
     if name != NEW:
-        R.add_hero(state, Card.from_data(name, state.data[f"hero.{name}"]))
+        rules_heroes.add_hero(state, Card.from_data(name, state.data[f"hero.{name}"]))
         return
     card = yield from card_questions(state)
     if card.name.lower() in playing:
         state.log.text(f"Not done: {card.name} is already in this game.")
         return
     state.data[f"hero.{card.name}"] = card.to_data()
-    R.add_hero(state, card)
+    rules_heroes.add_hero(state, card)
 
 
 def _card_hint(data: dict[str, Any]) -> str:
@@ -295,9 +304,9 @@ def take_item(state: State, hero_name: str) -> Step:
         item.back = yield from ask(
             choice("item.back", "Its back?", (item.back, f"{item.back.capitalize()}"), (other, other.capitalize()))
         )
-    hero = R.find_hero(R.game(state), hero_name)
+    hero = lookup.find_hero(lookup.game(state), hero_name)
     swap = ""
-    if R.over_limit(hero, item.kind):
+    if rules_items.over_limit(hero, item.kind):
         same = [i for i in hero.items if i.kind == item.kind]
         opts = [Option("leave", "Leave the new chit where it is")]
         opts += [Option(f"swap:{i.name}", f"Take it and drop {i.name}", i.describe()) for i in same]
@@ -308,7 +317,7 @@ def take_item(state: State, hero_name: str) -> Step:
             state.log.text(f"{hero.name} leaves {item.name} where it is.")
             return
         swap = answer.split(":", 1)[1]
-    R.take_item(state, hero.name, item, swap)
+    rules_items.take_item(state, hero.name, item, swap)
 
 
 def item_questions(state: State) -> Step:
@@ -341,51 +350,51 @@ def item_questions(state: State) -> Step:
         Number("data.item.uses", "Limited uses shown on the chit", 0, 99, where="0 if not limited", default=0)
     )
     item = Item(name, kind, back, attack, damage, ac, metal == "yes", hits, use, uses or None)
-    R.check_item(item)
+    rules_items.check_item(item)
     state.data[f"item.{name}"] = item.to_data()
     return item
 
 
 def manage_items(state: State) -> Step:
-    g = R.game(state)
-    with_items = [h.name for h in R.living(g) if h.items]
+    g = lookup.game(state)
+    with_items = [h.name for h in lookup.living(g) if h.items]
     hero_name = yield from pick_hero(state, "items.hero", "Whose item?", only=with_items)
     if not hero_name:
         return
-    hero = R.find_hero(g, hero_name)
+    hero = lookup.find_hero(g, hero_name)
     opts = [Option(i.name, i.name, i.describe()) for i in hero.items] + [Option(BACK, "← Back")]
     name = yield from ask(Choice("items.item", f"Which of {hero.name}'s items?", tuple(opts)))
     if name == BACK:
         return
-    item = R.find_item(hero, name)
+    item = lookup.find_item(hero, name)
     acts = [Option("drop", "Drop it in an adjacent square")]
-    acts += [Option(f"give:{h.name}", f"Give it to {h.name}") for h in R.living(g) if h is not hero]
+    acts += [Option(f"give:{h.name}", f"Give it to {h.name}") for h in lookup.living(g) if h is not hero]
     if item.left is not None:
         acts.append(Option("use", "Use it once", f"{item.left} use(s) left"))
     acts.append(Option(BACK, "← Back"))
     act = yield from ask(Choice("items.action", f"{item.name}:", tuple(acts)))
     if act == "drop":
-        R.drop_item(state, hero.name, item.name)
+        rules_items.drop_item(state, hero.name, item.name)
     elif act.startswith("give:"):
-        R.give_item(state, hero.name, item.name, act.split(":", 1)[1])
+        rules_items.give_item(state, hero.name, item.name, act.split(":", 1)[1])
     elif act == "use":
-        R.use_item(state, hero.name, item.name)
+        rules_items.use_item(state, hero.name, item.name)
 
 
 # ---- climbing, trading, HP ---------------------------------------------------------------------
 
 
 def climb(state: State) -> Step:
-    g = R.game(state)
-    below_top = [h for h in R.living(g) if h.tower < D.TOWERS]
-    hints = {h.name: R.climb_check(h).text().split(": ", 1)[-1] for h in below_top}
+    g = lookup.game(state)
+    below_top = [h for h in lookup.living(g) if h.tower < D.TOWERS]
+    hints = {h.name: rules_climb.climb_check(h).text().split(": ", 1)[-1] for h in below_top}
     name = yield from pick_hero(state, "climb.hero", "Who wants to climb?", only=list(hints), hints=hints)
     if not name:
         return
-    hero = R.find_hero(g, name)
-    check = R.climb_check(hero)
+    hero = lookup.find_hero(g, name)
+    check = rules_climb.climb_check(hero)
     if check.ok:
-        R.climb(state, hero.name)
+        rules_climb.climb(state, hero.name)
         return
     answer = yield from ask(
         choice(
@@ -396,18 +405,18 @@ def climb(state: State) -> Step:
         )
     )
     if answer == "cleared":
-        R.climb(state, hero.name, cleared=True)
+        rules_climb.climb(state, hero.name, cleared=True)
     else:
         state.log.text(check.text())
 
 
 def trade(state: State, only: str = "") -> Step:
-    g = R.game(state)
-    able = [h.name for h in R.living(g) if _can_trade(h) and (not only or h.name == only)]
+    g = lookup.game(state)
+    able = [h.name for h in lookup.living(g) if _can_trade(h) and (not only or h.name == only)]
     name = only or (yield from pick_hero(state, "trade.hero", "Who trades chits in?", only=able))
     if not name:
         return
-    hero = R.find_hero(g, name)
+    hero = lookup.find_hero(g, name)
     opts = []
     for pay, n in D.TRADE_COST.items():
         have = [c for c in hero.chits if c.back == pay]
@@ -417,26 +426,26 @@ def trade(state: State, only: str = "") -> Step:
     opts.append(Option(BACK, "← Back"))
     pay = yield from ask(Choice("trade.pay", f"{hero.name} trades in, to remove a −1 chit:", tuple(opts)))
     if pay != BACK:
-        R.trade(state, hero.name, pay)
+        rules_climb.trade(state, hero.name, pay)
 
 
 def change_hp(state: State) -> Step:
     name = yield from pick_hero(state, "hp.hero", "Whose HP?")
     if not name:
         return
-    hero = R.find_hero(R.game(state), name)
+    hero = lookup.find_hero(lookup.game(state), name)
     delta = yield from ask(
         Number("hp.change", f"Change {hero.name}'s HP by (e.g. 2 or -1)", -99, 99, where=f"now {hero.hp}/{hero.max_hp}")
     )
     if delta:
-        R.change_hp(state, hero.name, delta)
+        rules_items.change_hp(state, hero.name, delta)
 
 
 # ---- fights ------------------------------------------------------------------------------------
 
 
 def meet_monster(state: State) -> Step:
-    g = R.game(state)
+    g = lookup.game(state)
     name = yield from pick_hero(state, "fight.hero", "Which hero meets a monster?")
     if not name:
         return
@@ -457,7 +466,9 @@ def meet_monster(state: State) -> Step:
         return
     opts = []
     for m in numbered if group == "numbered" else rest:
-        hint = f"HP {m.hp} Att {m.att} AC {m.ac}" + (", undead" if R.is_undead(m, state.meta.variants) else "")
+        hint = f"HP {m.hp} Att {m.att} AC {m.ac}" + (
+            ", undead" if rules_numbers.is_undead(m, state.meta.variants) else ""
+        )
         opts.append(Option(m.key, m.name, hint))
     opts.append(Option(BACK, "← Back"))
     key = yield from ask(Choice("fight.monster", f"What does {name} reveal?", tuple(opts)))
@@ -466,43 +477,45 @@ def meet_monster(state: State) -> Step:
     back = "purple"
     if key != SPECTER:
         back = yield from ask(choice("fight.back", "The chit's back?", ("blue", "Blue"), ("purple", "Purple")))
-    R.start_fight(state, name, key, back)
+    rules_fights.start_fight(state, name, key, back)
 
 
 def fight_step(state: State) -> Step:
     """The fight's next step; returns "menu" when the player steps out to the table menu."""
-    n = R.need(state)
+    n = rules_rolls.need(state)
     assert n is not None
     if n.step == "initiative":
         hero_spec, monster_spec = n.rolls
         h = yield from ask(hero_spec.request((V.initiative_hint(state),)))
         m = yield from ask(monster_spec.request())
-        R.initiative(state, h.faces[0], m.faces[0])
+        rules_fights.initiative(state, h.faces[0], m.faces[0])
     elif n.step == "monster":
         roll = yield from ask(n.rolls[0].request((V.monster_hint(state),)))
-        R.monster_attack(state, roll.faces[0])
+        rules_fights.monster_attack(state, roll.faces[0])
     elif n.step == "table":
         roll = yield from ask(n.rolls[0].request())
-        R.table_roll(state, roll.faces[0])
+        rules_fights.table_roll(state, roll.faces[0])
     elif n.step == "pick":
-        f, hero, monster = R.fighting(state)
+        f, hero, monster = lookup.fighting(state)
         what = "eats (a metal item)" if f.pick == "rust" else "takes"
-        opts = tuple(Option(i, i, R.find_item(hero, i).describe()) for i in n.items)
+        opts = tuple(Option(i, i, lookup.find_item(hero, i).describe()) for i in n.items)
         item = yield from ask(Choice("fight.pick", f"The {monster.name}'s player chooses what it {what}", opts))
-        R.pick(state, item)
+        rules_fights.pick(state, item)
     else:
         return (yield from hero_turn(state))
     return None
 
 
 def hero_turn(state: State) -> Step:
-    f, hero, monster = R.fighting(state)
+    f, hero, monster = lookup.fighting(state)
     opts = [
         Option(
-            "attack:", "Attack" if not R.attack_means(hero) else "Attack without an item", V.attack_hint(state, None)
+            "attack:",
+            "Attack" if not rules_numbers.attack_means(hero) else "Attack without an item",
+            V.attack_hint(state, None),
         )
     ]
-    for item in R.attack_means(hero):
+    for item in rules_numbers.attack_means(hero):
         opts.append(Option(f"attack:{item.name}", f"Attack with {item.name}", V.attack_hint(state, item)))
     opts.append(Option("run", "Run away", V.run_hint(state)))
     if _can_trade(hero):
@@ -516,10 +529,10 @@ def hero_turn(state: State) -> Step:
     if answer == "trade":
         yield from trade(state, only=hero.name)
     elif answer == "run":
-        roll = yield from ask(R.run_spec(state).request())
-        R.run_away(state, roll.faces[0])
+        roll = yield from ask(rules_rolls.run_spec(state).request())
+        rules_fights.run_away(state, roll.faces[0])
     else:
         weapon = answer.split(":", 1)[1]
-        roll = yield from ask(R.attack_spec(state, weapon).request())
-        R.hero_attack(state, weapon, roll.faces[0])
+        roll = yield from ask(rules_rolls.attack_spec(state, weapon).request())
+        rules_fights.hero_attack(state, weapon, roll.faces[0])
     return None

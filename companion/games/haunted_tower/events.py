@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from companion.dice.roll import Roll, evaluate
 from companion.errors import InputError
-from companion.games.haunted_tower import rules as R
+from companion.games.haunted_tower import (
+    lookup,
+    rules_climb,
+    rules_fights,
+    rules_heroes,
+    rules_items,
+    rules_rolls,
+    rules_score,
+)
 from companion.games.haunted_tower.model import Card, Item
 from companion.log.rolls import roll_line
 
@@ -29,7 +37,7 @@ if TYPE_CHECKING:
 EVENT = "haunted"
 
 
-def roll_of(spec: R.RollSpec, payload: dict[str, Any]) -> Roll:
+def roll_of(spec: rules_rolls.RollSpec, payload: dict[str, Any]) -> Roll:
     """The roll a payload holds, read under a step's roll spec (its faces checked against the dice)."""
     faces = payload.get("faces")
     dice = spec.expr.dice
@@ -49,7 +57,7 @@ class _Rolls:
         self.payloads = list(event.get("rolls", []))
         self.event_id = event.get("id")
 
-    def take(self, spec: R.RollSpec) -> int:
+    def take(self, spec: rules_rolls.RollSpec) -> int:
         if not self.payloads:
             raise InputError(f"{spec.why}: no roll given")
         roll = roll_of(spec, self.payloads.pop(0))
@@ -66,21 +74,21 @@ def fight_steps(state: State, steps: list[dict[str, Any]], rolls: _Rolls) -> Non
     for step in steps:
         do = step.get("do")
         if do == "init":
-            hero_spec, monster_spec = R.initiative_specs(state)
+            hero_spec, monster_spec = rules_rolls.initiative_specs(state)
             h = rolls.take(hero_spec)
             m = rolls.take(monster_spec)
-            R.initiative(state, h, m)
+            rules_fights.initiative(state, h, m)
         elif do == "attack":
             weapon = str(step.get("weapon", ""))
-            R.hero_attack(state, weapon, rolls.take(R.attack_spec(state, weapon)))
+            rules_fights.hero_attack(state, weapon, rolls.take(rules_rolls.attack_spec(state, weapon)))
         elif do == "run":
-            R.run_away(state, rolls.take(R.run_spec(state)))
+            rules_fights.run_away(state, rolls.take(rules_rolls.run_spec(state)))
         elif do == "monster":
-            R.monster_attack(state, rolls.take(R.monster_spec(state)))
+            rules_fights.monster_attack(state, rolls.take(rules_rolls.monster_spec(state)))
         elif do == "table":
-            R.table_roll(state, rolls.take(R.table_spec(state)))
+            rules_fights.table_roll(state, rolls.take(rules_rolls.table_spec(state)))
         elif do == "pick":
-            R.pick(state, str(step["item"]))
+            rules_fights.pick(state, str(step["item"]))
         else:
             raise InputError(f"unknown fight step {do!r}")
     rolls.done()
@@ -92,29 +100,29 @@ def _card(event: dict[str, Any]) -> Card:
 
 def _hero(state: State, event: dict[str, Any]) -> None:
     card = _card(event)
-    R.add_hero(state, card)
+    rules_heroes.add_hero(state, card)
     state.data[f"hero.{card.name}"] = card.to_data()
 
 
 def _edit_card(state: State, event: dict[str, Any]) -> None:
     card = _card(event)
-    R.check_card(card)
-    R.update_card(state, card)
+    rules_heroes.check_card(card)
+    rules_heroes.update_card(state, card)
     state.data[f"hero.{card.name}"] = card.to_data()
 
 
 def _first(state: State, event: dict[str, Any]) -> None:
-    g = R.game(state)
+    g = lookup.game(state)
     if not g.rolloff:
-        R.start_rolloff(state, event.get("purpose", "round"))
+        rules_heroes.start_rolloff(state, event.get("purpose", "round"))
     rolls = _Rolls(state, event)
-    faces = [rolls.take(R.order_spec(name, g.rolloff_for)) for name in list(g.rolloff)]
+    faces = [rolls.take(rules_rolls.order_spec(name, g.rolloff_for)) for name in list(g.rolloff)]
     rolls.done()
-    R.order_roll(state, faces)
+    rules_heroes.order_roll(state, faces)
 
 
 def _fight(state: State, event: dict[str, Any]) -> None:
-    R.start_fight(state, str(event["hero"]), str(event["monster"]), str(event.get("back", "blue")))
+    rules_fights.start_fight(state, str(event["hero"]), str(event["monster"]), str(event.get("back", "blue")))
 
 
 def _steps(state: State, event: dict[str, Any]) -> None:
@@ -123,7 +131,7 @@ def _steps(state: State, event: dict[str, Any]) -> None:
 
 def _item(state: State, event: dict[str, Any]) -> None:
     item = Item.from_data(str(event["item"]), event["chit"])
-    R.take_item(state, str(event["hero"]), item, str(event.get("swap", "")))
+    rules_items.take_item(state, str(event["hero"]), item, str(event.get("swap", "")))
     data = item.to_data()
     if event.get("define"):
         state.data[f"item.{item.name}"] = data
@@ -138,14 +146,14 @@ OPS: dict[str, Callable[[State, dict[str, Any]], Any]] = {
     "attack": _steps,
     "run": _steps,
     "item": _item,
-    "drop": lambda s, e: R.drop_item(s, e["hero"], e["item"]),
-    "give": lambda s, e: R.give_item(s, e["hero"], e["item"], e["to"]),
-    "use": lambda s, e: R.use_item(s, e["hero"], e["item"]),
-    "hp": lambda s, e: R.change_hp(s, e["hero"], int(e["delta"])),
-    "climb": lambda s, e: R.climb(s, e["hero"], bool(e.get("cleared"))),
-    "trade": lambda s, e: R.trade(s, e["hero"], e["pay"]),
-    "moved": lambda s, e: R.moved(s, e["hero"]),
-    "end": lambda s, e: R.finish(s, str(e.get("reason") or "the players ended it")),
+    "drop": lambda s, e: rules_items.drop_item(s, e["hero"], e["item"]),
+    "give": lambda s, e: rules_items.give_item(s, e["hero"], e["item"], e["to"]),
+    "use": lambda s, e: rules_items.use_item(s, e["hero"], e["item"]),
+    "hp": lambda s, e: rules_items.change_hp(s, e["hero"], int(e["delta"])),
+    "climb": lambda s, e: rules_climb.climb(s, e["hero"], bool(e.get("cleared"))),
+    "trade": lambda s, e: rules_climb.trade(s, e["hero"], e["pay"]),
+    "moved": lambda s, e: rules_heroes.moved(s, e["hero"]),
+    "end": lambda s, e: rules_score.finish(s, str(e.get("reason") or "the players ended it")),
 }
 
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.dice.render import fraction
 from companion.games.haunted_tower import data as D
+from companion.games.haunted_tower import lookup, rules_climb, rules_numbers, rules_score
 from companion.games.haunted_tower import odds as O
-from companion.games.haunted_tower import rules as R
 from companion.games.haunted_tower.monsters import MONSTERS, SPECTER, Monster
 
 if TYPE_CHECKING:
@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 
 def attack_hint(state: State, weapon: Item | None) -> str:
     """``hits on 4+: 1/2 (50.0%), 1 damage`` for an attack option."""
-    f, hero, monster = R.fighting(state)
+    f, hero, monster = lookup.fighting(state)
     variants = state.meta.variants
-    parts = R.attack_parts(hero, monster, weapon, variants, slowed=f.slowed)
-    p = O.hit_chance(R.total(parts), monster.ac)
-    need = monster.ac - R.total(parts)
-    amount, why = R.damage_of(hero, monster, weapon, variants)
+    parts = rules_numbers.attack_parts(hero, monster, weapon, variants, slowed=f.slowed)
+    p = O.hit_chance(rules_numbers.total(parts), monster.ac)
+    need = monster.ac - rules_numbers.total(parts)
+    amount, why = rules_numbers.damage_of(hero, monster, weapon, variants)
     if p == 0:
         text = f"cannot reach AC {monster.ac}"
     elif p == 1:
@@ -43,7 +43,7 @@ def attack_hint(state: State, weapon: Item | None) -> str:
 
 
 def run_hint(state: State) -> str:
-    _, _, monster = R.fighting(state)
+    _, _, monster = lookup.fighting(state)
     p = O.run_chance(monster.att)
     return f"1d10 ≥ {monster.att}: {fraction(p)}"
 
@@ -54,12 +54,12 @@ def duel_for(state: State, weapon: Item | None, *, run_at: int = 0, turn: str | 
 
 
 def fight_monster(state: State) -> Monster:
-    return R.fighting(state)[2]
+    return lookup.fighting(state)[2]
 
 
 def fight_args(state: State, weapon: Item | None, *, run_at: int = 0, turn: str | None = None) -> dict[str, Any]:
     """:func:`duel_args` for the fight in progress, from where it stands in its round."""
-    f, hero, monster = R.fighting(state)
+    f, hero, monster = lookup.fighting(state)
     if turn is None:
         turn = {
             "initiative": "round",
@@ -98,12 +98,12 @@ def duel_args(
     """The keyword arguments of :func:`.odds.duel` for ``hero`` attacking ``monster`` with ``weapon``
     (``fight``: the fight in progress, with its drain and venom)."""
     variants = state.meta.variants
-    f = R.game(state).fight if fight else None
-    amount, _ = R.damage_of(hero, monster, weapon, variants)
+    f = lookup.game(state).fight if fight else None
+    amount, _ = rules_numbers.damage_of(hero, monster, weapon, variants)
     return {
         "hero_hp": hero.hp,
-        "hero_attack": R.total(R.attack_parts(hero, monster, weapon, variants)),
-        "hero_ac": R.armor_class(hero, monster, variants),
+        "hero_attack": rules_numbers.total(rules_numbers.attack_parts(hero, monster, weapon, variants)),
+        "hero_ac": rules_numbers.armor_class(hero, monster, variants),
         "hero_damage": amount,
         "monster_hp": monster_hp,
         "run_at": run_at,
@@ -111,7 +111,7 @@ def duel_args(
         "drained": f.drained if f else False,
         "slowed": f.slowed if f else False,
         "turn": turn,
-        "free_attack": R.RUN_FAIL_TURN not in variants,
+        "free_attack": lookup.RUN_FAIL_TURN not in variants,
     }
 
 
@@ -120,27 +120,27 @@ def best_weapon(state: State, hero: Hero, monster: Monster) -> Item | None:
 
     Equal chances go to the one less likely to fall, then to the one that damages the monster (the
     wooden stake against the vampire, even when the fight is hopeless either way), then bare hands."""
-    options: list[Item | None] = [None, *R.attack_means(hero)]
-    f = R.game(state).fight
+    options: list[Item | None] = [None, *rules_numbers.attack_means(hero)]
+    f = lookup.game(state).fight
     here = f is not None and f.monster == monster.key
 
     def rank(w: Item | None) -> tuple[Any, Any, int]:
         o = duel_for(state, w) if here else hero_duel(state, hero, monster, w)
-        return o.win, -o.fall, R.damage_of(hero, monster, w, state.meta.variants)[0]
+        return o.win, -o.fall, rules_numbers.damage_of(hero, monster, w, state.meta.variants)[0]
 
     return max(options, key=rank)
 
 
 def fight_advice(state: State) -> list[str]:
     """The odds lines shown before the hero decides: fight on, run at 1 HP, run now."""
-    f, hero, monster = R.fighting(state)
+    f, hero, monster = lookup.fighting(state)
     weapon = best_weapon(state, hero, monster)
     with_ = f" with {weapon.name}" if weapon else ""
     lines = [f"Fight on{with_} to the end: {O.duel_text(duel_for(state, weapon))}."]
     lines.append(hp_line(hero.name, hero.hp, O.duel_ends(monster, **fight_args(state, weapon))))
     if hero.hp > 1:
         lines.append(f"Fight on{with_}, run at 1 HP: {O.duel_text(duel_for(state, weapon, run_at=1))}.")
-    free = "monster" in f.acted and R.RUN_FAIL_TURN not in state.meta.variants
+    free = "monster" in f.acted and lookup.RUN_FAIL_TURN not in state.meta.variants
     after = "it attacks again at once" if free else "it attacks as usual"
     lines.append(f"Run away now: {run_hint(state)}; if not, {after}.")
     if monster.key == SPECTER:
@@ -162,7 +162,7 @@ def hp_line(name: str, hp: int, ends: tuple[tuple[O.End, Any], ...]) -> str:
 
 
 def initiative_hint(state: State) -> str:
-    _, hero, monster = R.fighting(state)
+    _, hero, monster = lookup.fighting(state)
     p = O.initiative_chance(monster)
     extra = f" (the {monster.name} adds +{monster.initiative_bonus})" if monster.initiative_bonus else ""
     return f"{hero.name} attacks first: {fraction(p)}, ties rolled again{extra}."
@@ -170,8 +170,8 @@ def initiative_hint(state: State) -> str:
 
 def monster_hint(state: State) -> str:
     """What a hit of the monster in the fight would do."""
-    _, hero, monster = R.fighting(state)
-    right = R.right_of(R.game(state), hero)
+    _, hero, monster = lookup.fighting(state)
+    right = lookup.right_of(lookup.game(state), hero)
     who = f"{right.name}'s player (on {hero.name}'s right) rolls for the {monster.name}. " if right else ""
     kind = monster.on_hit
     if kind == "table":
@@ -193,7 +193,7 @@ def monster_hint(state: State) -> str:
 
 
 def hero_notes(state: State, hero: Hero) -> str:
-    g = R.game(state)
+    g = lookup.game(state)
     bits = []
     if hero.out:
         return "out of the game (died twice)"
@@ -204,7 +204,7 @@ def hero_notes(state: State, hero: Hero) -> str:
     if hero.held_round is not None:
         bits.append("cannot move next turn")
     bits.append(f"Tower {hero.tower}")
-    worth = R.blue_equivalents(hero)
+    worth = rules_climb.blue_equivalents(hero)
     bits.append(f"chits worth {worth} blue" if worth else "no chits")
     if g.fight is not None and g.fight.hero == hero.name:
         bits.append("fighting")
@@ -215,7 +215,7 @@ def hero_notes(state: State, hero: Hero) -> str:
 
 def figures(state: State) -> list[dict[str, Any]]:
     """Every figure on the board with health: the heroes, the monster in the fight, the specter."""
-    g = R.game(state)
+    g = lookup.game(state)
     rows: list[dict[str, Any]] = []
     for hero in g.heroes:
         rows.append(
@@ -224,8 +224,8 @@ def figures(state: State) -> list[dict[str, Any]]:
                 "kind": "hero",
                 "hp": max(0, hero.hp),
                 "max_hp": hero.max_hp,
-                "attack": R.attack_number(hero, None, state.meta.variants),
-                "ac": R.armor_class(hero, None, state.meta.variants),
+                "attack": rules_numbers.attack_number(hero, None, state.meta.variants),
+                "ac": rules_numbers.armor_class(hero, None, state.meta.variants),
                 "minus": len(hero.minus),
                 "deaths": hero.deaths,
                 "out": hero.out,
@@ -263,7 +263,7 @@ def status_rows(state: State) -> list[tuple[str, object]]:
 
     from companion.shell.panels import bar
 
-    g = R.game(state)
+    g = lookup.game(state)
     rows: list[tuple[str, object]] = []
     if g.phase == "setup":
         rows.append(("Setup", f"{len(g.heroes)} hero(es); {D.MIN_PLAYERS} to {D.MAX_PLAYERS} play"))
@@ -303,7 +303,7 @@ def health_table(state: State) -> Table:
 
 
 def score_json(state: State) -> dict[str, Any]:
-    lines = R.scores(state)
+    lines = rules_score.scores(state)
     return {
         "scores": [
             {
@@ -316,7 +316,7 @@ def score_json(state: State) -> dict[str, Any]:
             }
             for line in lines
         ],
-        "winners": R.winners(lines),
+        "winners": rules_score.winners(lines),
         "finished": state.finished,
     }
 
@@ -324,7 +324,7 @@ def score_json(state: State) -> dict[str, Any]:
 def score_lines(state: State) -> list[str]:
     """The score so far in plain lines (for the menu)."""
     out = []
-    for line in R.scores(state):
+    for line in rules_score.scores(state):
         if not line.scored:
             out.append(f"{line.hero}: out of the game, no score")
             continue
@@ -336,7 +336,7 @@ def score_lines(state: State) -> list[str]:
 def score_table(state: State) -> Table:
     from rich.table import Table
 
-    lines = R.scores(state)
+    lines = rules_score.scores(state)
     table = Table(title="Score" + (" (final)" if state.finished else " so far"), title_justify="left")
     table.add_column("Scores")
     table.add_column("Each", justify="right")
@@ -345,7 +345,7 @@ def score_table(state: State) -> Table:
     for key, label, points in D.SCORE:
         table.add_row(label, str(points), *[_cell(line.counts[key], line.points[key]) for line in lines])
     best = max((line.total for line in lines if line.scored), default=0)
-    won = set(R.winners(lines)) if best or state.finished else set()
+    won = set(rules_score.winners(lines)) if best or state.finished else set()
     table.add_row(
         "[bold]Total[/bold]",
         "",
@@ -374,7 +374,7 @@ def monster_table(variants: list[str]) -> Table:
             str(m.hp),
             str(m.att),
             str(m.ac),
-            "yes" if R.is_undead(m, variants) else "",
+            "yes" if rules_numbers.is_undead(m, variants) else "",
             str(m.standups),
             m.special,
         )
