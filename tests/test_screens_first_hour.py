@@ -139,6 +139,22 @@ def test_menus_take_u_q_and_help_keys():
     assert ask("?" + DOWN + ENTER, menu) == "back"
 
 
+def test_every_prompt_shares_one_set_of_default_key_bindings_and_each_still_takes_its_keys():
+    from prompt_toolkit.application import Application, application
+
+    from companion.dice.expr import parse
+    from companion.dice.source import read_physical
+
+    assert Application()._default_bindings is Application()._default_bindings
+    menu = choice("turn", "What now?", ("new", "Explore a new room"), ("back", "Go back"))
+    for _ in range(3):  # Ctrl-A (an Emacs binding of the defaults) at a roll, then a menu
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            inp.send_text("4\x013 " + ENTER)
+            assert prompts.ask_faces(parse("2d6"), 0, "", reader=read_physical).faces == (3, 4)
+        assert ask(DOWN + ENTER, menu) == "back"
+    assert application.load_key_bindings.cache_info().currsize == 1
+
+
 # ---- every game's guided screens ------------------------------------------------------------------
 GUIDED = [(g, 80) for g in ("inverted-tower", "talisman", "haunted-tower", "dragons-den", "dark-tower")] + [
     ("inverted-tower", 120),
