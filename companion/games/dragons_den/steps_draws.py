@@ -69,12 +69,40 @@ def draw(
         return chits[roll.total - 1], f"1d{len(chits)} → {faces} · {roll.source}"
 
 
-def number_ask(key: str, lo: int, hi: int, where: str, secret: bool = False) -> Callable[[str], Request]:
+def _number(key: str, lo: int, hi: int, where: str, secret: bool = False) -> Callable[[str], Request]:
     return lambda prompt: Number(key, prompt, lo, hi, where=where, secret=secret)
 
 
-def as_int(answer: Any) -> int:
+def _as_int(answer: Any) -> int:
     return int(answer)
+
+
+def draw_number(
+    state: State,
+    cup: Callable[[], list[Any]],
+    key: str,
+    what: str,
+    highest: int,
+    typed: str,
+    *,
+    entered: bool,
+    secret: bool = False,
+    where: str = "in the cup",
+) -> Generator[Request, Any, tuple[Any, str] | None]:
+    """:func:`draw` of a numbered chit (1 to ``highest``); ``typed`` says where its number is, when typed."""
+    return (
+        yield from draw(
+            state,
+            cup,
+            key=key,
+            what=what,
+            entered=entered,
+            read=_as_int,
+            ask=_number(key, 1, highest, typed, secret=secret),
+            secret=secret,
+            where=where,
+        )
+    )
 
 
 def draw_hoard(state: State, hero_key: str, count: int) -> Steps:
@@ -84,15 +112,15 @@ def draw_hoard(state: State, hero_key: str, count: int) -> Steps:
         hero = den.figure(hero_key)
         if hero is None or hero.status != IN or not den.hoard:
             return
-        got = yield from draw(
+        got = yield from draw_number(
             state,
             lambda: den_of(state).hoard,
-            key="dd.draw.hoard",
-            what="dragon treasure chit",
-            where="in the lair",
+            "dd.draw.hoard",
+            "dragon treasure chit",
+            data.HOARD_CHITS,
+            "the number on the dragon treasure chit",
             entered=den.chits == "physical",
-            read=as_int,
-            ask=number_ask("dd.draw.hoard", 1, data.HOARD_CHITS, "the number on the dragon treasure chit"),
+            where="in the lair",
         )
         if got is None:
             return

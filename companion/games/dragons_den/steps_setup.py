@@ -11,7 +11,7 @@ from typing import Any
 from companion.errors import InputError
 from companion.games.dragons_den import data, rules
 from companion.games.dragons_den.steps_common import Steps, den_of, open_line, say
-from companion.games.dragons_den.steps_draws import as_int, draw, number_ask
+from companion.games.dragons_den.steps_draws import draw_number
 from companion.games.dragons_den.steps_turns import new_round
 from companion.session.state import State
 
@@ -34,14 +34,14 @@ def setup(state: State, args: dict[str, Any]) -> Steps:
     den.heroes = [rules.hero_figure(data.HERO_BY_NUMBER[n]) for n in sorted(numbers, reverse=True)]
     state.log.heading("Setting up the den")
     open_line(state, "Heroes, in turn order: " + ", ".join(f"#{h.number} {h.name}" for h in den.heroes))
-    got = yield from draw(
+    got = yield from draw_number(
         state,
         lambda: den_of(state).cup,
-        key="dd.draw.dragon",
-        what="dragon chit",
+        "dd.draw.dragon",
+        "dragon chit",
+        data.DRAGON_CHITS,
+        "the dragon player's chit, typed unseen",
         entered=entered,
-        read=as_int,
-        ask=number_ask("dd.draw.dragon", 1, data.DRAGON_CHITS, "the dragon player's chit, typed unseen", secret=True),
         secret=True,
     )
     assert got is not None
@@ -52,14 +52,14 @@ def setup(state: State, args: dict[str, Any]) -> Steps:
     den.dragon_draw = how
     discards = data.DRAGON_CHITS - 1 - den.countdown
     for _ in range(discards):
-        got = yield from draw(
+        got = yield from draw_number(
             state,
             lambda: den_of(state).cup,
-            key="dd.draw.discard",
-            what="dragon chit to set aside",
+            "dd.draw.discard",
+            "dragon chit to set aside",
+            data.DRAGON_CHITS,
+            "a chit set aside, typed unseen",
             entered=entered,
-            read=as_int,
-            ask=number_ask("dd.draw.discard", 1, data.DRAGON_CHITS, "a chit set aside, typed unseen", secret=True),
             secret=True,
         )
         assert got is not None

@@ -12,7 +12,7 @@ from companion.errors import InputError
 from companion.games.dragons_den import data, rules
 from companion.games.dragons_den.state import DRAGON, ESCAPED, HEROES, IN, OVER, TRAPPED, Den, Score
 from companion.games.dragons_den.steps_common import Steps, den_of, figure, open_line, say
-from companion.games.dragons_den.steps_draws import as_int, draw, number_ask
+from companion.games.dragons_den.steps_draws import draw_number
 from companion.session.state import State
 
 
@@ -83,14 +83,14 @@ def dragon_turn(state: State) -> Steps:
     if not den.alarm:
         return
     line = open_line(state, "Countdown: the dragon player draws a dragon chit")
-    got = yield from draw(
+    got = yield from draw_number(
         state,
         lambda: den_of(state).cup,
-        key="dd.draw.countdown",
-        what="countdown chit",
+        "dd.draw.countdown",
+        "countdown chit",
+        data.DRAGON_CHITS,
+        "the number on the dragon chit drawn",
         entered=den.chits == "physical",
-        read=as_int,
-        ask=number_ask("dd.draw.countdown", 1, data.DRAGON_CHITS, "the number on the dragon chit drawn"),
     )
     if got is None:
         return
