@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 from companion.games.adventure_in_the_dungeon import data as D
+from companion.games.adventure_in_the_dungeon import forward
 from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.chain import T_ROUND, Chain
@@ -90,6 +91,42 @@ def test_the_tables_floats_are_the_exact_fractions(seed):
     fast = O.fight_odds(model, s, detail=True, exact=False)
     assert isinstance(fast.slain, float) and isinstance(exact.slain, Fraction)
     assert fast.states == exact.states
+    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
+    pairs += list(zip(fast.standing, exact.standing, strict=True))
+    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
+    pairs.append((fast.hits_left, exact.hits_left))
+    for f, x in pairs:
+        assert f == pytest.approx(float(x), abs=1e-12)
+
+
+def _dense_cases() -> list[tuple[int, R.Fight, str]]:
+    """Fights in areas whose flags no round changes, from every point of a round, some with what a
+    party carries in from earlier areas: a hero drowned, the cure spent, a hero still paralysed."""
+    rng = random.Random(7)
+    cases = []
+    for area in (1, 3, 6, 9, 13, 2, 5):
+        for carried in ({}, {"dead": 0b0100, "cure": True}, {"para": 0b0010}):
+            hs = (rng.randint(0, 2), rng.randint(0, 1), 0, rng.randint(0, 1))
+            at = ("start", "begun", "choice")[len(cases) % 3]
+            cases.append((area, R.Fight(rng.randint(0, 1), hs, **carried), at))  # type: ignore[arg-type]
+    return cases
+
+
+@pytest.mark.parametrize("area, s, at", _dense_cases())
+def test_the_dense_pass_gives_the_exact_fractions(area, s, at):
+    """The table's dense pass (one flat list of hit counts) runs wherever no flag can change, declines
+    a party with a hero paralysed (he dies if the Paladin falls with the cure unspent), and its floats
+    are the exact fractions of the level pass, from the start of a round, a round begun and the choice."""
+    nums = R.Numbers((4, 3, 3, 2), (4, 6, 5, 9), (11, 9, 10, 8))
+    model = R.compile_model(next(a for a in D.AREAS if a.number == area), nums)
+    s = R.settle(model, s)
+    ch = O.chain(model)
+    start = ch.encode(R.begin_round(s))
+    dense = forward.dense_pass(ch, {start: 1.0}, T_ROUND)
+    assert (dense is None) == bool(s.para), "the dense pass runs unless a round can change the flags"
+    exact = O.fight_odds(model, s, at=at, detail=True)
+    fast = O.fight_odds(model, s, at=at, detail=True, exact=False)
+    assert fast.states == exact.states > 0
     pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
     pairs += list(zip(fast.standing, exact.standing, strict=True))
     pairs += list(zip(fast.survivors, exact.survivors, strict=True))

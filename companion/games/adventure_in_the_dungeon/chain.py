@@ -315,10 +315,13 @@ class Chain:
         return level_pass(self, items, exact, T_ROUND)
 
     # ---- what the forward passes read ----
-    @property
-    def flags_fixed(self) -> bool:
-        """No round changes the flags here (no entwining, paralysis, lock-outs nor webs)."""
-        return not self.model.rules & {D.ENTWINE, D.PARALYSE, D.LOCKOUT, D.WEBS}
+    def flags_fixed(self, flags: int) -> bool:
+        """No round can change these flags: no entwining, paralysis, lock-outs nor webs here, and
+        nothing carried in that a round could change (a hero paralysed in the Creeper's corridor dies
+        when the Paladin falls with his cure unspent): only the dead and the cure."""
+        if self.model.rules & {D.ENTWINE, D.PARALYSE, D.LOCKOUT, D.WEBS}:
+            return False
+        return not flags & ~(0xF | 1 << _CURE)
 
     def key_level(self, key: int) -> int:
         """The level of the situation ``key``: its hits and deaths, all counted. No round lowers it,
@@ -357,11 +360,15 @@ class Chain:
     def dense_kernel(self, key: int, tot: int) -> Any:
         """The kernel of ``key`` for :func:`.forward.dense_pass`: ``STUCK`` when no round can change
         anything, else [(offset, weight)] to the next round starts and the ends alike, the weights as
-        floats that already count the rounds of misses (divided by ``tot`` less their weight)."""
+        floats that already count the rounds of misses (divided by ``tot`` less their weight); None
+        if a round can change the flags."""
         terms, moves, stay = self.compiled(key)
-        assert all(not e[1] for e in stay), "a round that stays on its level changes nothing here"
+        out = [(off, w) for _, entries in moves for off, w in entries] + [(off, w) for off, _, w in terms]
+        flags = key // self.flag_stride
+        if any(e[1] for e in stay) or any((key + off) // self.flag_stride != flags for off, _ in out):
+            return None  # a round changes the flags after all: not for the dense pass
         ws = sum(e[0] for e in stay)
         if ws == tot:
             return STUCK
         f = tot - ws
-        return [(off, w / f) for _, entries in moves for off, w in entries] + [(off, w / f) for off, _, w in terms]
+        return [(off, w / f) for off, w in out]

@@ -39,9 +39,9 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
     when it does not apply (the flags can change, the starts differ in flags, or too many counts)."""
     flags = {key // ch.flag_stride for key in starts}
     size = ch.flag_stride
-    if len(flags) != 1 or size > DENSE_MAX or not ch.flags_fixed:
+    (flag, *others) = flags
+    if others or size > DENSE_MAX or not ch.flags_fixed(flag):
         return None
-    (flag,) = flags
     base = flag * size
     mass = [0.0] * size  # the chance of each round start, and of each end once the fight is over
     for key, p in starts.items():
@@ -57,6 +57,8 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
         if k is None:
             end = ch.key_end(rest + base)
             k = kernels[sig] = (end,) if end else ch.dense_kernel(rest + base, tot)
+            if k is None:
+                return None
         if k.__class__ is list:
             visited += 1
             for off, w in k:
