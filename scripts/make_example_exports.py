@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -81,23 +79,11 @@ def cli_source(play: Callable[[], None], session: str) -> Source:
     from companion.session.service import Session
     from companion.store.sessions import Store
 
-    keys = ("COMPANION_HOME", "COMPANION_LOGS", "COMPANION_SESSION")
-    saved = {k: os.environ.get(k) for k in keys}
-    with tempfile.TemporaryDirectory() as tmp, LOGS.pinned_clock():
-        os.environ["COMPANION_HOME"] = str(Path(tmp) / "home")
-        os.environ["COMPANION_LOGS"] = str(Path(tmp) / "logs")
-        os.environ.pop("COMPANION_SESSION", None)
-        try:
-            play()
-            files = Store(Path(tmp) / "home").open(session)
-            with files.locked():
-                return Source.of(Session.open(files))
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+    folder = LOGS.played(play, session)  # played once per process, shared with the example log
+    with LOGS.example_env(folder):
+        files = Store(folder / "home").open(session)
+        with files.locked():
+            return Source.of(Session.open(files))
 
 
 #: Every seeded example session (the name of its markdown log in logs/ → how to make its source).

@@ -20,9 +20,11 @@ the same byte for byte on every machine (CI checks them: ``tests/test_example_lo
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -244,23 +246,51 @@ def talisman() -> None:
         step = run_json("next", talisman_player(step["request"]))
 
 
-def cli_log_text(play: Callable[[], None], session: str) -> str:
-    """Play a command-driven example in a fresh, throwaway data folder; return the log it wrote."""
+@contextmanager
+def example_env(folder: Path) -> Iterator[None]:
+    """companion's data and log folders in ``folder`` (no active session) and the pinned clock, for
+    the duration; the environment as it was afterwards."""
     keys = ("COMPANION_HOME", "COMPANION_LOGS", "COMPANION_SESSION")
     saved = {k: os.environ.get(k) for k in keys}
-    with tempfile.TemporaryDirectory() as tmp, pinned_clock():
-        os.environ["COMPANION_HOME"] = str(Path(tmp) / "home")
-        os.environ["COMPANION_LOGS"] = str(Path(tmp) / "logs")
+    with pinned_clock():
+        os.environ["COMPANION_HOME"] = str(folder / "home")
+        os.environ["COMPANION_LOGS"] = str(folder / "logs")
         os.environ.pop("COMPANION_SESSION", None)
         try:
-            play()
-            return (Path(tmp) / "logs" / f"{session}.md").read_text(encoding="utf-8")
+            yield
         finally:
             for k, v in saved.items():
                 if v is None:
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
+
+
+#: (example, session) → the throwaway folder it was played in, kept until the process ends.
+_PLAYED: dict[tuple[Callable[[], None], str], Path] = {}
+
+
+def played(play: Callable[[], None], session: str) -> Path:
+    """Play a command-driven example in a fresh, throwaway data folder, once per process (the logs'
+    and the exports' scripts share it: the Talisman example is 213 commands); the folder (``home``,
+    ``logs``). Treat it as read-only."""
+    key = (play, session)
+    if key not in _PLAYED:
+        folder = Path(tempfile.mkdtemp(prefix=f"companion-{session}-"))
+        try:
+            with example_env(folder):
+                play()
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        atexit.register(shutil.rmtree, folder, True)
+        _PLAYED[key] = folder
+    return _PLAYED[key]
+
+
+def cli_log_text(play: Callable[[], None], session: str) -> str:
+    """Play a command-driven example in a fresh, throwaway data folder; return the log it wrote."""
+    return (played(play, session) / "logs" / f"{session}.md").read_text(encoding="utf-8")
 
 
 #: Every example log (a file in logs/) and the function that makes its text.

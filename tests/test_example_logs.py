@@ -12,6 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_script():
+    """The script as a module; the one already loaded if the export tests' script loaded it (it then
+    shares the examples played, once per process)."""
+    if "make_example_logs" in sys.modules:
+        return sys.modules["make_example_logs"]
     spec = importlib.util.spec_from_file_location("make_example_logs", ROOT / "scripts" / "make_example_logs.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -125,37 +125,38 @@ def test_bad_fight_odds_input_is_one_line(args, code, message):
 
 # ---- companion simulate ---------------------------------------------------------------------------
 def test_simulate_reports_every_figure_with_an_interval():
-    doc = js("simulate", "inverted-tower", "--runs", "300", "--seed", "4")
-    assert doc["runs"] == 300 and doc["seed"] == 4 and doc["policy"] == "steady" and doc["variants"] == []
+    doc = js("simulate", "inverted-tower", "--runs", "100", "--seed", "4")
+    assert doc["runs"] == 100 and doc["seed"] == 4 and doc["policy"] == "steady" and doc["variants"] == []
     f = doc["figures"]
     for key in ("won", "death_floor", "floor", "rooms", "rolls", "choices", "kills", "xp", "level"):
         assert key in f
         lo, hi = f[key]["ci95"]
         value = f[key].get("rate", f[key].get("mean"))
         assert lo <= value <= hi
-    assert f["death_floor"]["n"] == 300 - f["won"]["count"]
-    assert sum(v["count"] for v in f["level"]["values"].values()) == 300
+    assert f["death_floor"]["n"] == 100 - f["won"]["count"]
+    assert sum(v["count"] for v in f["level"]["values"].values()) == 100
     example = f["won"]["examples"]["no"]
     assert example["seed"] == run_seed(4, example["run"])
 
 
 def test_simulate_is_reproducible_and_the_same_on_every_core():
-    one = run("simulate", "it", "--runs", "600", "--seed", "8", "--policy", "eager", "--json")
-    again = run("simulate", "it", "--runs", "600", "--seed", "8", "--policy", "eager", "--json")
-    every = run("simulate", "it", "--runs", "600", "--seed", "8", "--policy", "eager", "--json", "--jobs", "0")
+    # 300 runs: two chunks of runs, so --jobs 0 shares them between two processes on two cores.
+    one = run("simulate", "it", "--runs", "300", "--seed", "8", "--policy", "eager", "--json")
+    again = run("simulate", "it", "--runs", "300", "--seed", "8", "--policy", "eager", "--json")
+    every = run("simulate", "it", "--runs", "300", "--seed", "8", "--policy", "eager", "--json", "--jobs", "0")
     assert one == again == every
 
 
 def test_simulate_with_the_drafts_open_questions_as_variants():
-    base = js("simulate", "it", "--runs", "400", "--seed", "3")
-    harder = js("simulate", "it", "--runs", "400", "--seed", "3", "--variant", "elites-deal-2")
+    base = js("simulate", "it", "--runs", "100", "--seed", "3")
+    harder = js("simulate", "it", "--runs", "100", "--seed", "3", "--variant", "elites-deal-2")
     assert harder["variants"] == ["elites-deal-2"]
     assert harder["figures"] != base["figures"]
 
 
 def test_simulate_prints_a_report_for_a_person():
-    out = run("simulate", "it", "--runs", "250", "--seed", "2", "--policy", "thrifty")
-    assert out.startswith("The Inverted Tower: 250 runs, seed 2, policy thrifty")
+    out = run("simulate", "it", "--runs", "100", "--seed", "2", "--policy", "thrifty")
+    assert out.startswith("The Inverted Tower: 100 runs, seed 2, policy thrifty")
     assert "Win rate" in out and "95% interval" in out and "Floor of death" in out and "█" in out
     assert "runs/s on 1 process" in out and "companion new inverted-tower --seed" in out
 
