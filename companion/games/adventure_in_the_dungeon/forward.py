@@ -155,6 +155,9 @@ def level_pass(
                 for off, w in entries:
                     n = key + off
                     got[n] = get(n, 0) + num * w
+        if exact and len(ends.by) > 1:  # one denominator for the ends so far: a few numbers, not dozens
+            total, tden = ends.combine(exact)
+            ends.by = {tden: total}
     final, den = ends.combine(exact)
     return {key: (endof[key], num) for key, num in final.items()}, den, visited
 
@@ -175,15 +178,19 @@ def _visits(
     stays = {key: k[2] for key, k in kernels.items()}
     if all(not e or (len(e) == 1 and not e[0][1]) for e in stays.values()):
         out = []
+        leave = {key: tot - (e[0][0] if e else 0) for key, e in stays.items()}  # weight of a round that moves
+        # Exact: one denominator for the level's whole push (over every chance of moving), so what it
+        # sends to a later level arrives as one group, not one per chance of moving.
+        common = lcm(*{f for f in leave.values() if f}) if exact else 1
         for key, h in here.items():  # the usual case: only a round of misses stays
-            ws = stays[key][0][0] if stays[key] else 0
-            if ws == tot:
+            f = leave[key]
+            if not f:
                 endof[key] = STUCK
                 ends.add(den, key, h)
             elif exact:
-                out.append((key, h, den * (tot - ws)))
+                out.append((key, h * (common // f), den * common))
             else:
-                out.append((key, h / (tot - ws), 1))
+                out.append((key, h / f, 1))
         return out
     group: dict[int, list[Any]] = {}
     todo = list(here)
