@@ -2,8 +2,8 @@
 
 Guided steps through ``companion next`` (setup, a check, the end of a turn) and one-shot
 ``companion dark ...`` commands (cards, a fight with ♥ and ★, help from a second player on floor 2,
-a group, a trade, the floors and their level-ups, the end). Every command runs in its own process,
-as a player types it; :func:`play` returns each command with what it printed, and the markdown log.
+a group, a trade, the floors and their level-ups, the end), as a player types them; :func:`play`
+returns each command with what it printed, and the markdown log.
 
 Run as a script, it prints the English transcript (``tests/data/dark_tower_en.txt`` was captured so
 from main before the translation: ``python tests/dark_tower_session.py SRC_DIR > ...``).
@@ -87,7 +87,12 @@ def steps(lang: str) -> list[list[str]]:
 
 
 def play(lang: str, home: Path, src: Path | None = None) -> tuple[list[tuple[list[str], str]], str]:
-    """Run the session in ``home``; ``src`` runs another checkout's code (the capture from main)."""
+    """Run the session in ``home``; ``src`` runs another checkout's code (the capture from main).
+
+    Without ``src`` each command runs in this process (typer's CliRunner, the words' language set
+    back to none before each, as a new process starts): what is compared is what the commands
+    print, and a process each would cost most of the test's time in start-ups.
+    """
     env = dict(os.environ)
     env.update(
         COMPANION_HOME=str(home / "home"),
@@ -102,16 +107,50 @@ def play(lang: str, home: Path, src: Path | None = None) -> tuple[list[tuple[lis
         env.pop(var, None)
     if src is not None:
         env["PYTHONPATH"] = str(src)
+    run = _process if src is not None else _in_process
     out: list[tuple[list[str], str]] = []
     for args in steps(lang):
-        p = subprocess.run(
-            [sys.executable, "-m", "companion", *args], env=env, capture_output=True, text=True, encoding="utf-8"
-        )
-        printed = p.stdout + p.stderr
+        code, printed = run(args, env)
         home_text = str(home)
-        out.append((args, f"[exit {p.returncode}]\n" + printed.replace(home_text, "HOME")))
+        out.append((args, f"[exit {code}]\n" + printed.replace(home_text, "HOME")))
     log = next((home / "logs").glob("*.md")).read_text(encoding="utf-8")
     return out, log
+
+
+def _process(args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    p = subprocess.run(
+        [sys.executable, "-m", "companion", *args], env=env, capture_output=True, text=True, encoding="utf-8"
+    )
+    return p.returncode, p.stdout + p.stderr
+
+
+def _in_process(args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    from companion import i18n
+    from companion.cli.app import app
+
+    i18n.activate(None)  # a new process starts in English; the session's language is the command's to set
+    result = _runner().invoke(app, args, env=env, prog_name="companion")
+    i18n.activate(None)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout + result.stderr
+
+
+def _runner():
+    """typer's CliRunner, but --help as wide as a process finds it (the runner forces 80 columns)."""
+    import contextlib
+
+    from typer._click import formatting
+    from typer.testing import CliRunner
+
+    class Runner(CliRunner):
+        @contextlib.contextmanager
+        def isolation(self, *args, **kwargs):
+            with super().isolation(*args, **kwargs) as streams:
+                formatting.FORCED_WIDTH = None  # put back by the runner when it is done
+                yield streams
+
+    return Runner()
 
 
 def transcript(lang: str, home: Path, src: Path | None = None) -> str:

@@ -16,6 +16,8 @@ from pathlib import Path
 import pexpect
 import pyte
 
+from tests.terminal import PASTE_OFF, prompt_open
+
 COMPANION = str(Path(sys.executable).with_name("companion"))
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 TAB, ENTER, CTRL_C, CTRL_D = "\t", "\r", "\x03", "\x04"
@@ -30,6 +32,9 @@ class Term:
         self.child = pexpect.spawn(
             COMPANION, list(args), env=environ, dimensions=(rows, cols), encoding="utf-8", timeout=30
         )
+        # pexpect pauses 50 ms before each send (for programs that read a password right after
+        # echoing a prompt); the shell's prompt reads keys as they come, typed ahead or not.
+        self.child.delaybeforesend = None
         outer = self
 
         class Screen(pyte.Screen):
@@ -42,43 +47,75 @@ class Term:
         self.stream = pyte.Stream(self.screen)
         self.transcript = ""
 
+    def read(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for output and take what came; False once the process has
+        exited (its output all read)."""
+        try:
+            data = self.child.read_nonblocking(100_000, timeout=max(timeout, 0))
+        except pexpect.TIMEOUT:
+            return True
+        except pexpect.EOF:
+            return False
+        self.transcript += data
+        self.stream.feed(data)
+        return True
+
     def pump(self, seconds: float = 0.3) -> None:
+        """Take everything the process writes for ``seconds``."""
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            try:
-                data = self.child.read_nonblocking(100_000, timeout=0.1)
-            except pexpect.TIMEOUT:
-                continue
-            except pexpect.EOF:
-                return
-            self.transcript += data
-            self.stream.feed(data)
+        while time.monotonic() < end and self.read(end - time.monotonic()):
+            pass
 
     def wait_for(self, text: str, timeout: float = 30) -> None:
         """Read until ``text`` is on the screen (as a person would see it)."""
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if text in self.display():
-                return
-            self.pump(0.2)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.display()}")
+        while text not in self.display():
+            if time.monotonic() > end or not self.read(end - time.monotonic()):
+                raise AssertionError(f"{text!r} never appeared; the screen:\n{self.display()}")
+
+    def ready(self, timeout: float = 60) -> None:
+        """Wait until a prompt is open and drawn: keys typed now reach it, as a person types at the
+        prompt they see (keys typed while a command runs are the terminal's, and a Ctrl-D then is
+        the terminal's end of file, not the shell's)."""
+        end = time.monotonic() + timeout
+        while not prompt_open(self.transcript):
+            if time.monotonic() > end or not self.read(end - time.monotonic()):
+                raise AssertionError(f"no prompt within {timeout} s; the screen:\n{self.display()}")
 
     def line(self, keys: str, expect: str, timeout: float = 60) -> str:
-        """Type ``keys`` and wait until ``expect`` is printed after them; what was printed since."""
+        """At the prompt, type ``keys`` and wait until ``expect`` is printed after them, once the
+        prompt has taken them (not in the echo of what was typed); what was printed since."""
+        self.ready(timeout)
         mark = len(self.transcript)
         self.child.send(keys)
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            since = ANSI.sub("", self.transcript[mark:])
-            if expect in since:
-                return since
-            self.pump(0.2)
-        since = ANSI.sub("", self.transcript[mark:])
-        raise AssertionError(f"{expect!r} never came after {keys!r}; since then:\n{since}")
+        while True:
+            since = self.transcript[mark:]
+            taken = since.find(PASTE_OFF)
+            if taken >= 0 and expect in ANSI.sub("", since[taken:]):
+                return ANSI.sub("", since)
+            if time.monotonic() > end or not self.read(end - time.monotonic()):
+                raise AssertionError(f"{expect!r} never came after {keys!r}; since then:\n{ANSI.sub('', since)}")
 
-    def send(self, keys: str, settle: float = 0.5) -> None:
+    def typed(self, keys: str, shows: str, timeout: float = 30) -> None:
+        """Type ``keys`` (no Enter) and wait until the line being typed ends with ``shows``: the keys
+        drawn, or what Tab completed them to."""
+        self.ready(timeout)
         self.child.send(keys)
-        self.pump(settle)
+        end = time.monotonic() + timeout
+        while not self.before_cursor().endswith(shows):
+            if time.monotonic() > end or not self.read(end - time.monotonic()):
+                raise AssertionError(f"{keys!r} never showed {shows!r}; the screen:\n{self.display()}")
+
+    def send(self, keys: str) -> None:
+        """At the prompt, type ``keys``."""
+        self.ready()
+        self.child.send(keys)
+
+    def before_cursor(self) -> str:
+        """The line being typed, up to the cursor (not the suggestion from history drawn after it)."""
+        cursor = self.screen.cursor
+        return self.screen.display[cursor.y][: cursor.x].rstrip()
 
     def display(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
@@ -86,8 +123,13 @@ class Term:
     def plain(self) -> str:
         return ANSI.sub("", self.transcript)
 
-    def close(self) -> int:
-        self.child.expect(pexpect.EOF, timeout=60)
-        self.pump(0.1)
+    def close(self, timeout: float = 60) -> int:
+        """Read to the end of the output; the exit code."""
+        end = time.monotonic() + timeout
+        while self.read(end - time.monotonic()):
+            if time.monotonic() > end:
+                raise AssertionError(f"companion still running after {timeout} s; the screen:\n{self.display()}")
+        self.child.wait()  # all its output is read: it has exited or is exiting
+        self.child.ptyproc.delayafterclose = 0  # reaped already: nothing to give the kernel time for
         self.child.close()
         return self.child.exitstatus

@@ -3,6 +3,16 @@
 Everything the process writes goes through a pyte terminal of the same size, with a scroll-back
 history, so a test can read every line that was ever on the screen, not just the last page.
 
+Waiting is on events, not on quiet periods: prompt_toolkit turns bracketed paste on (``ESC[?2004h``)
+when a prompt opens and off when it is done, and each drawing of a prompt ends with the same two
+sequences (autowrap back on, attributes reset: ``ESC[?7h ESC[0m``, then perhaps "show the cursor"),
+the last drawing of a finished prompt right after an erase-down (``ESC[J``). So a prompt is open and
+fully drawn exactly when the output so far ends with a drawing that is not a finished prompt's, while
+bracketed paste is on. The reader blocks until the process writes, and checks that after each read.
+
+pyte reads the output only when a test looks at the screen (``screen``, ``display``, ``all_lines``):
+its parser is incremental, so the screen is the same as if it had been fed every chunk as it came.
+
 :func:`edge_problems` is the screen check of the guide: companion writes nothing in a terminal's last
 column (see ``companion.shell.prompts.columns``), so a character there is a word the terminal broke
 across two lines, or a message cut at the edge.
@@ -18,11 +28,24 @@ from pathlib import Path
 
 import pexpect
 import pyte
+from pyte.screens import Margins
 
 COMPANION = str(Path(sys.executable).with_name("companion"))
 UP, DOWN, ENTER, BACKSPACE = "\x1b[A", "\x1b[B", "\r", "\x7f"
 #: Generous: these machines are shared and busy. Nothing waits this long when all is well.
 TIMEOUT = 60
+PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"
+#: The end of a prompt_toolkit drawing (see prompt_toolkit.renderer._output_screen_diff), and of the
+#: last drawing of a prompt that is done (the cursor moved under it and the rest erased).
+DRAWN = re.compile(r"\x1b\[\?7h\x1b\[0m(?:\x1b\[\?12l\x1b\[\?25h)?\Z")
+DONE = re.compile(r"\x1b\[J\x1b\[\?7h\x1b\[0m(?:\x1b\[\?12l\x1b\[\?25h)?\Z")
+
+
+def prompt_open(raw: str) -> bool:
+    """Whether the output ``raw`` ends with a prompt that is open and fully drawn: bracketed paste on,
+    and a drawing just ended that is not the last one of a prompt that is closing."""
+    tail = raw[-40:]
+    return DRAWN.search(tail) is not None and DONE.search(tail) is None and raw.rfind(PASTE_ON) > raw.rfind(PASTE_OFF)
 
 
 def terminal_env(home: Path, columns: int = 80, lines: int = 24) -> dict[str, str]:
@@ -39,75 +62,114 @@ def terminal_env(home: Path, columns: int = 80, lines: int = 24) -> dict[str, st
     return env
 
 
+class Scrollback(pyte.Screen):
+    """A pyte screen that keeps every line scrolled off its top: pyte's HistoryScreen without the
+    paging (which wraps every event of the parser and costs most of the feeding time)."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        self.history: list = []
+        super().__init__(columns, lines)
+
+    def index(self) -> None:
+        top, bottom = self.margins or Margins(0, self.lines - 1)
+        if self.cursor.y == bottom:
+            self.history.append(self.buffer[top])
+        super().index()
+
+    def erase_in_display(self, how: int = 0, *args, **kwargs) -> None:
+        super().erase_in_display(how, *args, **kwargs)
+        if how == 3:  # "erase the saved lines"
+            self.history.clear()
+
+
 class Terminal:
     def __init__(self, env: dict[str, str], *args: str, columns: int = 80, lines: int = 24) -> None:
         self.columns, self.lines = columns, lines
-        self.screen = pyte.HistoryScreen(columns, lines, history=100_000, ratio=0.5)
-        self.stream = pyte.Stream(self.screen)
+        self._screen = Scrollback(columns, lines)
+        self.stream = pyte.Stream(self._screen)
         self.raw = ""
+        self._fed = 0
         self.child = pexpect.spawn(
             COMPANION, list(args), env=env, dimensions=(lines, columns), encoding="utf-8", timeout=TIMEOUT
         )
+        # Keys are sent only to a prompt that is open and drawn: pexpect's 50 ms pause before each
+        # send (for programs that read a password right after echoing a prompt) only costs time here.
+        self.child.delaybeforesend = None
 
     # ---- reading -----------------------------------------------------------------------------
-    def pump(self, timeout: float = 0.05) -> bool:
-        """Feed what the process wrote meanwhile into the screen; False once it has exited."""
+    def read(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for output and take what came; False once the process has
+        exited (its output all read)."""
         try:
-            chunk = self.child.read_nonblocking(65536, timeout=timeout)
+            self.raw += self.child.read_nonblocking(1 << 20, timeout=max(timeout, 0))
         except pexpect.TIMEOUT:
-            return True
+            pass
         except pexpect.EOF:
             return False
-        self.raw += chunk
-        self.stream.feed(chunk)
         return True
+
+    def pump(self, timeout: float = 0.05) -> bool:
+        """Take what the process wrote meanwhile (waiting up to ``timeout``); False once it has exited."""
+        return self.read(timeout)
 
     def settle(self, quiet: float = 0.15, limit: float = TIMEOUT) -> bool:
         """Read until the process has been quiet for ``quiet`` seconds (or has exited)."""
         deadline = time.monotonic() + limit
-        last = time.monotonic()
-        size = len(self.raw)
         while time.monotonic() < deadline:
-            if not self.pump(0.05):
+            size = len(self.raw)
+            if not self.read(quiet):
                 return False
-            if len(self.raw) != size:
-                size, last = len(self.raw), time.monotonic()
-            elif time.monotonic() - last >= quiet:
+            if len(self.raw) == size:
                 return True
         return self.child.isalive()
 
     def prompting(self) -> bool:
         """Whether a prompt is open now: prompt_toolkit turns bracketed paste on while it reads a
         key and off when it is done, so keys sent now reach the prompt (not the terminal's echo)."""
-        return self.raw.rfind("\x1b[?2004h") > self.raw.rfind("\x1b[?2004l")
+        return self.raw.rfind(PASTE_ON) > self.raw.rfind(PASTE_OFF)
 
-    def ready(self, quiet: float = 0.05, limit: float = TIMEOUT) -> bool:
+    def at_prompt(self) -> bool:
+        """Whether a prompt is open and its drawing is complete: all the output so far is read, up to
+        the end of a drawing of an open prompt (not the last one of a prompt that is closing)."""
+        return prompt_open(self.raw)
+
+    def ready(self, limit: float = TIMEOUT) -> bool:
         """Wait until a prompt is open and drawn; False once the process has exited."""
         deadline = time.monotonic() + limit
-        while time.monotonic() < deadline:
-            if not self.settle(quiet, limit):
+        while not self.at_prompt():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no prompt within {limit} s; the screen:\n{self.display()}")
+            if not self.read(left):
                 return False
-            if self.prompting():
-                return True
-        raise AssertionError(f"no prompt within {limit} s; the screen:\n{self.display()}")
+        return True
 
     def wait_for(self, text: str, timeout: float = TIMEOUT) -> None:
         """Wait until ``text`` is on the visible screen."""
         deadline = time.monotonic() + timeout
         while text not in self.display():
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 raise AssertionError(f"{text!r} never appeared; the screen:\n{self.display()}")
-            if not self.pump(0.1) and text not in self.display():
+            if not self.read(left) and text not in self.display():
                 raise AssertionError(f"companion exited before {text!r}; the screen:\n{self.display()}")
+
+    @property
+    def screen(self) -> Scrollback:
+        """The pyte screen, up to date with everything read so far."""
+        if self._fed < len(self.raw):
+            self.stream.feed(self.raw[self._fed :])
+            self._fed = len(self.raw)
+        return self._screen
 
     def display(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
 
     def all_lines(self) -> list[str]:
         """Every line ever shown: the scroll-back, then the screen."""
-        width = self.columns
-        history = ["".join(row[x].data for x in range(width)) for row in self.screen.history.top]
-        return history + list(self.screen.display)
+        screen, width = self.screen, self.columns
+        history = ["".join(row[x].data for x in range(width)) for row in screen.history]
+        return history + list(screen.display)
 
     # ---- writing -----------------------------------------------------------------------------
     def send(self, keys: str) -> None:
@@ -122,8 +184,11 @@ class Terminal:
         size = len(self.raw)
         self.send(keys)
         deadline = time.monotonic() + echo
-        while len(self.raw) == size and time.monotonic() < deadline:
-            if not self.pump(0.05):
+        while len(self.raw) == size:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            if not self.read(left):
                 return False
         return self.ready()
 
@@ -131,13 +196,18 @@ class Terminal:
         """Wait until ``text`` has been on the screen (now or in the scroll-back)."""
         deadline = time.monotonic() + timeout
         while text not in "\n".join(self.all_lines()):
-            if time.monotonic() > deadline or not self.pump(0.1):
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.read(left):
                 raise AssertionError(f"{text!r} never appeared; the screen:\n{self.display()}")
 
-    def finish(self) -> int:
+    def finish(self, timeout: float = TIMEOUT) -> int:
         """Wait for the end; the exit code."""
-        while self.pump(0.1):
-            pass
+        deadline = time.monotonic() + timeout
+        while self.read(deadline - time.monotonic()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"companion still running after {timeout} s; the screen:\n{self.display()}")
+        self.child.wait()  # all its output is read: it has exited or is exiting
+        self.child.ptyproc.delayafterclose = 0  # reaped already: nothing to give the kernel time for
         self.child.close()
         return self.child.exitstatus if self.child.exitstatus is not None else -self.child.signalstatus
 

@@ -1,4 +1,4 @@
-"""The code's shape: layers point down, no import circles, command modules stay small.
+"""The code's shape: layers point down, no import circles, modules stay small.
 
 Read from the source with :mod:`ast` (nothing is imported), so the test sees lazy imports inside
 functions as well as the ones at the top of a module: both are edges of the import graph.
@@ -135,11 +135,41 @@ def test_the_import_reader_sees_lazy_imports():
     assert "companion.cli.kit" in GRAPH["companion.cli.session_cmds"]
 
 
-def test_command_modules_stay_small():
-    command_files = [
-        *ROOT.joinpath("cli").glob("*.py"),
-        *ROOT.joinpath("shell").glob("*.py"),
-        *ROOT.joinpath("games").glob("*/cli*.py"),
-    ]
-    big = {str(p.relative_to(ROOT)): n for p in command_files if (n := len(p.read_text().splitlines())) > 600}
-    assert big == {}
+#: The most lines a module under companion/ may have (docs/architecture.md: "Modules stay small").
+MAX_LINES = 600
+
+#: Modules still over MAX_LINES, each with its size today: it may shrink, not grow. Lower a number when
+#: its module shrinks; remove the line when the module is split (a stale line fails below).
+ALLOWED_OVER = {
+    # The Adventure in the Dungeon's guided engine: another branch is reworking it now; split it after.
+    "games/adventure_in_the_dungeon/engine.py": 751,
+}
+
+
+def _sizes() -> dict[str, int]:
+    return {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines()) for p in ROOT.rglob("*.py")}
+
+
+def _too_big(sizes: dict[str, int], limit: int, allowed: dict[str, int]) -> dict[str, int]:
+    return {name: n for name, n in sorted(sizes.items()) if n > allowed.get(name, limit)}
+
+
+def test_modules_stay_small():
+    """Every module under companion/ (commands, shell, games, the lower layers) stays under MAX_LINES."""
+    assert _too_big(_sizes(), MAX_LINES, ALLOWED_OVER) == {}
+
+
+def test_the_allowances_are_still_needed():
+    """An allowance for a module that no longer exists or is back under the limit is stale: drop it."""
+    sizes = _sizes()
+    stale = {name: sizes.get(name) for name in ALLOWED_OVER if sizes.get(name, 0) <= MAX_LINES}
+    assert stale == {}
+
+
+def test_the_size_check_sees_a_big_module():
+    """Guard for the check above: it reads every module, and a limit a module breaks is caught."""
+    sizes = _sizes()
+    assert "games/dark_tower/rules_fights.py" in sizes and "dice/roll.py" in sizes  # games and lower layers
+    biggest = max(sizes, key=lambda name: sizes[name])
+    assert biggest in _too_big(sizes, sizes[biggest] - 1, {})
+    assert biggest not in _too_big(sizes, sizes[biggest] - 1, {biggest: sizes[biggest]})

@@ -8,6 +8,7 @@ and so must the session afterwards.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 
@@ -68,6 +69,21 @@ def _prepare(home, game: str) -> None:
         assert main(["--data-dir", str(home), "tally", "add", "Adelhardt", "9"]) == 0
 
 
+#: One prepared data folder (and the log ``new`` wrote) per game, made by the first test that needs
+#: it and copied by every test: preparing it is most of a test's time, and its result is the same.
+_TEMPLATES: dict[str, object] = {}
+
+
+def _template(game: str, tmp_path_factory, monkeypatch):
+    if game not in _TEMPLATES:
+        base = tmp_path_factory.mktemp(f"template-{game}")
+        with monkeypatch.context() as m:
+            m.setenv("COMPANION_LOGS", str(base / "logs"))
+            _prepare(base / "home", game)
+        _TEMPLATES[game] = base
+    return _TEMPLATES[game]
+
+
 def _status(home, capsys) -> str:
     """The session as ``status --json`` gives it, its paths and clock times left out."""
     capsys.readouterr()
@@ -77,13 +93,13 @@ def _status(home, capsys) -> str:
 
 @pytest.mark.parametrize("words", [p for p in LEAVES if p != ("shell",)], ids=" ".join)
 @pytest.mark.parametrize("extra", [(), ("--help",)], ids=["bare", "help"])
-def test_every_command_gives_the_same_in_the_shell(words, extra, tmp_path, capsys):
+def test_every_command_gives_the_same_in_the_shell(words, extra, tmp_path, capsys, tmp_path_factory, monkeypatch):
     game = GROUP_GAMES.get(words[0], "freeform")
-    template = tmp_path / "template"
-    _prepare(template, game)
+    template = _template(game, tmp_path_factory, monkeypatch)
+    shutil.copytree(template / "logs", os.environ["COMPANION_LOGS"], dirs_exist_ok=True)
     one, two = tmp_path / "one", tmp_path / "two"
-    shutil.copytree(template, one)
-    shutil.copytree(template, two)
+    shutil.copytree(template / "home", one)
+    shutil.copytree(template / "home", two)
     capsys.readouterr()
 
     args = [*words, *extra]

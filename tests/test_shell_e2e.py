@@ -29,9 +29,9 @@ def test_twenty_commands_on_a_freeform_session_then_status_holds_exactly_that(st
     t.line("tally add Goblin 3 --monster" + ENTER, "Goblin: – (0 of 3 hits)")  # 2
     t.line("roll 2d6 --got 3,4" + ENTER, "= 7")  # 3
     t.line("r DC --got 5" + ENTER, "→ pass")  # 4: a short form
-    t.send("rol" + TAB)  # 5: Tab completes the command
+    t.typed("rol" + TAB, "> roll")  # 5: Tab completes the command
     t.line(" 1d6 --got 2" + ENTER, "1d6  [2]")
-    t.send("h Ad" + TAB)  # 6: Tab completes the tally name
+    t.typed("h Ad" + TAB, "> h Adelhardt")  # 6: Tab completes the tally name
     t.line(ENTER, "Adelhardt: 9 8")
     t.line("tally hit Goblin 2" + ENTER, "Goblin: II (2 of 3 hits)")  # 7
     t.line("hp =10 --max 12" + ENTER, "HP: 10/12")  # 8
@@ -40,11 +40,11 @@ def test_twenty_commands_on_a_freeform_session_then_status_holds_exactly_that(st
     t.line("xp +4" + ENTER, "XP: 4")  # 11
     out = t.line("rool 2d6" + ENTER, "'roll'")  # 12: a typo, one line
     assert "Traceback" not in out
-    t.send("tally hit Gob")  # 13: Ctrl-C on a half-typed line clears it
+    t.typed("tally hit Gob", "> tally hit Gob")  # 13: Ctrl-C on a half-typed line clears it
     t.line(CTRL_C + "status --json" + ENTER, '"events"')
     out = t.line("2d6 --got 6,6" + ENTER, "= 12")  # 14: a dice expression alone is a roll
     out = t.line("roll 2d6 --got 7,1" + ENTER, "companion:")  # 15: a bad die: the usual refusal
-    t.line('note "a door to the north"' + ENTER, "a door to the north")  # 16
+    t.line('note "a door to the north"' + ENTER, "Noted (#")  # 16
     t.line("t --left 2 --got 6,6" + ENTER, "found")  # 17: the Talisman
     t.line("floor 2" + ENTER, "2")  # 18
     t.line("gold +5" + ENTER, "5")  # 19
@@ -78,7 +78,7 @@ def test_guided_play_from_the_shell_next_play_quit_back_then_status(state_dir):
     t = Term("shell", cols=100)
     t.wait_for("inverted-tower-1>")
     t.line("next Aria" + ENTER, "put 1 point in which attribute?")
-    t.send("next ST" + TAB)  # Tab completes the pending question's options
+    t.typed("next ST" + TAB, "> next STR")  # Tab completes the pending question's options
     t.line(ENTER, "Aria: +1 STR")
     out = t.line("n roll" + ENTER, "inverted-tower-1>")  # the short form of next; virtual dice
     assert "DC" in out

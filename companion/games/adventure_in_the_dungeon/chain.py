@@ -29,7 +29,6 @@ numerators over one denominator per level, made Fractions at the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from companion.games.adventure_in_the_dungeon import data as D
@@ -90,6 +89,7 @@ class Chain:
         #: signature -> [(weight over T_ROUND, key offset, level offset, end or None)], ``end`` being
         #: slain, wiped or stuck.
         self.kernels: dict[tuple[int, ...], list[Entry]] = {}
+        self._rests: tuple[list[list[int]], list[Any]] | None = None
 
     # ---- how few hits matter: more than one round can score ----
     def _cap_monster(self) -> int:
@@ -315,14 +315,6 @@ class Chain:
         return level_pass(self, items, exact, T_ROUND)
 
     # ---- what the forward passes read ----
-    def flags_fixed(self, flags: int) -> bool:
-        """No round can change these flags: no entwining, paralysis, lock-outs nor webs here, and
-        nothing carried in that a round could change (a hero paralysed in the Creeper's corridor dies
-        when the Paladin falls with his cure unspent): only the dead and the cure."""
-        if self.model.rules & {D.ENTWINE, D.PARALYSE, D.LOCKOUT, D.WEBS}:
-            return False
-        return not flags & ~(0xF | 1 << _CURE)
-
     def key_level(self, key: int) -> int:
         """The level of the situation ``key``: its hits and deaths, all counted. No round lowers it,
         and only a round of misses (or a change of lock-outs) keeps it."""
@@ -332,43 +324,66 @@ class Chain:
             total += rest // self.strides[h] % (self.maxh[h] + 1)
         return total
 
-    def signatures(self, flags: int, lo: int) -> Iterator[tuple[int, tuple[int, ...]]]:
-        """Every situation with these flags from key ``lo`` up, in order, as (key without the flags,
-        :meth:`_signature` without the flags), for :func:`.forward.dense_pass`."""
-        mx, b, st, hits = self.maxh, self.blow, self.strides, self.hits
-        cm = [min(hits - d, self.cap_m) for d in range(self.radix_m)]
-        dead = flags & 0xF
+    def rest_table(self) -> tuple[list[list[int]], list[Any]]:
+        """For :func:`.forward.dense_pass`: the situations without their flags (the hit counts alone),
+        listed by level, and what each says of its signature: the signature without the flags, or,
+        where the monster's attacks repeat (and the flags say how many fall on each hero), the
+        monster's hit count and the hits each hero has left. Made once per chain."""
+        if self._rests is not None:
+            return self._rests
+        mx, b, st, hits, rm = self.maxh, self.blow, self.strides, self.hits, self.radix_m
+        cm = [min(hits - d, self.cap_m) for d in range(rm)]
         repeat = self.model.area.repeat
+        by_level: list[list[int]] = [[] for _ in range(rm + sum(mx))]
+        info: list[Any] = [None] * self.flag_stride
         for d3 in range(mx[3] + 1):
             for d2 in range(mx[2] + 1):
                 for d1 in range(mx[1] + 1):
                     for d0 in range(mx[0] + 1):
                         base = d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3]
-                        if base + self.radix_m <= lo:
-                            continue
+                        lvl = d0 + d1 + d2 + d3
                         rems = (mx[0] - d0, mx[1] - d1, mx[2] - d2, mx[3] - d3)
-                        if not repeat:
-                            caps = tuple(min(rems[h], b[h] + 1) for h in range(4))
-                            for dm in range(self.radix_m):
-                                yield base + dm, (cm[dm], *caps)
-                            continue
-                        standing = sum(1 for h in range(4) if rems[h] and not dead >> h & 1)
-                        for dm in range(self.radix_m):
-                            t = self._times(hits - dm, standing)
-                            yield base + dm, (cm[dm], *(min(rems[h], b[h] * t + 1) for h in range(4)))
+                        caps = tuple(min(rems[h], b[h] + 1) for h in range(4))
+                        for dm in range(rm):
+                            by_level[lvl + dm].append(base + dm)
+                            info[base + dm] = (dm, rems) if repeat else (cm[dm], *caps)
+        self._rests = (by_level, info)
+        return self._rests
+
+    def flags_signature(self, info: tuple[int, tuple[int, ...]], flags: int) -> tuple[int, ...]:
+        """:meth:`_signature` without the flags, from :meth:`rest_table`'s (monster's hits, hits left)
+        where the monster's attacks repeat."""
+        dm, rems = info
+        b = self.blow
+        live = sum(1 << h for h in range(4) if rems[h]) & ~flags
+        standing = bin(live & 0xF).count("1")
+        if flags >> (_TWINE + RANGERESS) & live >> RANGERESS & 1:
+            standing -= 1
+        t = self._times(self.hits - dm, standing)
+        return (min(self.hits - dm, self.cap_m), *(min(rems[h], b[h] * t + 1) for h in range(4)))
 
     def dense_kernel(self, key: int, tot: int) -> Any:
-        """The kernel of ``key`` for :func:`.forward.dense_pass`: ``STUCK`` when no round can change
-        anything, else [(offset, weight)] to the next round starts and the ends alike, the weights as
-        floats that already count the rounds of misses (divided by ``tot`` less their weight); None
-        if a round can change the flags."""
+        """The kernel of ``key`` for :func:`.forward.dense_pass`: None when a round can stay on the
+        level and still change something (the Remorhaz's lock-outs: not for the dense pass), ``()``
+        when no round can change anything, else the moves to the next round starts and the ends alike
+        as ([(offset, weight)] with the same flags, [(flags offset, [(offset, weight)])]), offsets
+        taken without the flags and weights as floats that already count the rounds of misses
+        (divided by ``tot`` less their weight)."""
         terms, moves, stay = self.compiled(key)
-        out = [(off, w) for _, entries in moves for off, w in entries] + [(off, w) for off, _, w in terms]
-        flags = key // self.flag_stride
-        if any(e[1] for e in stay) or any((key + off) // self.flag_stride != flags for off, _ in out):
-            return None  # a round changes the flags after all: not for the dense pass
+        if any(e[1] for e in stay):
+            return None
         ws = sum(e[0] for e in stay)
         if ws == tot:
-            return STUCK
+            return ()
         f = tot - ws
-        return [(off, w / f) for off, w in out]
+        size = self.flag_stride
+        flags, rest = divmod(key, size)
+        same: list[tuple[int, float]] = []
+        other: dict[int, list[tuple[int, float]]] = {}
+        for off, w in [(off, w) for _, entries in moves for off, w in entries] + [(off, w) for off, _, w in terms]:
+            to_flags, to_rest = divmod(key + off, size)
+            if to_flags == flags:
+                same.append((to_rest - rest, w / f))
+            else:
+                other.setdefault(to_flags - flags, []).append((to_rest - rest, w / f))
+        return same, sorted(other.items())

@@ -3,14 +3,14 @@
 :class:`.chain.Chain` builds the kernels (one per signature); these functions push a distribution
 through them (docs/odds-and-simulation.md, "The Adventure in the Dungeon's whole fights"):
 
-- :func:`dense_pass`, the table's floats where no flag can change in a fight (every area but the
-  octopus, the Creeper, the Remorhaz and the spider: the big fights). A situation is then its hit
-  counts alone, a place in one flat list, and every round that changes something raises its key, so
-  the list is read once in order: a step is a list update, with no levels to keep;
-- :func:`level_pass`, everything else: level by level (the total of all hits and deaths), the rounds
-  that stay on a level absorbed in closed form. Exact chances are kept as integer numerators over one
-  denominator per level (the least common multiple of what arrives), so a step is an integer multiply
-  and add: no :class:`~fractions.Fraction` (and no gcd) until the end.
+- :func:`dense_pass`, the table's floats (every area but the Remorhaz's, whose lock-outs change on a
+  round that stays on its level): one flat list of hit counts for each set of flags met, read level
+  by level (the total of all hits and deaths: every round that changes something raises it), so a
+  step is a list update with nothing to look up;
+- :func:`level_pass`, exact chances and the Remorhaz: level by level, the rounds that stay on a level
+  absorbed in closed form (or a small linear system for the lock-outs). Exact chances are kept as
+  integer numerators over one denominator per level (the least common multiple of what arrives), so
+  a step is an integer multiply and add: no :class:`~fractions.Fraction` (and no gcd) until the end.
 
 Both return the distribution of how the fight ends as integer or float numerators over one common
 denominator (1 for floats): ``({key: (end, numerator)}, denominator, situations visited)``.
@@ -23,6 +23,7 @@ from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Any
 
+from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon.rules import STUCK
 
 if TYPE_CHECKING:
@@ -35,39 +36,56 @@ DENSE_MAX = 1 << 21
 
 
 def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int, int] | None:
-    """The float pass over one flat list of hit counts (``starts``: key -> chance, none ended), or None
-    when it does not apply (the flags can change, the starts differ in flags, or too many counts)."""
-    flags = {key // ch.flag_stride for key in starts}
+    """The float pass over flat lists of hit counts, one list for each set of flags met (``starts``:
+    key -> chance, none ended), or None when it does not apply (the Remorhaz's lock-outs, whose rounds
+    can change something and stay on the level; or too many hit counts)."""
     size = ch.flag_stride
-    (flag, *others) = flags
-    if others or size > DENSE_MAX or not ch.flags_fixed(flag):
+    if size > DENSE_MAX or D.LOCKOUT in ch.model.rules:
         return None
-    base = flag * size
-    mass = [0.0] * size  # the chance of each round start, and of each end once the fight is over
+    by_level, info = ch.rest_table()
+    repeat = ch.model.area.repeat
+    planes: dict[int, list[float]] = {}  # flags -> the chance of each round start, and of each end
     for key, p in starts.items():
-        mass[key - base] += p
+        flags, rest = divmod(key, size)
+        planes.setdefault(flags, [0.0] * size)[rest] += p
     ends: Ends = {}
-    kernels: dict[tuple[int, ...], Any] = {}
+    kernels: dict[int, dict[Any, Any]] = {}
     visited = 0
-    for rest, sig in ch.signatures(flag, min(starts) - base):
-        p = mass[rest]
-        if not p:
-            continue
-        k = kernels.get(sig)
-        if k is None:
-            end = ch.key_end(rest + base)
-            k = kernels[sig] = (end,) if end else ch.dense_kernel(rest + base, tot)
-            if k is None:
-                return None
-        if k.__class__ is list:
-            visited += 1
-            for off, w in k:
-                mass[rest + off] += p * w
-        elif k.__class__ is tuple:  # the fight is over here
-            ends[rest + base] = (k[0], p)
-        else:  # no round can change anything: stuck
-            visited += 1
-            ends[rest + base] = (STUCK, p)
+    for lvl in range(min(map(ch.key_level, starts)), len(by_level) + 4):
+        for flags in list(planes):  # a round that changes the flags leads to a later level
+            at = lvl - bin(flags & 0xF).count("1")  # the dead count in the level
+            if not 0 <= at < len(by_level):
+                continue
+            mass = planes[flags]
+            base = flags * size
+            known = kernels.setdefault(flags, {})
+            for rest in by_level[at]:
+                p = mass[rest]
+                if not p:
+                    continue
+                sig = ch.flags_signature(info[rest], flags) if repeat else info[rest]
+                k = known.get(sig)
+                if k is None:
+                    end = ch.key_end(base + rest)
+                    k = known[sig] = end or ch.dense_kernel(base + rest, tot)
+                    if k is None:
+                        return None
+                if k.__class__ is str:  # the fight is over here
+                    ends[base + rest] = (k, p)
+                    continue
+                visited += 1
+                if not k:  # no round can change anything: stuck
+                    ends[base + rest] = (STUCK, p)
+                    continue
+                same, other = k
+                for off, w in same:
+                    mass[rest + off] += p * w
+                for dflags, entries in other:
+                    to = planes.get(flags + dflags)
+                    if to is None:
+                        to = planes[flags + dflags] = [0.0] * size
+                    for off, w in entries:
+                        to[rest + off] += p * w
     return ends, 1, visited
 
 
@@ -137,6 +155,9 @@ def level_pass(
                 for off, w in entries:
                     n = key + off
                     got[n] = get(n, 0) + num * w
+        if exact and len(ends.by) > 1:  # one denominator for the ends so far: a few numbers, not dozens
+            total, tden = ends.combine(exact)
+            ends.by = {tden: total}
     final, den = ends.combine(exact)
     return {key: (endof[key], num) for key, num in final.items()}, den, visited
 
@@ -157,15 +178,19 @@ def _visits(
     stays = {key: k[2] for key, k in kernels.items()}
     if all(not e or (len(e) == 1 and not e[0][1]) for e in stays.values()):
         out = []
+        leave = {key: tot - (e[0][0] if e else 0) for key, e in stays.items()}  # weight of a round that moves
+        # Exact: one denominator for the level's whole push (over every chance of moving), so what it
+        # sends to a later level arrives as one group, not one per chance of moving.
+        common = lcm(*{f for f in leave.values() if f}) if exact else 1
         for key, h in here.items():  # the usual case: only a round of misses stays
-            ws = stays[key][0][0] if stays[key] else 0
-            if ws == tot:
+            f = leave[key]
+            if not f:
                 endof[key] = STUCK
                 ends.add(den, key, h)
             elif exact:
-                out.append((key, h, den * (tot - ws)))
+                out.append((key, h * (common // f), den * common))
             else:
-                out.append((key, h / (tot - ws), 1))
+                out.append((key, h / f, 1))
         return out
     group: dict[int, list[Any]] = {}
     todo = list(here)

@@ -20,7 +20,7 @@ from typing import Any
 from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, Request, RollRequest, Text
 from companion.errors import InputError
-from companion.games.dragons_den import steps
+from companion.games.dragons_den import steps, steps_common
 from companion.log.rolls import roll_line
 from companion.session.fold import ReplayError, roll_from, roll_payload
 from companion.session.state import State
@@ -119,7 +119,7 @@ class LiveAnswers:
         return left + [f"--chit {c}" for c in self.chits] + flags
 
     def __call__(self, request: Request) -> Any:
-        error = steps.reask_error(request)
+        error = steps_common.reask_error(request)
         if error:
             raise InputError(error)
         if isinstance(request, RollRequest):

@@ -136,15 +136,15 @@ def health(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def score(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """The heroes' haul and the dragon's happiness against both victory charts (final, or if the gates shut now)."""
     from companion.cli.kit import opened
-    from companion.games.dragons_den import steps
+    from companion.games.dragons_den import steps_turns
     from companion.session import codec
 
     env: Env = ctx.obj
     with opened(env) as session:
         den = _den(session)
         final = den.score is not None
-        s = steps.reckoning(den, session.state.data)
-        lines = steps.score_lines(den, session.state.data)
+        s = steps_turns.reckoning(den, session.state.data)
+        lines = steps_turns.score_lines(den, session.state.data)
     if json_out:
         env.print_json({"final": final, **codec.dump(s)})
         return
