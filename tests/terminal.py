@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -62,15 +63,29 @@ def terminal_env(home: Path, columns: int = 80, lines: int = 24) -> dict[str, st
     return env
 
 
-def prepare(env: dict[str, str], *args: str) -> str:
-    """Run ``companion ARGS`` in this process (typer's CliRunner) with ``env``, to set up what a terminal
-    test then plays (a new session) without a process's start-up; fails on a non-zero exit."""
+def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``companion ARGS`` run in this process (typer's CliRunner) with ``env``, given back as
+    ``subprocess.run`` gives a process: for the steps of a terminal test that set up a session or read
+    it afterwards, where a process's start-up (most of a short command's time) proves nothing.
+    An exception that is not an exit is raised, as a process would print its traceback."""
     from companion import i18n
     from tests.helpers import cli
 
-    result = cli(*args, env=env)
-    i18n.activate(None)  # as a process would leave this one: in English
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    i18n.activate(None)  # a new process starts in English
+    try:
+        result = cli(*args, env=env)
+    finally:
+        i18n.activate(None)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(["companion", *args], result.exit_code, result.stdout, result.stderr)
+
+
+def prepare(env: dict[str, str], *args: str) -> str:
+    """Run ``companion ARGS`` in this process (see :func:`run_cli`) to set up what a terminal test
+    then plays (a new session); fails on a non-zero exit. What it printed."""
+    result = run_cli(env, *args)
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
     return result.stdout
 
 
