@@ -202,18 +202,23 @@ class Terminal:
     def send(self, keys: str) -> None:
         self.child.send(keys)
 
-    def key(self, keys: str, echo: float = 3.0) -> bool:
+    def key(self, keys: str, echo: float = 10.0) -> bool:
         """Press ``keys`` and wait for the next prompt; False once the process has exited.
 
-        It first waits (up to ``echo`` seconds: a key may change nothing on screen) for the screen to
-        answer the key, so the prompt found open is not the one the key has just closed.
+        It first waits for the screen to answer the key, so the prompt found open is not the one the
+        key has just closed: for a line typed and entered (``"3 4" + ENTER``), until that prompt has
+        closed (a redraw of it showing part of the line is not the answer); for one key, up to
+        ``echo`` seconds for any output (a key may change nothing on screen).
         """
         size = len(self.raw)
         self.send(keys)
-        deadline = time.monotonic() + echo
-        while len(self.raw) == size:
+        line = len(keys) > 1 and keys.endswith(ENTER) and keys != ENTER
+        deadline = time.monotonic() + (TIMEOUT if line else echo)
+        while (PASTE_OFF not in self.raw[size:]) if line else (len(self.raw) == size):
             left = deadline - time.monotonic()
             if left <= 0:
+                if line:
+                    raise AssertionError(f"{keys!r} did not close the prompt; the screen:\n{self.display()}")
                 break
             if not self.read(left):
                 return False
