@@ -138,3 +138,22 @@ def test_the_dense_pass_gives_the_exact_fractions(area, s, at):
     pairs.append((fast.hits_left, exact.hits_left))
     for f, x in pairs:
         assert f == pytest.approx(float(x), abs=1e-12)
+
+
+def test_too_many_sets_of_flags_for_the_dense_pass_fall_back_to_the_level_pass(monkeypatch):
+    """Lists of every hit count for every set of flags met are capped (``DENSE_MAX`` entries in all):
+    a fight that meets more sets of flags (the octopus entwines heroes in many ways) is counted by
+    the level pass instead, with the same figures."""
+    nums = R.Numbers((3, 3, 2, 2), (4, 6, 5, 9), (11, 9, 10, 8))
+    model = R.compile_model(next(a for a in D.AREAS if a.number == 7), nums)
+    s = R.Fight(4, (0, 0, 0, 0))
+    ch = O.chain(model)
+    start = ch.encode(R.begin_round(s))
+    assert forward.dense_pass(ch, {start: 1.0}, T_ROUND) is not None
+    wide = O.fight_odds(model, s, detail=True, exact=False)
+    monkeypatch.setattr(forward, "DENSE_MAX", 2 * ch.flag_stride)  # room for two sets of flags only
+    assert forward.dense_pass(ch, {start: 1.0}, T_ROUND) is None
+    narrow = O.fight_odds(model, s, detail=True, exact=False)
+    assert narrow.states == wide.states
+    for f, x in [(narrow.slain, wide.slain), (narrow.wiped, wide.wiped), (narrow.hits_left, wide.hits_left)]:
+        assert f == pytest.approx(x, abs=1e-12)

@@ -89,7 +89,7 @@ class Chain:
         #: signature -> [(weight over T_ROUND, key offset, level offset, end or None)], ``end`` being
         #: slain, wiped or stuck.
         self.kernels: dict[tuple[int, ...], list[Entry]] = {}
-        self._rests: tuple[list[list[int]], list[Any]] | None = None
+        self._rests: dict[tuple[int, ...], tuple[list[list[int]], list[Any]]] = {}
 
     # ---- how few hits matter: more than one round can score ----
     def _cap_monster(self) -> int:
@@ -324,36 +324,50 @@ class Chain:
             total += rest // self.strides[h] % (self.maxh[h] + 1)
         return total
 
-    def rest_table(self) -> tuple[list[list[int]], list[Any]]:
-        """For :func:`.forward.dense_pass`: the situations without their flags (the hit counts alone),
-        listed by level, and what each says of its signature: the signature without the flags, or,
-        where the monster's attacks repeat (and the flags say how many fall on each hero), the
-        monster's hit count and the hits each hero has left. Made once per chain."""
-        if self._rests is not None:
-            return self._rests
+    def rest_table(self, lo: tuple[int, ...]) -> tuple[list[list[int]], list[Any]]:
+        """For :func:`.forward.dense_pass`: the situations without their flags (the hit counts alone)
+        that a fight whose counts start at ``lo`` (the monster's, then each hero's) can reach, listed
+        by level, and what each says of its signature: the signature without the flags, or, where the
+        monster's attacks repeat (and the flags say how many fall on each hero), the hits each hero
+        has left. Kept for the last few starts."""
+        got = self._rests.get(lo)
+        if got is not None:
+            return got
+        if len(self._rests) >= 4:
+            self._rests.pop(next(iter(self._rests)))
         mx, b, st, hits, rm = self.maxh, self.blow, self.strides, self.hits, self.radix_m
         cm = [min(hits - d, self.cap_m) for d in range(rm)]
         repeat = self.model.area.repeat
         by_level: list[list[int]] = [[] for _ in range(rm + sum(mx))]
         info: list[Any] = [None] * self.flag_stride
-        for d3 in range(mx[3] + 1):
-            for d2 in range(mx[2] + 1):
-                for d1 in range(mx[1] + 1):
-                    for d0 in range(mx[0] + 1):
+        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for d3 in range(lo[4], mx[3] + 1):  # hits only grow: nothing below ``lo`` is reached
+            for d2 in range(lo[3], mx[2] + 1):
+                for d1 in range(lo[2], mx[1] + 1):
+                    for d0 in range(lo[1], mx[0] + 1):
                         base = d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3]
                         lvl = d0 + d1 + d2 + d3
                         rems = (mx[0] - d0, mx[1] - d1, mx[2] - d2, mx[3] - d3)
                         caps = tuple(min(rems[h], b[h] + 1) for h in range(4))
-                        for dm in range(rm):
+                        for dm in range(lo[0], rm):
                             by_level[lvl + dm].append(base + dm)
-                            info[base + dm] = (dm, rems) if repeat else (cm[dm], *caps)
-        self._rests = (by_level, info)
-        return self._rests
+                            if repeat:
+                                info[base + dm] = rems
+                            else:
+                                sig = (cm[dm], *caps)
+                                info[base + dm] = shared.setdefault(sig, sig)  # a few hundred, shared
+        got = self._rests[lo] = (by_level, info)
+        return got
 
-    def flags_signature(self, info: tuple[int, tuple[int, ...]], flags: int) -> tuple[int, ...]:
-        """:meth:`_signature` without the flags, from :meth:`rest_table`'s (monster's hits, hits left)
-        where the monster's attacks repeat."""
-        dm, rems = info
+    def digits(self, key: int) -> tuple[int, ...]:
+        """The hit counts of the situation ``key``: the monster's, then each hero's."""
+        rest = key % self.flag_stride
+        return (rest % self.radix_m, *(rest // self.strides[h] % (self.maxh[h] + 1) for h in range(4)))
+
+    def flags_signature(self, rest: int, rems: tuple[int, ...], flags: int) -> tuple[int, ...]:
+        """:meth:`_signature` without the flags of the situation ``rest`` with these flags (``rems``:
+        the hits each hero has left), where the monster's attacks repeat."""
+        dm = rest % self.radix_m
         b = self.blow
         live = sum(1 << h for h in range(4) if rems[h]) & ~flags
         standing = bin(live & 0xF).count("1")
