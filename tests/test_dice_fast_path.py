@@ -1,7 +1,7 @@
 """The single-die fast path of the dice core gives exactly the records and the stream of the general path.
 
 ``VirtualDice.roll`` draws one die without building the dice tuple, and ``evaluate`` serves repeated
-single-die rolls from a cache. Both must be invisible: the same Roll, field for field, and the same
+rolls of one to four dice from a cache. Both must be invisible: the same Roll, field for field, and the same
 seeded stream, as the general code path (``faces`` then the uncached evaluation) gives.
 """
 
@@ -67,6 +67,26 @@ def test_equal_expressions_made_apart_share_nothing_but_still_agree():
     assert ra == rb and ra.expr is a and rb.expr is b and ra.success and ra.total == 7
 
 
+def test_a_cached_roll_of_a_few_dice_is_equal_to_a_fresh_evaluation():
+    roll_module._SMALL.clear()
+    for text in ("2d6", "2d6>=7", "3dt", "d6+d10+2", "4dt+1"):
+        expr = parse(text)
+        dice = VirtualDice(7)
+        for _ in range(60):
+            faces = dice.faces(expr)
+            for source in ("virtual", "physical"):
+                mod = 1 if expr.kind not in roll_module.NO_MODIFIER else 0
+                fresh = roll_module._evaluate(expr, faces, mod, source, ())
+                first = evaluate(expr, faces, mod, source=source)
+                assert first == fresh and evaluate(expr, faces, mod, source=source) is first
+    five = parse("5d6")  # more dice than the cache keeps: evaluated afresh, the same record
+    assert (
+        evaluate(five, (1, 2, 3, 4, 5))
+        == evaluate(five, (1, 2, 3, 4, 5))
+        == roll_module._evaluate(five, (1, 2, 3, 4, 5), 0, "virtual", ())
+    )
+
+
 def test_the_cache_stays_bounded():
     roll_module._SINGLE.clear()
     expr = parse("d20")
@@ -74,3 +94,8 @@ def test_the_cache_stays_bounded():
     for _ in range(roll_module._SINGLE_LIMIT + 500):
         evaluate(expr, (rng.randint(1, 20),), 0, parts=(("x", rng.randint(-(10**6), 10**6)),))
     assert len(roll_module._SINGLE) <= roll_module._SINGLE_LIMIT
+    roll_module._SMALL.clear()
+    pair = parse("2d6")
+    for _ in range(roll_module._SINGLE_LIMIT + 500):
+        evaluate(pair, (rng.randint(1, 6), rng.randint(1, 6)), 0, parts=(("x", rng.randint(-(10**6), 10**6)),))
+    assert len(roll_module._SMALL) <= roll_module._SINGLE_LIMIT

@@ -430,8 +430,8 @@ def test_odds_fight_talisman_without_numbers_or_area_is_one_line(args, message):
 
 
 def test_odds_fight_talisman_text_shows_floats_and_exact_on_request():
-    # A party of 16 hits, not the house numbers' 29: the Xorn's whole fight is then 1,255 situations
-    # (not 8,995), so the three exact counts here (the test's, --json's, --exact's) take a second.
+    # A party of 16 hits, not the house numbers' 29: the Xorn's whole fight is then 1,255 situations,
+    # not 8,995, and the three exact counts here (the test's, --json's, --exact's) a fifth of the time.
     few = {**DATA, "rangeress.hits": 2, "fighter.hits": 3, "wizard.hits": 2}
     run("dungeon", "data", *(f"{k}={v}" for k, v in few.items()))
     model = R.compile_model(next(a for a in D.AREAS if a.number == 9), R.numbers(few))

@@ -74,6 +74,10 @@ def total_of(expr: Expr, faces: tuple[int, ...]) -> int:
 #: entry lives, those objects live, so no other object can have their ids.
 _SINGLE: dict[tuple[int, int, int, str, int], Roll] = {}
 _SINGLE_LIMIT = 8192
+#: The same for rolls of 2 to ``SMALL_ROLL`` dice, by (id(expr), faces, ...): a 2d6 has 36 faces
+#: tuples, and The Adventure in the Dungeon's simulated games are almost all 2d6 rolls.
+_SMALL: dict[tuple[int, tuple[int, ...], int, str, int], Roll] = {}
+SMALL_ROLL = 4
 
 
 def evaluate(
@@ -85,9 +89,18 @@ def evaluate(
     parts: tuple[tuple[str, int], ...] = (),
 ) -> Roll:
     """Read ``faces`` (already checked against the dice) under ``expr`` plus an extra ``modifier``."""
-    if len(faces) != 1:
+    if len(faces) == 1:
+        return single(expr, faces[0], modifier, source, parts)
+    if not 2 <= len(faces) <= SMALL_ROLL:
         return _evaluate(expr, faces, modifier, source, parts)
-    return single(expr, faces[0], modifier, source, parts)
+    key = (id(expr), faces, modifier, source, id(parts))
+    roll = _SMALL.get(key)
+    if roll is None:
+        roll = _evaluate(expr, faces, modifier, source, parts)
+        if len(_SMALL) >= _SINGLE_LIMIT:
+            _SMALL.clear()
+        _SMALL[key] = roll
+    return roll
 
 
 def single(expr: Expr, face: int, modifier: int, source: str, parts: tuple[tuple[str, int], ...]) -> Roll:
