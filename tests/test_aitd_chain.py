@@ -83,6 +83,16 @@ def test_every_reachable_situations_round_is_the_rules_round(seed):
         assert mine == rules, (model.area.number, st)
 
 
+def _assert_the_same_figures(fast: O.FightOdds, exact: O.FightOdds) -> None:
+    """The floats of every figure in detail are the exact fractions, to 1e-12."""
+    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
+    pairs += list(zip(fast.standing, exact.standing, strict=True))
+    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
+    pairs.append((fast.hits_left, exact.hits_left))
+    for f, x in pairs:
+        assert f == pytest.approx(float(x), abs=1e-12)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_the_tables_floats_are_the_exact_fractions(seed):
     rng = random.Random(100 + seed)
@@ -91,12 +101,7 @@ def test_the_tables_floats_are_the_exact_fractions(seed):
     fast = O.fight_odds(model, s, detail=True, exact=False)
     assert isinstance(fast.slain, float) and isinstance(exact.slain, Fraction)
     assert fast.states == exact.states
-    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
-    pairs += list(zip(fast.standing, exact.standing, strict=True))
-    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
-    pairs.append((fast.hits_left, exact.hits_left))
-    for f, x in pairs:
-        assert f == pytest.approx(float(x), abs=1e-12)
+    _assert_the_same_figures(fast, exact)
 
 
 def _dense_cases() -> list[tuple[int, R.Fight, str]]:
@@ -132,12 +137,7 @@ def test_the_dense_pass_gives_the_exact_fractions(area, s, at):
     exact = O.fight_odds(model, s, at=at, detail=True)
     fast = O.fight_odds(model, s, at=at, detail=True, exact=False)
     assert fast.states == exact.states > 0
-    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
-    pairs += list(zip(fast.standing, exact.standing, strict=True))
-    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
-    pairs.append((fast.hits_left, exact.hits_left))
-    for f, x in pairs:
-        assert f == pytest.approx(float(x), abs=1e-12)
+    _assert_the_same_figures(fast, exact)
 
 
 def test_too_many_sets_of_flags_for_the_dense_pass_fall_back_to_the_level_pass(monkeypatch):
