@@ -345,7 +345,7 @@ class Chain:
         that a fight whose counts start at ``lo`` (the monster's, then each hero's) can reach, listed
         by level, and what each says of its signature: the signature without the flags, or, where the
         monster's attacks repeat (and the flags say how many fall on each hero), the hits each hero
-        has left. Kept for the last few starts."""
+        has left, as few as can matter (shared: a few hundred). Kept for the last few starts."""
         got = self._rests.get(lo)
         if got is not None:
             return got
@@ -354,6 +354,7 @@ class Chain:
         mx, b, st, hits, rm = self.maxh, self.blow, self.strides, self.hits, self.radix_m
         cm = [min(hits - d, self.cap_m) for d in range(rm)]
         repeat = self.model.area.repeat
+        most = self._times(hits, 1)  # the most attacks that can fall on one hero in a round
         by_level: list[list[int]] = [[] for _ in range(rm + sum(mx))]
         info: list[Any] = [None] * self.flag_stride
         shared: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -365,10 +366,11 @@ class Chain:
                         lvl = d0 + d1 + d2 + d3
                         rems = (mx[0] - d0, mx[1] - d1, mx[2] - d2, mx[3] - d3)
                         caps = tuple(min(rems[h], b[h] + 1) for h in range(4))
+                        coarse = tuple(min(rems[h], b[h] * most + 1) for h in range(4))
                         for dm in range(lo[0], rm):
                             by_level[lvl + dm].append(base + dm)
                             if repeat:
-                                info[base + dm] = rems
+                                info[base + dm] = shared.setdefault(coarse, coarse)
                             else:
                                 sig = (cm[dm], *caps)
                                 info[base + dm] = shared.setdefault(sig, sig)  # a few hundred, shared
@@ -382,7 +384,8 @@ class Chain:
 
     def flags_signature(self, rest: int, rems: tuple[int, ...], flags: int) -> tuple[int, ...]:
         """:meth:`_signature` without the flags of the situation ``rest`` with these flags (``rems``:
-        the hits each hero has left), where the monster's attacks repeat."""
+        the hits each hero has left, as :meth:`rest_table` caps them), where the monster's attacks
+        repeat."""
         dm = rest % self.radix_m
         b = self.blow
         live = sum(1 << h for h in range(4) if rems[h]) & ~flags

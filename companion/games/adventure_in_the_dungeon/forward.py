@@ -51,6 +51,8 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
         planes.setdefault(flags, [0.0] * size)[rest] += p
     ends: Ends = {}
     kernels: dict[int, dict[Any, Any]] = {}
+    signatures: dict[int, dict[tuple[Any, int], Any]] = {}
+    rm = ch.radix_m
     visited = 0
     for lvl in range(min(map(ch.key_level, starts)), len(by_level) + 4):
         for flags in list(planes):  # a round that changes the flags leads to a later level
@@ -60,11 +62,17 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
             mass = planes[flags]
             base = flags * size
             known = kernels.setdefault(flags, {})
+            signs = signatures.setdefault(flags, {})
             for rest in by_level[at]:
                 p = mass[rest]
                 if not p:
                     continue
-                sig = ch.flags_signature(rest, info[rest], flags) if repeat else info[rest]
+                if repeat:  # the signature depends on the flags too: on how many stand
+                    sig = signs.get((info[rest], rest % rm))
+                    if sig is None:
+                        sig = signs[info[rest], rest % rm] = ch.flags_signature(rest, info[rest], flags)
+                else:
+                    sig = info[rest]
                 k = known.get(sig)
                 if k is None:
                     end = ch.key_end(base + rest)
