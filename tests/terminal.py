@@ -62,6 +62,18 @@ def terminal_env(home: Path, columns: int = 80, lines: int = 24) -> dict[str, st
     return env
 
 
+def prepare(env: dict[str, str], *args: str) -> str:
+    """Run ``companion ARGS`` in this process (typer's CliRunner) with ``env``, to set up what a terminal
+    test then plays (a new session) without a process's start-up; fails on a non-zero exit."""
+    from companion import i18n
+    from tests.helpers import cli
+
+    result = cli(*args, env=env)
+    i18n.activate(None)  # as a process would leave this one: in English
+    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    return result.stdout
+
+
 class Scrollback(pyte.Screen):
     """A pyte screen that keeps every line scrolled off its top: pyte's HistoryScreen without the
     paging (which wraps every event of the parser and costs most of the feeding time)."""

@@ -11,37 +11,30 @@
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
 pytest.importorskip("pexpect")
 pytest.importorskip("pyte")
 
-from prompt_toolkit.application import create_app_session  # noqa: E402
-from prompt_toolkit.input import create_pipe_input  # noqa: E402
-from prompt_toolkit.output import DummyOutput  # noqa: E402
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
-from companion.engine.requests import Option, choice  # noqa: E402
-from companion.shell import prompts  # noqa: E402
-from tests.terminal import (  # noqa: E402
-    COMPANION,
+from companion.engine.requests import Option, choice
+from companion.shell import prompts
+from tests.terminal import (
     DOWN,
     ENTER,
     TRACEBACK,
     Terminal,
     broken_words,
     edge_problems,
+    prepare,
     terminal_env,
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def companion(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([COMPANION, *args], env=env, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    return result
 
 
 def cursor_line(term: Terminal) -> str:
@@ -58,7 +51,7 @@ def assert_fits(term: Terminal) -> None:
 
 def test_a_wrong_entry_at_a_2d6_prompt_shows_the_whole_message_under_it_and_clears_the_box(tmp_path):
     env = terminal_env(tmp_path)
-    companion(env, "new", "freeform", "--physical", "--seed", "1")
+    prepare(env, "new", "freeform", "--physical", "--seed", "1")
     term = Terminal(env, "roll", "2d6")
     try:
         assert term.ready()
@@ -87,7 +80,7 @@ def test_a_wrong_entry_at_a_2d6_prompt_shows_the_whole_message_under_it_and_clea
 
 def test_a_wrong_entry_at_a_guided_roll_and_keys_at_a_menu(tmp_path):
     env = terminal_env(tmp_path)
-    companion(env, "new", "inverted-tower", "--hero", "Aria", "--seed", "3")
+    prepare(env, "new", "inverted-tower", "--hero", "Aria", "--seed", "3")
     term = Terminal(env, "play")
     try:
         term.ready()
@@ -146,6 +139,22 @@ def test_menus_take_u_q_and_help_keys():
     assert ask("?" + DOWN + ENTER, menu) == "back"
 
 
+def test_every_prompt_shares_one_set_of_default_key_bindings_and_each_still_takes_its_keys():
+    from prompt_toolkit.application import Application, application
+
+    from companion.dice.expr import parse
+    from companion.dice.source import read_physical
+
+    assert Application()._default_bindings is Application()._default_bindings
+    menu = choice("turn", "What now?", ("new", "Explore a new room"), ("back", "Go back"))
+    for _ in range(3):  # Ctrl-A (an Emacs binding of the defaults) at a roll, then a menu
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            inp.send_text("4\x013 " + ENTER)
+            assert prompts.ask_faces(parse("2d6"), 0, "", reader=read_physical).faces == (3, 4)
+        assert ask(DOWN + ENTER, menu) == "back"
+    assert application.load_key_bindings.cache_info().currsize == 1
+
+
 # ---- every game's guided screens ------------------------------------------------------------------
 GUIDED = [(g, 80) for g in ("inverted-tower", "talisman", "haunted-tower", "dragons-den", "dark-tower")] + [
     ("inverted-tower", 120),
@@ -159,7 +168,7 @@ def test_guided_screens_fit_the_terminal(game, columns, tmp_path):
     """Play on with Enter (the first choice, a virtual roll), typing a number where one is asked, and
     read every screen: no word broken across lines, no message cut, one panel width."""
     env = terminal_env(tmp_path, columns)
-    companion(env, "new", game, "--seed", "4", "--hero", "Aria")
+    prepare(env, "new", game, "--seed", "4", "--hero", "Aria")
     term = Terminal(env, "play", columns=columns)
     try:
         assert term.ready()

@@ -9,7 +9,6 @@ keys are pressed.
 from __future__ import annotations
 
 import random
-import subprocess
 
 import pytest
 
@@ -18,7 +17,6 @@ pytest.importorskip("pyte")
 
 from tests.terminal import (
     BACKSPACE,
-    COMPANION,
     DOWN,
     ENTER,
     TRACEBACK,
@@ -26,6 +24,7 @@ from tests.terminal import (
     Terminal,
     broken_words,
     edge_problems,
+    prepare,
     terminal_env,
 )
 
@@ -58,10 +57,7 @@ PRESSES = 200
 
 
 def new_session(env: dict[str, str], game: str, n: int) -> None:
-    result = subprocess.run(
-        [COMPANION, "new", game, "--seed", str(n), "--name", f"g{n}"], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
+    prepare(env, "new", game, "--seed", str(n), "--name", f"g{n}")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -27,6 +27,26 @@ from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.errors import InputError
 from companion.i18n import N_, _
 
+
+def _share_default_key_bindings() -> None:
+    """Build prompt_toolkit's default key bindings once per process, not once per prompt.
+
+    questionary makes a new prompt_toolkit Application for every question, and each one builds the
+    several hundred default Emacs, Vi and mouse bindings again, then scans them all for the first key
+    pressed: more than half of a prompt's CPU time (``benchmarks/prompts.py``). The bindings keep no
+    state of an application (their filters and handlers read the running one, as a PromptSession's
+    single Application does prompt after prompt), so one set serves every prompt.
+    """
+    import functools
+
+    from prompt_toolkit.application import application
+
+    if not hasattr(application.load_key_bindings, "cache_info"):
+        application.load_key_bindings = functools.cache(application.load_key_bindings)
+
+
+_share_default_key_bindings()
+
 STYLE = Style(
     [
         ("qmark", "fg:#b58900 bold"),
