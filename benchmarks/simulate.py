@@ -24,8 +24,10 @@ It prints:
   Grochek's 14 health against the strongest monsters (8) and against himself;
 - The Adventure in the Dungeon's odds: one round against each area (``--round``), and each area's
   whole fight against a fresh party as the player asks for it (``companion dungeon odds AREA
-  --fresh``, a child process) as a ratio to ``companion odds DC`` timed just before it, with its
-  memory peak; target: at most 10x and under 300 MiB;
+  --fresh``, a child process) as a ratio to ``companion odds DC`` timed just before it, in wall time
+  and in CPU time (a busy shared machine inflates the wall time more), with its memory peak; target:
+  at most 10x the wall time and under 300 MiB. Last, area 1 in exact fractions (``--exact``), with no
+  target;
 - Тёмная Башня's fight odds with many activated spells (``--boost``), as real commands run in a fresh
   process: ``companion odds fight dark-tower`` and ``companion dark odds fight`` with 0 to 32 spells on
   12 dice, each as a ratio to ``companion odds DC`` (a trivial command) timed in the same run (the best

@@ -83,6 +83,16 @@ def test_every_reachable_situations_round_is_the_rules_round(seed):
         assert mine == rules, (model.area.number, st)
 
 
+def _assert_the_same_figures(fast: O.FightOdds, exact: O.FightOdds) -> None:
+    """The floats of every figure in detail are the exact fractions, to 1e-12."""
+    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
+    pairs += list(zip(fast.standing, exact.standing, strict=True))
+    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
+    pairs.append((fast.hits_left, exact.hits_left))
+    for f, x in pairs:
+        assert f == pytest.approx(float(x), abs=1e-12)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_the_tables_floats_are_the_exact_fractions(seed):
     rng = random.Random(100 + seed)
@@ -91,12 +101,7 @@ def test_the_tables_floats_are_the_exact_fractions(seed):
     fast = O.fight_odds(model, s, detail=True, exact=False)
     assert isinstance(fast.slain, float) and isinstance(exact.slain, Fraction)
     assert fast.states == exact.states
-    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
-    pairs += list(zip(fast.standing, exact.standing, strict=True))
-    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
-    pairs.append((fast.hits_left, exact.hits_left))
-    for f, x in pairs:
-        assert f == pytest.approx(float(x), abs=1e-12)
+    _assert_the_same_figures(fast, exact)
 
 
 def _dense_cases() -> list[tuple[int, R.Fight, str]]:
@@ -132,9 +137,23 @@ def test_the_dense_pass_gives_the_exact_fractions(area, s, at):
     exact = O.fight_odds(model, s, at=at, detail=True)
     fast = O.fight_odds(model, s, at=at, detail=True, exact=False)
     assert fast.states == exact.states > 0
-    pairs = [(fast.slain, exact.slain), (fast.wiped, exact.wiped), (fast.stuck, exact.stuck)]
-    pairs += list(zip(fast.standing, exact.standing, strict=True))
-    pairs += list(zip(fast.survivors, exact.survivors, strict=True))
-    pairs.append((fast.hits_left, exact.hits_left))
-    for f, x in pairs:
-        assert f == pytest.approx(float(x), abs=1e-12)
+    _assert_the_same_figures(fast, exact)
+
+
+def test_too_many_sets_of_flags_for_the_dense_pass_fall_back_to_the_level_pass(monkeypatch):
+    """Lists of every hit count for every set of flags met are capped (``DENSE_MAX`` entries in all):
+    a fight that meets more sets of flags (the octopus entwines heroes in many ways) is counted by
+    the level pass instead, with the same figures."""
+    nums = R.Numbers((3, 3, 2, 2), (4, 6, 5, 9), (11, 9, 10, 8))
+    model = R.compile_model(next(a for a in D.AREAS if a.number == 7), nums)
+    s = R.Fight(4, (0, 0, 0, 0))
+    ch = O.chain(model)
+    start = ch.encode(R.begin_round(s))
+    assert forward.dense_pass(ch, {start: 1.0}, T_ROUND) is not None
+    wide = O.fight_odds(model, s, detail=True, exact=False)
+    monkeypatch.setattr(forward, "DENSE_MAX", 2 * ch.flag_stride)  # room for two sets of flags only
+    assert forward.dense_pass(ch, {start: 1.0}, T_ROUND) is None
+    narrow = O.fight_odds(model, s, detail=True, exact=False)
+    assert narrow.states == wide.states
+    for f, x in [(narrow.slain, wide.slain), (narrow.wiped, wide.wiped), (narrow.hits_left, wide.hits_left)]:
+        assert f == pytest.approx(x, abs=1e-12)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -71,6 +72,13 @@ def test_fight_odds_in_a_terminal_draw_their_chart(tmp_path):
     assert "HP at the end of the fight" in text and "dead" in text and "█" in text
 
 
+def ctrl_c_as_at_a_terminal() -> None:
+    """Ctrl-C at its default, as in a program a person starts at a terminal. A background job of a
+    script (``pytest ... &`` in a non-interactive shell) starts with SIGINT ignored, its children
+    inherit that, and Python then leaves it ignored: Ctrl-C would do nothing at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_simulation_on_every_core_with_one_line(tmp_path):
     env = dict(os.environ, COMPANION_HOME=str(tmp_path / "h"), COMPANION_LOGS=str(tmp_path / "l"))
     child = pexpect.spawn(
@@ -80,6 +88,7 @@ def test_ctrl_c_stops_a_simulation_on_every_core_with_one_line(tmp_path):
         dimensions=(24, 100),
         encoding="utf-8",
         timeout=30,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     child.expect("simulating")
     child.sendintr()

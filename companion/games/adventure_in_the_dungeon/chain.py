@@ -84,12 +84,15 @@ class Chain:
         self.cap_m = self._cap_monster()
         self.blow = tuple(self._blow(h) for h in range(4))
         #: phase B's kernel (the heroes' attacks) by its own signature: the heroes' hits do not matter.
-        self.heroes_turn: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+        self.heroes_turn: dict[tuple[int, ...], list[tuple[int, int, int, str | None]]] = {}
+        #: phase A (the first strike and the monster's attacks) by the signature (see _monster_half).
+        self.monster_half: dict[tuple[Any, ...], list[Any]] = {}
+        self.first_best = max(d for _, d in model.hit[RANGERESS][0])
         self._compiled: dict[tuple[int, ...], Any] = {}
         #: signature -> [(weight over T_ROUND, key offset, level offset, end or None)], ``end`` being
         #: slain, wiped or stuck.
         self.kernels: dict[tuple[int, ...], list[Entry]] = {}
-        self._rests: tuple[list[list[int]], list[Any]] | None = None
+        self._rests: dict[tuple[int, ...], tuple[list[list[int]], list[Any]]] = {}
 
     # ---- how few hits matter: more than one round can score ----
     def _cap_monster(self) -> int:
@@ -179,19 +182,15 @@ class Chain:
             _flags(s),
         )
 
-    def _heroes_turn(self, mid: Fight) -> list[tuple[int, int, int, str | None]]:
+    def _heroes_reads(self, mid: Fight) -> tuple[int, ...]:
+        """What the heroes' turn from ``mid`` reads, but the monster's hits: who stands, the flags,
+        next round's lock-outs, who attacked, and whether the Wizard was struck (his spell fails)."""
+        return (alive(self.model, mid), _flags(mid), mid.nlock, mid.att, mid.struck & 1 << WIZARD)
+
+    def _heroes_turn(self, sig: tuple[int, ...], mid: Fight) -> list[tuple[int, int, int, str | None]]:
         """Phase B from ``mid`` as (weight over 36**4, key offset from ``begin_round(mid)``'s key,
-        level offset, end or None), memoised on what it reads: the monster's hits left, who stands,
-        and the flags (which also say the level offset and the end)."""
-        live = alive(self.model, mid)
-        sig = (
-            min(self.hits - mid.m, self.cap_m),
-            live,
-            _flags(mid),
-            mid.nlock,
-            mid.att,
-            mid.struck & 1 << WIZARD,  # what the heroes' turn reads of it: the Wizard's spell fails
-        )
+        level offset, end or None), memoised on ``sig``: the monster's hits left (where few enough to
+        matter) and :meth:`_heroes_reads` (which also say the level offset and the end)."""
         got = self.heroes_turn.get(sig)
         if got is None:
             base = self.round_key(mid)
@@ -205,6 +204,26 @@ class Chain:
             ]
         return got
 
+    def _monster_half(self, sig: tuple[int, ...], rep: Fight) -> list[Any]:
+        """Phase A from ``rep`` (a round begun), as (weight over 36**5, key offset of the round's start
+        after it, level offset, hits it adds to the monster, :meth:`_heroes_reads` or None when the
+        first strike slays it, the situation). The same for every count of the monster's hits that
+        the first strike cannot end (unless the count says how many attack: the skeletons), so it is
+        memoised on the rest of the signature."""
+        shared = sig[0] > self.first_best and D.SKELETONS not in self.model.rules
+        memo = ("any", *sig[1:]) if shared else sig
+        got = self.monster_half.get(memo)
+        if got is None:
+            base = self.encode(rep)
+            lvl = self.key_level(base)
+            got = []
+            for mid, wa in phase_a(self.model, rep, self.first_strike).items():
+                k0 = self.round_key(mid)
+                reads = None if mid.m >= self.hits else self._heroes_reads(mid)
+                got.append((wa, k0 - base, self.key_level(k0) - lvl, mid.m - rep.m, reads, mid))
+            self.monster_half[memo] = got
+        return got
+
     # ---- one round's kernel, enumerated with the rules' step functions ----
     def kernel(self, s: Fight) -> list[Entry]:
         """Where a round begun at ``s`` leads: (weight over T_ROUND, key offset, level offset, end)."""
@@ -212,7 +231,6 @@ class Chain:
         got = self.kernels.get(sig)
         if got is not None:
             return got
-        model = self.model
         # A representative: the same flags, with exactly as few hits left as matter.
         rep = Fight(
             self.hits - sig[0],
@@ -225,20 +243,18 @@ class Chain:
             0,
             s.cure,
         )
-        base = self.encode(rep)
-        lvl = self.key_level(base)
         acc: dict[int, int] = {}
         how: dict[int, tuple[int, str | None]] = {}  # an offset's level offset and end
-        for mid, wa in phase_a(model, rep, self.first_strike).items():
-            k0 = self.round_key(mid)
-            d0 = self.key_level(k0) - lvl
-            if mid.m >= self.hits:  # slain by the first strike
-                off = k0 - base
-                acc[off] = acc.get(off, 0) + wa * T_B
-                how[off] = (d0, SLAIN)
+        for wa, off0, d0, dm, reads, mid in self._monster_half(sig, rep):
+            if reads is None:  # slain by the first strike
+                acc[off0] = acc.get(off0, 0) + wa * T_B
+                how[off0] = (d0, SLAIN)
                 continue
-            for wb, off, dl, end in self._heroes_turn(mid):
-                off += k0 - base
+            turn = self.heroes_turn.get((sig[0] - dm, *reads))
+            if turn is None:
+                turn = self._heroes_turn((sig[0] - dm, *reads), mid._replace(m=rep.m + dm))
+            for wb, off, dl, end in turn:
+                off += off0
                 if off in acc:
                     acc[off] += wa * wb
                 else:
@@ -324,36 +340,53 @@ class Chain:
             total += rest // self.strides[h] % (self.maxh[h] + 1)
         return total
 
-    def rest_table(self) -> tuple[list[list[int]], list[Any]]:
-        """For :func:`.forward.dense_pass`: the situations without their flags (the hit counts alone),
-        listed by level, and what each says of its signature: the signature without the flags, or,
-        where the monster's attacks repeat (and the flags say how many fall on each hero), the
-        monster's hit count and the hits each hero has left. Made once per chain."""
-        if self._rests is not None:
-            return self._rests
+    def rest_table(self, lo: tuple[int, ...]) -> tuple[list[list[int]], list[Any]]:
+        """For :func:`.forward.dense_pass`: the situations without their flags (the hit counts alone)
+        that a fight whose counts start at ``lo`` (the monster's, then each hero's) can reach, listed
+        by level, and what each says of its signature: the signature without the flags, or, where the
+        monster's attacks repeat (and the flags say how many fall on each hero), the hits each hero
+        has left, as few as can matter (shared: a few hundred). Kept for the last few starts."""
+        got = self._rests.get(lo)
+        if got is not None:
+            return got
+        if len(self._rests) >= 4:
+            self._rests.pop(next(iter(self._rests)))
         mx, b, st, hits, rm = self.maxh, self.blow, self.strides, self.hits, self.radix_m
         cm = [min(hits - d, self.cap_m) for d in range(rm)]
         repeat = self.model.area.repeat
+        most = self._times(hits, 1)  # the most attacks that can fall on one hero in a round
         by_level: list[list[int]] = [[] for _ in range(rm + sum(mx))]
         info: list[Any] = [None] * self.flag_stride
-        for d3 in range(mx[3] + 1):
-            for d2 in range(mx[2] + 1):
-                for d1 in range(mx[1] + 1):
-                    for d0 in range(mx[0] + 1):
+        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for d3 in range(lo[4], mx[3] + 1):  # hits only grow: nothing below ``lo`` is reached
+            for d2 in range(lo[3], mx[2] + 1):
+                for d1 in range(lo[2], mx[1] + 1):
+                    for d0 in range(lo[1], mx[0] + 1):
                         base = d0 * st[0] + d1 * st[1] + d2 * st[2] + d3 * st[3]
                         lvl = d0 + d1 + d2 + d3
                         rems = (mx[0] - d0, mx[1] - d1, mx[2] - d2, mx[3] - d3)
                         caps = tuple(min(rems[h], b[h] + 1) for h in range(4))
-                        for dm in range(rm):
+                        coarse = tuple(min(rems[h], b[h] * most + 1) for h in range(4))
+                        for dm in range(lo[0], rm):
                             by_level[lvl + dm].append(base + dm)
-                            info[base + dm] = (dm, rems) if repeat else (cm[dm], *caps)
-        self._rests = (by_level, info)
-        return self._rests
+                            if repeat:
+                                info[base + dm] = shared.setdefault(coarse, coarse)
+                            else:
+                                sig = (cm[dm], *caps)
+                                info[base + dm] = shared.setdefault(sig, sig)  # a few hundred, shared
+        got = self._rests[lo] = (by_level, info)
+        return got
 
-    def flags_signature(self, info: tuple[int, tuple[int, ...]], flags: int) -> tuple[int, ...]:
-        """:meth:`_signature` without the flags, from :meth:`rest_table`'s (monster's hits, hits left)
-        where the monster's attacks repeat."""
-        dm, rems = info
+    def digits(self, key: int) -> tuple[int, ...]:
+        """The hit counts of the situation ``key``: the monster's, then each hero's."""
+        rest = key % self.flag_stride
+        return (rest % self.radix_m, *(rest // self.strides[h] % (self.maxh[h] + 1) for h in range(4)))
+
+    def flags_signature(self, rest: int, rems: tuple[int, ...], flags: int) -> tuple[int, ...]:
+        """:meth:`_signature` without the flags of the situation ``rest`` with these flags (``rems``:
+        the hits each hero has left, as :meth:`rest_table` caps them), where the monster's attacks
+        repeat."""
+        dm = rest % self.radix_m
         b = self.blow
         live = sum(1 << h for h in range(4) if rems[h]) & ~flags
         standing = bin(live & 0xF).count("1")

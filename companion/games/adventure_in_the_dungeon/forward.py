@@ -31,18 +31,19 @@ if TYPE_CHECKING:
 
 Ends = dict[int, tuple[str, Any]]
 
-#: The dense pass keeps one list entry per hit-count combination: beyond this many, the level pass.
+#: The dense pass keeps a list entry for every hit-count combination and every set of flags met:
+#: beyond this many entries in all (16 MiB of them), the level pass, which keeps only what is reached.
 DENSE_MAX = 1 << 21
 
 
 def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int, int] | None:
     """The float pass over flat lists of hit counts, one list for each set of flags met (``starts``:
     key -> chance, none ended), or None when it does not apply (the Remorhaz's lock-outs, whose rounds
-    can change something and stay on the level; or too many hit counts)."""
+    can change something and stay on the level; or more than ``DENSE_MAX`` entries in all)."""
     size = ch.flag_stride
-    if size > DENSE_MAX or D.LOCKOUT in ch.model.rules:
+    if len({key // size for key in starts}) * size > DENSE_MAX or D.LOCKOUT in ch.model.rules:
         return None
-    by_level, info = ch.rest_table()
+    by_level, info = ch.rest_table(tuple(map(min, zip(*map(ch.digits, starts), strict=True))))
     repeat = ch.model.area.repeat
     planes: dict[int, list[float]] = {}  # flags -> the chance of each round start, and of each end
     for key, p in starts.items():
@@ -50,6 +51,8 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
         planes.setdefault(flags, [0.0] * size)[rest] += p
     ends: Ends = {}
     kernels: dict[int, dict[Any, Any]] = {}
+    signatures: dict[int, dict[tuple[Any, int], Any]] = {}
+    rm = ch.radix_m
     visited = 0
     for lvl in range(min(map(ch.key_level, starts)), len(by_level) + 4):
         for flags in list(planes):  # a round that changes the flags leads to a later level
@@ -59,11 +62,17 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
             mass = planes[flags]
             base = flags * size
             known = kernels.setdefault(flags, {})
+            signs = signatures.setdefault(flags, {})
             for rest in by_level[at]:
                 p = mass[rest]
                 if not p:
                     continue
-                sig = ch.flags_signature(info[rest], flags) if repeat else info[rest]
+                if repeat:  # the signature depends on the flags too: on how many stand
+                    sig = signs.get((info[rest], rest % rm))
+                    if sig is None:
+                        sig = signs[info[rest], rest % rm] = ch.flags_signature(rest, info[rest], flags)
+                else:
+                    sig = info[rest]
                 k = known.get(sig)
                 if k is None:
                     end = ch.key_end(base + rest)
@@ -83,6 +92,8 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
                 for dflags, entries in other:
                     to = planes.get(flags + dflags)
                     if to is None:
+                        if (len(planes) + 1) * size > DENSE_MAX:
+                            return None  # too many sets of flags for lists of every hit count
                         to = planes[flags + dflags] = [0.0] * size
                     for off, w in entries:
                         to[rest + off] += p * w
