@@ -66,10 +66,10 @@ class Term:
         while time.monotonic() < end and self.read(end - time.monotonic()):
             pass
 
-    def wait_for(self, text: str, timeout: float = 30) -> None:
-        """Read until ``text`` is on the screen (as a person would see it)."""
+    def wait_for(self, text: str, timeout: float = 30, *, bottom: int = 0) -> None:
+        """Read until ``text`` is on the screen (as a person would see it), or on its ``bottom`` rows."""
         end = time.monotonic() + timeout
-        while text not in self.display():
+        while text not in "\n".join(self.display().split("\n")[-bottom:]):
             if time.monotonic() > end or not self.read(end - time.monotonic()):
                 raise AssertionError(f"{text!r} never appeared; the screen:\n{self.display()}")
 

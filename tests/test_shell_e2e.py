@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 import pytest
 
 from tests.shell_term import COMPANION, CTRL_C, CTRL_D, ENTER, TAB, Term
+from tests.terminal import run_cli
 
 pytestmark = pytest.mark.e2e
 
 
 def companion(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run([COMPANION, *args], capture_output=True, text=True, check=check, timeout=120)
+    """The steps around the shell (setting up, reading what it kept), in this process."""
+    result = run_cli(dict(os.environ), *args)
+    if check:
+        assert result.returncode == 0, (args, result.stdout, result.stderr)
+    return result
+
+
+def process(*args: str) -> subprocess.CompletedProcess:
+    """``companion ARGS`` as a second process beside the shell."""
+    return subprocess.run([COMPANION, *args], capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture
@@ -104,10 +115,10 @@ def test_the_shell_holds_the_lock_a_second_process_is_refused(state_dir):
     companion("new", "freeform")
     t = Term("shell")
     t.wait_for("freeform-1>")
-    other = companion("tally", "add", "Bob", "5", check=False)
+    other = process("tally", "add", "Bob", "5")
     assert other.returncode == 1
     assert "in use by another companion process" in other.stderr and "shell" in other.stderr
-    second = companion("shell", check=False)
+    second = process("shell")
     assert second.returncode == 1 and "in use" in second.stderr
     t.send("exit" + ENTER)
     assert t.close() == 0
@@ -129,7 +140,8 @@ def test_the_screen_at_80_and_120_columns_nothing_cut(state_dir, cols):
     t.wait_for("freeform-1>")
     t.wait_for("HP 9/12")  # the toolbar, drawn once the terminal answered where the cursor is
     t.line('tally hit "Goblin chieftain"' + ENTER, "Goblin chieftain: I")
-    t.pump(1)
+    t.ready()  # the next prompt; its bar comes once the terminal has said where the cursor is
+    t.wait_for("HP 9/12", bottom=3)
     screen = t.display().split("\n")
     toolbar = [line for line in screen if "freeform-1 (freeform)" in line or "Goblin chieftain:" in line]
     assert toolbar, t.display()
