@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -62,15 +63,29 @@ def terminal_env(home: Path, columns: int = 80, lines: int = 24) -> dict[str, st
     return env
 
 
-def prepare(env: dict[str, str], *args: str) -> str:
-    """Run ``companion ARGS`` in this process (typer's CliRunner) with ``env``, to set up what a terminal
-    test then plays (a new session) without a process's start-up; fails on a non-zero exit."""
+def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``companion ARGS`` run in this process (typer's CliRunner) with ``env``, given back as
+    ``subprocess.run`` gives a process: for the steps of a terminal test that set up a session or read
+    it afterwards, where a process's start-up (most of a short command's time) proves nothing.
+    An exception that is not an exit is raised, as a process would print its traceback."""
     from companion import i18n
     from tests.helpers import cli
 
-    result = cli(*args, env=env)
-    i18n.activate(None)  # as a process would leave this one: in English
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    i18n.activate(None)  # a new process starts in English
+    try:
+        result = cli(*args, env=env)
+    finally:
+        i18n.activate(None)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(["companion", *args], result.exit_code, result.stdout, result.stderr)
+
+
+def prepare(env: dict[str, str], *args: str) -> str:
+    """Run ``companion ARGS`` in this process (see :func:`run_cli`) to set up what a terminal test
+    then plays (a new session); fails on a non-zero exit. What it printed."""
+    result = run_cli(env, *args)
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
     return result.stdout
 
 
@@ -187,18 +202,23 @@ class Terminal:
     def send(self, keys: str) -> None:
         self.child.send(keys)
 
-    def key(self, keys: str, echo: float = 3.0) -> bool:
+    def key(self, keys: str, echo: float = 10.0) -> bool:
         """Press ``keys`` and wait for the next prompt; False once the process has exited.
 
-        It first waits (up to ``echo`` seconds: a key may change nothing on screen) for the screen to
-        answer the key, so the prompt found open is not the one the key has just closed.
+        It first waits for the screen to answer the key, so the prompt found open is not the one the
+        key has just closed: for a line typed and entered (``"3 4" + ENTER``), until that prompt has
+        closed (a redraw of it showing part of the line is not the answer); for one key, up to
+        ``echo`` seconds for any output (a key may change nothing on screen).
         """
         size = len(self.raw)
         self.send(keys)
-        deadline = time.monotonic() + echo
-        while len(self.raw) == size:
+        line = len(keys) > 1 and keys.endswith(ENTER) and keys != ENTER
+        deadline = time.monotonic() + (TIMEOUT if line else echo)
+        while (PASTE_OFF not in self.raw[size:]) if line else (len(self.raw) == size):
             left = deadline - time.monotonic()
             if left <= 0:
+                if line:
+                    raise AssertionError(f"{keys!r} did not close the prompt; the screen:\n{self.display()}")
                 break
             if not self.read(left):
                 return False

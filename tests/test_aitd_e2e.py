@@ -6,13 +6,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+
+from tests.terminal import prepare  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]")
 DOWN = "\x1b[B"
@@ -33,7 +34,7 @@ def test_numbers_once_two_areas_quit_and_resume(tmp_path):
         NO_COLOR="1",
         TERM="xterm",
     )
-    subprocess.run([companion(), "new", "talisman", "--seed", "5"], env=env, check=True, capture_output=True)
+    prepare(env, "new", "talisman", "--seed", "5")  # in this process: the pty is for play
     seen: list[str] = []
 
     def spawn():

@@ -10,13 +10,14 @@ import itertools
 import json
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
 import pyte
 import pytest
+
+from tests.terminal import prepare
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\r")
@@ -57,9 +58,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
     )
     env.pop("NO_COLOR", None)
     env.pop("COMPANION_LANG", None)
-    subprocess.run(
-        [COMPANION, "new", "dark-tower", "--seed", "7", "--lang", "ru"], env=env, check=True, capture_output=True
-    )
+    prepare(env, "new", "dark-tower", "--seed", "7", "--lang", "ru")  # in this process: the pty is for play
     child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, COLUMNS), encoding="utf-8", timeout=30)
     screen = pyte.HistoryScreen(COLUMNS, 24, history=2000)
     stream = pyte.Stream(screen)
@@ -119,9 +118,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
     assert "Сохранено. Продолжить: companion play" in screen_text
     raw = ANSI.sub("", "".join(seen))
     assert "3dt>5 → [♥] [★] [3] (нужно больше 5) → 3, ♥1 ★1 → провал · настоящие" in raw.replace("\n", " ")
-    status = json.loads(
-        subprocess.run([COMPANION, "dark", "status", "--json"], env=env, check=True, capture_output=True).stdout
-    )
+    status = json.loads(prepare(env, "dark", "status", "--json"))
     assert status["heroes"][0]["penalty"] == 1 and status["turn"] == 2 and status["lang"] == "ru"
     catalogue = json.loads((tmp_path / "home" / "gamedata" / "dark-tower.json").read_text(encoding="utf-8"))
     assert {"cards.item.меч", "cards.monster.скелет", "cards.obstacle.яма"} <= set(catalogue["values"])

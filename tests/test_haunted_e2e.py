@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -12,6 +11,8 @@ from pathlib import Path
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+
+from tests.terminal import prepare  # noqa: E402
 
 BIN = Path(sys.executable).parent / "companion"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][AB012]|\x1b[=>]")
@@ -53,10 +54,8 @@ def test_a_session_at_a_real_terminal(tmp_path):
     )
     env.pop("COMPANION_SESSION", None)
 
-    def cli(*args: str) -> str:
-        done = subprocess.run([str(BIN), *args], env=env, capture_output=True, text=True, timeout=30)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+    def cli(*args: str) -> str:  # the steps around the terminal: in this process
+        return prepare(env, *args)
 
     cli("new", "haunted-tower", "--seed", "11")
     cli("haunted", "hero", "Aria", "--speed", "6", "--hp", "6", "--attack", "3", "--ac", "5", "--ability", "fighter")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,6 +12,8 @@ from pathlib import Path
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+
+from tests.terminal import prepare  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -83,12 +84,7 @@ def env(tmp_path):
 
 
 def test_a_hero_plays_rooms_with_typed_dice_is_interrupted_crashes_and_resumes(env, tmp_path):
-    subprocess.run(
-        [COMPANION, "new", "inverted-tower", "--seed", "4", "--physical", "--hero", "Aria", "--name", "e2e"],
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    prepare(env, "new", "inverted-tower", "--seed", "4", "--physical", "--hero", "Aria", "--name", "e2e")
     s = Screen(env, "play")
     s.wait("put 1 point in which attribute?")
     s.send(ENTER)  # STR

@@ -15,6 +15,8 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
+from tests.terminal import run_cli  # noqa: E402
+
 pytestmark = pytest.mark.e2e
 
 COMPANION = str(Path(sys.executable).with_name("companion"))
@@ -38,7 +40,8 @@ def env(isolated_home, tmp_path):
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([COMPANION, *args], env=env, capture_output=True, text=True, timeout=60)
+    """The steps around the terminal, in this process (the screens and the prompt run in a pty)."""
+    return run_cli(env, *args)
 
 
 def screen(env: dict[str, str], cols: int, *args: str) -> tuple[int, list[str]]:

@@ -15,6 +15,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
+from tests.terminal import run_cli  # noqa: E402
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -31,9 +33,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "companion", *args], env=env, capture_output=True, text=True, timeout=120
-    )
+    """The steps around the signalled process (setting up, reading what was kept): in this process."""
+    return run_cli(env, *args)
 
 
 def _spawn(env: dict[str, str], *args: str):

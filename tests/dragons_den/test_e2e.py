@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+
+from tests.terminal import prepare  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r")
 DOWN, UP, ENTER = "\x1b[B", "\x1b[A", "\r"
@@ -27,7 +28,7 @@ def test_a_whole_game_in_a_terminal(tmp_path):
         TERM="xterm",
         NO_COLOR="1",
     )
-    subprocess.run([COMPANION, "new", "dd", "--seed", "8", "--name", "pty"], env=env, check=True, capture_output=True)
+    prepare(env, "new", "dd", "--seed", "8", "--name", "pty")  # in this process: the pty is for play
     child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
     seen: list[str] = []
 
@@ -78,7 +79,7 @@ def test_the_dragon_chit_is_typed_unseen(tmp_path):
         TERM="xterm",
         NO_COLOR="1",
     )
-    subprocess.run([COMPANION, "new", "dd", "--name", "secret"], env=env, check=True, capture_output=True)
+    prepare(env, "new", "dd", "--name", "secret")
     child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
     seen: list[str] = []
 
@@ -100,5 +101,5 @@ def test_the_dragon_chit_is_typed_unseen(tmp_path):
     answered = [line for line in screen.splitlines() if "Which dragon chit was drawn?" in line]
     assert answered and not any("11" in line.split("drawn?", 1)[1] for line in answered)  # the answer is not echoed
     assert "Young Red" not in screen
-    peek = subprocess.run([COMPANION, "dragon", "peek", "--json"], env=env, check=True, capture_output=True, text=True)
-    assert '"chit": 11' in peek.stdout
+    peek = prepare(env, "dragon", "peek", "--json")
+    assert '"chit": 11' in peek
