@@ -269,23 +269,50 @@ def example_env(folder: Path) -> Iterator[None]:
 #: (example, session) → the throwaway folder it was played in, kept until the process ends.
 _PLAYED: dict[tuple[Callable[[], None], str], Path] = {}
 
+#: A folder shared by several processes (the test suite's workers): each example is played there once
+#: for all of them, under a file lock. Unset: each process plays in its own throwaway folder.
+SHARED_ENV = "COMPANION_EXAMPLES_SHARED"
+
 
 def played(play: Callable[[], None], session: str) -> Path:
     """Play a command-driven example in a fresh, throwaway data folder, once per process (the logs'
-    and the exports' scripts share it: the Talisman example is 213 commands); the folder (``home``,
-    ``logs``). Treat it as read-only."""
+    and the exports' scripts share it: the Talisman example is 213 commands), or once for every
+    process sharing ``$COMPANION_EXAMPLES_SHARED``; the folder (``home``, ``logs``). Treat it as
+    read-only."""
     key = (play, session)
     if key not in _PLAYED:
-        folder = Path(tempfile.mkdtemp(prefix=f"companion-{session}-"))
-        try:
+        shared = os.environ.get(SHARED_ENV)
+        _PLAYED[key] = _play_shared(play, session, Path(shared)) if shared else _play_here(play, session)
+    return _PLAYED[key]
+
+
+def _play_here(play: Callable[[], None], session: str) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix=f"companion-{session}-"))
+    try:
+        with example_env(folder):
+            play()
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+def _play_shared(play: Callable[[], None], session: str, shared: Path) -> Path:
+    """The first process to ask plays the example in ``shared/<session>``; the others wait for it and
+    use that folder. A play that failed leaves no mark, so the next process plays it afresh."""
+    from filelock import FileLock
+
+    shared.mkdir(parents=True, exist_ok=True)
+    folder = shared / session
+    with FileLock(str(shared / f"{session}.lock")):
+        if not (folder / ".played").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
             with example_env(folder):
                 play()
-        except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        atexit.register(shutil.rmtree, folder, True)
-        _PLAYED[key] = folder
-    return _PLAYED[key]
+            (folder / ".played").touch()
+    return folder
 
 
 def cli_log_text(play: Callable[[], None], session: str) -> str:

@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def examples_played_once(tmp_path_factory):
+    """Under pytest-xdist, one worker plays each command-driven example (the Talisman's is 213
+    commands) in the run's shared temporary folder and every other worker reads it there; a single
+    process plays each once anyway. Import it into a test module that uses the examples."""
+    shared = script().LOGS.SHARED_ENV
+    if not os.environ.get("PYTEST_XDIST_WORKER") or shared in os.environ:
+        yield
+        return
+    os.environ[shared] = str(tmp_path_factory.getbasetemp().parent / "examples")
+    yield
+    os.environ.pop(shared, None)
 
 
 @functools.cache

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.export_support import examples_played_once  # noqa: F401 (a fixture: the examples played once a run)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -15,7 +15,14 @@ from companion.cli.app import app
 from companion.export import lonelog
 from companion.export.document import FORMAT, document
 from companion.export.html import page
-from tests.export_support import ROOT, examples, fetched_resources, replayed, source
+from tests.export_support import (  # noqa: F401 (examples_played_once: a fixture)
+    ROOT,
+    examples,
+    examples_played_once,
+    fetched_resources,
+    replayed,
+    source,
+)
 
 runner = CliRunner()
 SCHEMA = json.loads((ROOT / "docs" / "session-export.schema.json").read_text(encoding="utf-8"))
