@@ -60,12 +60,6 @@ class Term:
         self.stream.feed(data)
         return True
 
-    def pump(self, seconds: float = 0.3) -> None:
-        """Take everything the process writes for ``seconds``."""
-        end = time.monotonic() + seconds
-        while time.monotonic() < end and self.read(end - time.monotonic()):
-            pass
-
     def wait_for(self, text: str, timeout: float = 30, *, bottom: int = 0) -> None:
         """Read until ``text`` is on the screen (as a person would see it), or on its ``bottom`` rows."""
         end = time.monotonic() + timeout

@@ -135,10 +135,6 @@ class Terminal:
             return False
         return True
 
-    def pump(self, timeout: float = 0.05) -> bool:
-        """Take what the process wrote meanwhile (waiting up to ``timeout``); False once it has exited."""
-        return self.read(timeout)
-
     def settle(self, quiet: float = 0.15, limit: float = TIMEOUT) -> bool:
         """Read until the process has been quiet for ``quiet`` seconds (or has exited)."""
         deadline = time.monotonic() + limit
