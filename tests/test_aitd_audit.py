@@ -239,3 +239,34 @@ def test_the_suggestion_goes_to_the_catalogue_and_the_player_may_type_their_own_
     run("new", "talisman", "--seed", "3", "--name", "own")
     step = json.loads(run("next", "--json").stdout)
     assert step["request"]["key"] == "area.enter"  # the catalogue's numbers are kept for the next game
+
+
+# ---- the table's floats never read as a certainty, a sure impossibility or below zero -------------
+
+
+def test_the_tables_float_odds_read_as_the_exact_ones_for_every_area():
+    """`odds fight talisman N` prints floats (a fraction of the time); each chance must still read as
+    the exact one does: no row lost (a flight of 1e-20 is still a flight), no "1/1" where the fight
+    can still be lost, no "-0.00%". The house numbers make areas 2 and 8 all but certain wins; the
+    others here bring the Remorhaz, the octopus and the spider's webs (areas 1, 3 and 13 take
+    seconds in fractions: tests/test_aitd_chain.py checks their floats)."""
+    from companion.games.adventure_in_the_dungeon.odds import fight_outcome
+    from companion.sim.fights import chance_text, share_text
+
+    for area in (2, 4, 5, 7, 8, 10, 11):
+        fast = fight_outcome(area, DATA, exact=False)
+        exact = fight_outcome(area, DATA, exact=True)
+        rows = [("win", fast.win, exact.win), ("lose", fast.lose, exact.lose), ("flee", fast.flee, exact.flee)]
+        assert [label for label, _ in fast.more] == [label for label, _ in exact.more], area
+        rows += [(a[0], a[1], b[1]) for a, b in zip(fast.more, exact.more, strict=True)]
+        for chart_f, chart_e in zip(fast.charts, exact.charts, strict=True):
+            rows += [(a[0], a[1], b[1]) for a, b in zip(chart_f.rows, chart_e.rows, strict=True)]
+        for label, f, e in rows:
+            assert (f is None) == (e is None), (area, label)
+            if e is None:
+                continue
+            assert f >= 0 and abs(float(f) - float(e)) < 1e-9, (area, label, float(f), e)
+            assert (f == 0) == (e == 0) and (f == 1) == (e == 1), (area, label, float(f), e)
+            for text in (chance_text, share_text):
+                if e.denominator > 10**6:  # a long fraction: both show the same percentage
+                    assert text(f) == text(e), (area, label, text(f), text(e))

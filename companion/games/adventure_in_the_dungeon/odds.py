@@ -19,6 +19,8 @@ Rangeress strikes first whenever she can (``first_strike``), and the Paladin kee
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -183,6 +185,15 @@ def chain(model: Model, first_strike: bool = True) -> Any:
     return got
 
 
+def _certain_or_not(p: float, others: float) -> float:
+    """A float chance whose sum may miss 1 by a hair either way: 1.0 when no other end is possible,
+    and below 1.0 (the largest float there) when one is, however small, so the table shows >99.99%
+    and never a certainty that is not one."""
+    if not others:
+        return 1.0
+    return min(p, math.nextafter(1.0, 0.0))
+
+
 def _as_fractions(o: FightOdds) -> FightOdds:
     """Float odds as the fractions the shells print (their binary values: shown as percentages)."""
     if isinstance(o.slain, Fraction):
@@ -200,6 +211,7 @@ def _as_fractions(o: FightOdds) -> FightOdds:
         None if o.survivors is None else tuple(map(f, o.survivors)),
         f(o.hits_left),
         f(o.hits_left_slain),
+        None if o.falls is None else tuple(map(f, o.falls)),
     )
 
 
@@ -254,14 +266,17 @@ def _odds(
         for o, p in ends.values():
             by[o] += p
         slain = by[SLAIN]
-        if not exact and slain and not by[WIPED] and not by[STUCK]:
-            slain = 1.0  # float sums may miss 1 by a hair: a figure with no other end is certain
+        if not exact and slain:
+            slain = _certain_or_not(slain, by[WIPED] + by[STUCK])
         return FightOdds(value(slain), value(by[WIPED]), value(by[STUCK]), states)
     by_value: dict[Value, Any] = {}  # ends that count alike, summed first (a few hundred of thousands)
     wiped_value = end_value(model, Fight(0, (0, 0, 0, 0)), WIPED)
+    fled: Any = 0  # a flight with someone standing, summed directly (not 1 - slain - wiped: see below)
     for key, (o, p) in ends.items():
         v = wiped_value if o == WIPED else end_value(model, decode(key), o)
         by_value[v] = by_value.get(v, 0) + p
+        if not v[SLAIN_AT] and not v[WIPED_AT]:
+            fled += p
     total = [0] * WIDTH
     other = [0] * WIDTH  # the chance of the other ends, for each yes-or-no figure
     for v, p in by_value.items():
@@ -271,16 +286,16 @@ def _odds(
             else:
                 other[c] += p
     if not exact:
-        for c in range(WIDTH):  # float sums may miss 1 by a hair: a figure with no other end is certain
-            if c not in (HITS_AT, HITS_SLAIN_AT) and total[c] and not other[c]:
-                total[c] = 1.0
+        for c in range(WIDTH):
+            if c not in (HITS_AT, HITS_SLAIN_AT) and total[c]:
+                total[c] = _certain_or_not(total[c], other[c])
     figures = [value(t) for t in total]
     falls = [value(t) for t in other]
     slain = figures[SLAIN_AT]
     wiped = figures[WIPED_AT]  # in detail: every hero fallen, however
-    stuck = 1 - slain - wiped
-    if isinstance(stuck, float) and stuck < 1e-12:
-        stuck = 0.0  # what float sums leave of a certain end
+    # Every chance is a sum of positive terms, never a difference: a float keeps a risk of 1e-20 as
+    # a risk (the table shows <0.01%), where 1 - slain - wiped would round it to 0 or below.
+    stuck = value(fled)
     return FightOdds(
         slain,
         wiped,
@@ -451,7 +466,8 @@ def fight_outcome(
     assert odds.survivors is not None and odds.standing is not None and odds.hits_left is not None
     monster = spec.monster
     rows = [("none", odds.survivors[0])] + [(str(k), odds.survivors[k]) for k in range(1, 5)]
-    more = tuple((f"{names[h]} falls", 1 - odds.standing[h]) for h in range(4) if alive(model, fight) >> h & 1)
+    falls = odds.falls or tuple(1 - x for x in odds.standing)
+    more = tuple((f"{names[h]} falls", falls[h]) for h in range(4) if alive(model, fight) >> h & 1)
     notes.insert(0, f"Fought to the end: {_policy(model, fight, first_strike)}. {odds.states:,} situations counted.")
     if odds.stuck:
         notes.append(
