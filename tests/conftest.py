@@ -23,6 +23,7 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "companion")
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: without it (-p no:xdist) not called
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: two workers a core. Many tests spend most of their time waiting on a companion
     process in a pseudo-terminal; a second worker a core runs another test meanwhile."""
