@@ -23,14 +23,6 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "companion")
 
 
-@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: without it (-p no:xdist) not called
-def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto``: two workers a core. Many tests spend most of their time waiting on a companion
-    process in a pseudo-terminal; a second worker a core runs another test meanwhile."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return 2 * cores
-
-
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path, monkeypatch):
     """No test touches the real user data folder, the repository's logs/, or an active session."""

@@ -158,3 +158,18 @@ def test_placeholders_survive_translation():
                 assert got <= set(re.findall(r"\{(\w*)[!:}]", " ".join(ids))), (m.id, s)
                 if len(ids) == 1:
                     assert got == wanted, (m.id, s)
+
+
+def test_help_in_russian_then_in_english_in_one_process():
+    """The shell (and an in-process test) may show a game's help in Russian, then in English: the
+    help texts come back as written, not left translated."""
+    from companion import i18n
+    from tests.helpers import cli
+
+    ru = cli("dark", "--help", env={"COMPANION_LANG": "ru"})
+    assert ru.exit_code == 0 and "вводите карты" in ru.stdout, ru.stdout
+    i18n.activate(None)
+    en = cli("dark", "--help", env={"COMPANION_LANG": "en"})
+    assert en.exit_code == 0, en.stderr
+    assert "enter cards as they are drawn" in " ".join(en.stdout.split()) and "вводите" not in en.stdout, en.stdout
+    assert "Usage:" in en.stdout and "Show this message and exit." in en.stdout

@@ -104,10 +104,10 @@ class CompanionGroup(TyperGroup):
         if name in COMMAND_GROUPS:
             lang = _speak_for_game(ctx, COMMAND_GROUPS[name])
             built = _built(COMMAND_GROUPS[name])
-            if lang != "en":
+            if lang != "en" or getattr(built, "_help_spoken", False):
                 from companion.cli.help_words import speak
 
-                speak(built)
+                speak(built)  # again in English after another language, in one process
             built.name = name
             return built
         return None

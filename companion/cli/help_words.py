@@ -60,12 +60,25 @@ def texts(command: Any) -> list[str]:
 
 
 def _command(command: Any) -> None:
+    # The texts as written are kept the first time, and every call translates those: one process may
+    # show help in Russian, then in English (the shell, tests that run commands in-process).
+    source = command.__dict__.setdefault("_help_source", {})
     for attr in ("help", "short_help", "epilog"):
-        if getattr(command, attr, None):
-            setattr(command, attr, _(getattr(command, attr)))
+        text = source.setdefault(attr, getattr(command, attr, None))
+        if text:
+            setattr(command, attr, _(text))
     for param in command.params:
         if getattr(param, "help", None):
-            param.help = _(param.help)
+            text = param.__dict__.setdefault("_help_source", param.help)
+            param.help = _(text)
+    if not command.__dict__.get("_help_spoken"):
+        _spoken_words(command)
+    for sub in getattr(command, "commands", {}).values():
+        _command(sub)
+
+
+def _spoken_words(command: Any) -> None:
+    command._help_spoken = True
     usage, help_option = command.get_usage, command.get_help_option
 
     def get_usage(ctx: Any) -> str:
@@ -78,5 +91,3 @@ def _command(command: Any) -> None:
         return option
 
     command.get_usage, command.get_help_option = get_usage, get_help_option
-    for sub in getattr(command, "commands", {}).values():
-        _command(sub)
