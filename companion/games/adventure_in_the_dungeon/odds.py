@@ -20,7 +20,6 @@ Rangeress strikes first whenever she can (``first_strike``), and the Paladin kee
 from __future__ import annotations
 
 import math
-
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
