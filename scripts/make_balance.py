@@ -388,7 +388,8 @@ def talisman(runs: int) -> list[str]:
         "",
         "### Headlines",
         "",
-        f"- With these numbers the `steady` party wins (out with the Talisman, two or more standing) in {won('steady')} of its games;",
+        f"- With these numbers the `steady` party wins (out with the Talisman, two or more standing) in "
+        f"{won('steady')} of its games;",
         f"  `cautious` in {won('cautious')} and `waiting` in {won('waiting')}.",
         f"- Krylla's first strike: without it (`waiting`) the party falls in "
         f"{base['waiting']['figures']['death_area']['n'] / runs * 100:.1f}% of the games,",

@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 EPILOG = """\
 \b
 Examples:
-  companion simulate inverted-tower --runs 2000 --seed 1
-  companion simulate it --variant elites-deal-2 --policy thrifty --runs 1000
+  companion simulate inverted-tower --runs 1000 --seed 1
+  companion simulate it --variant elites-deal-2 --policy thrifty --runs 500
   companion simulate it --runs 500 --seed 7 --json
-  companion simulate talisman --policy cautious --runs 1000 --jobs 0
+  companion simulate talisman --policy cautious --runs 500 --jobs 0
 
 \b
 Each run is a session seed derived from --seed, so a run can be replayed at
