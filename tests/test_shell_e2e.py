@@ -23,8 +23,10 @@ def companion(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 
 
 def process(*args: str) -> subprocess.CompletedProcess:
-    """``companion ARGS`` as a second process beside the shell."""
-    return subprocess.run([COMPANION, *args], capture_output=True, text=True, timeout=120)
+    """``companion ARGS`` as a second process beside the shell (waiting 0.5 s for the lock, not 3 s: the
+    shell holds it throughout)."""
+    env = dict(os.environ, COMPANION_LOCK_WAIT="0.5")
+    return subprocess.run([COMPANION, *args], capture_output=True, text=True, timeout=120, env=env)
 
 
 @pytest.fixture

@@ -171,7 +171,7 @@ def test_a_second_process_gets_a_clear_message_while_the_save_is_held(tmp_path: 
     assert cli("new", "freeform", "--name", "held", "--seed", "1").exit_code == 0
     home = Path(os.environ["COMPANION_HOME"])
     files = store(home).open("held")
-    env = dict(os.environ)
+    env = dict(os.environ, COMPANION_LOCK_WAIT="0.5")  # the product waits 3 s; the lock is held throughout
     with files.locked():
         proc = subprocess.run(
             [sys.executable, "-m", "companion", "note", "from the other terminal"],
@@ -217,3 +217,14 @@ def test_two_processes_on_one_save_lose_nothing(tmp_path: Path) -> None:
     notes = [e["t"] for e in session.state.log.entries]
     assert sorted(notes) == sorted(reported)
     assert len(notes) == 50 and session.count == 50
+
+
+def test_the_lock_wait_is_three_seconds_unless_companion_lock_wait_says(monkeypatch) -> None:
+    from companion.store.sessions import LOCK_WAIT, lock_wait
+
+    assert LOCK_WAIT == 3.0
+    for raw, wait in (("", 3.0), ("0.5", 0.5), ("0", 0.0), ("10", 10.0), ("-1", 3.0), ("soon", 3.0), ("nan", 3.0)):
+        monkeypatch.setenv("COMPANION_LOCK_WAIT", raw)
+        assert lock_wait() == wait, raw
+    monkeypatch.delenv("COMPANION_LOCK_WAIT")
+    assert lock_wait() == 3.0

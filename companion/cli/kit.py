@@ -80,11 +80,10 @@ def holding(files: SessionFiles, wait: float) -> Iterator[SessionFiles]:
 def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: float | None = None) -> Iterator[Session]:
     """The active (or named) session, loaded while its lock is held."""
     from companion.session.service import Session
-    from companion.store.sessions import LOCK_WAIT
 
     files = store(env).open(name or require_name(env))
     files = _HELD.get(files.dir, files)
-    with files.locked(LOCK_WAIT if wait is None else wait):
+    with files.locked(wait):
         yield Session.open(files, engine=engine)
 
 

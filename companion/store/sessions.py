@@ -34,8 +34,19 @@ SEGMENT = 256
 SESSION_FILE = "session.json"
 HEAD_FILE = "head.json"
 EVENTS_DIR = "events"
-#: How long a one-shot command waits for another companion to finish with a save.
+#: How long a one-shot command waits for another companion to finish with a save, in seconds
+#: (``COMPANION_LOCK_WAIT`` sets another, e.g. for a store on a slow network drive).
 LOCK_WAIT = 3.0
+
+
+def lock_wait() -> float:
+    """The wait for a session's lock: ``COMPANION_LOCK_WAIT`` seconds when it is a number >= 0."""
+    raw = os.environ.get("COMPANION_LOCK_WAIT", "")
+    try:
+        wait = float(raw)
+    except ValueError:
+        return LOCK_WAIT
+    return wait if 0 <= wait < float("inf") else LOCK_WAIT
 
 
 def _db(path: Path) -> TinyDB:
@@ -56,8 +67,9 @@ class SessionFiles:
 
     # ---- the lock -------------------------------------------------------------------------
     @contextmanager
-    def locked(self, timeout: float = LOCK_WAIT) -> Iterator[None]:
-        """Hold the session's lock; a second process gets one clear line, never a torn save."""
+    def locked(self, timeout: float | None = None) -> Iterator[None]:
+        """Hold the session's lock (waiting :func:`lock_wait` seconds unless ``timeout`` says); a second
+        process gets one clear line, never a torn save."""
         if self._locked:
             self._locked += 1
             try:
@@ -67,7 +79,7 @@ class SessionFiles:
             return
         from filelock import FileLock, Timeout
 
-        lock = FileLock(str(self.dir / ".lock"), timeout=timeout)
+        lock = FileLock(str(self.dir / ".lock"), timeout=lock_wait() if timeout is None else timeout)
         try:
             lock.acquire()
         except Timeout:
