@@ -462,11 +462,10 @@ def fight_outcome(
     if one_round:
         return _round_outcome(model, spec, fight, at, first_strike, title, party, names, inputs, notes)
     odds = _as_fractions(fight_odds(model, fight, at=at, first_strike=first_strike, detail=True, exact=exact))
-    assert odds.survivors is not None and odds.standing is not None and odds.hits_left is not None
+    assert odds.survivors is not None and odds.falls is not None and odds.hits_left is not None
     monster = spec.monster
     rows = [("none", odds.survivors[0])] + [(str(k), odds.survivors[k]) for k in range(1, 5)]
-    falls = odds.falls or tuple(1 - x for x in odds.standing)
-    more = tuple((f"{names[h]} falls", falls[h]) for h in range(4) if alive(model, fight) >> h & 1)
+    more = tuple((f"{names[h]} falls", odds.falls[h]) for h in range(4) if alive(model, fight) >> h & 1)
     notes.insert(0, f"Fought to the end: {_policy(model, fight, first_strike)}. {odds.states:,} situations counted.")
     if odds.stuck:
         notes.append(

@@ -143,11 +143,10 @@ def standing_lines(model: R.Model, s: R.Fight, odds: O.FightOdds) -> list[str]:
     hits left, and each hero's chance to fall."""
     from companion.sim.chart import spark
 
-    if odds.survivors is None or odds.standing is None or odds.hits_left is None:
+    if odds.survivors is None or odds.falls is None or odds.hits_left is None:
         return []
     live = R.alive(model, s)
-    falls = odds.falls or tuple(1 - x for x in odds.standing)
-    risks = [(HEROES[h].name, falls[h]) for h in range(4) if live >> h & 1 and falls[h] > 0]
+    risks = [(HEROES[h].name, odds.falls[h]) for h in range(4) if live >> h & 1 and odds.falls[h] > 0]
     shown = [f"{name} {pct(p)}" for name, p in risks if p >= 0.001]
     lines = [
         f"Heroes standing at the end: none {spark(odds.survivors)} 4 · "
