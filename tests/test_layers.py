@@ -140,9 +140,8 @@ MAX_LINES = 600
 
 #: Modules still over MAX_LINES, each with its size today: it may shrink, not grow. Lower a number when
 #: its module shrinks; remove the line when the module is split (a stale line fails below).
-ALLOWED_OVER = {
-    # The Adventure in the Dungeon's guided engine: another branch is reworking it now; split it after.
-    "games/adventure_in_the_dungeon/engine.py": 751,
+ALLOWED_OVER: dict[str, int] = {
+    # none now; a module over the limit while it is being split goes here with its size, commented
 }
 
 

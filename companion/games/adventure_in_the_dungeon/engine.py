@@ -15,12 +15,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.dice.expr import TALISMAN, Expr, Term
-from companion.dice.faces import D6
-from companion.engine.requests import Choice, Number, Option, RollRequest, Text
+from companion.dice.expr import TALISMAN
+from companion.engine.requests import Choice, Option, RollRequest
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS, Area
+from companion.games.adventure_in_the_dungeon.engine_numbers import ask_data, missing
+from companion.games.adventure_in_the_dungeon.engine_requests import first_choice, hero_request, monster_request
+from companion.games.adventure_in_the_dungeon.engine_words import (
+    cure_words,
+    death_mark,
+    death_words,
+    hits_text,
+    them,
+    verdict_words,
+)
 from companion.games.adventure_in_the_dungeon.rules import Fight, Model
 from companion.session.trackers import Tally
 
@@ -67,64 +76,6 @@ class Dungeon:
 
 def setup(state: State) -> None:
     state.game = Dungeon()
-
-
-# ---- the player's numbers -------------------------------------------------------------------------
-
-
-def valid(fld: D.DataField, value: Any) -> bool:
-    """Whether a stored value fits its field (a hand-edited catalogue may hold anything)."""
-    if fld.kind == "choice":
-        return value in {v for v, _ in fld.options}
-    if fld.kind == "text":
-        return isinstance(value, str) and bool(value.strip())
-    return isinstance(value, int) and not isinstance(value, bool) and fld.lo <= value <= fld.hi
-
-
-def missing(values: dict[str, Any]) -> list[D.DataField]:
-    """The fields still to ask for, in order (Area 12's details only if it holds a monster)."""
-    out = []
-    for fld in D.all_fields():
-        if fld.key.startswith("area12.") and fld.key != D.AREA12_KIND and values.get(D.AREA12_KIND) != "monster":
-            continue
-        if not valid(fld, values.get(fld.key)):
-            out.append(fld)
-    return out
-
-
-def _ask(fld: D.DataField) -> Number | Text | Choice:
-    key = "data." + fld.key
-    if fld.kind == "choice":
-        return Choice(key, f"{fld.prompt} ({fld.where})", tuple(Option(v, label) for v, label in fld.options))
-    if fld.kind == "text":
-        return Text(key, f"{fld.prompt} ({fld.where})")
-    return Number(key, fld.prompt, fld.lo, fld.hi, where=fld.where)
-
-
-def ask_data(state: State) -> Engine:
-    """Ask once for every number the text does not print; answers go to the player's catalogue."""
-    first = True
-    while True:
-        todo = missing(state.data)
-        if not todo:
-            return
-        if first and state.log.enabled:
-            state.log.heading("Numbers from the book")
-            state.log.text(
-                "The rule text prints only the Paladin's numbers and the Wizard's spell; companion asks for "
-                "the rest once and keeps them for every game (companion dungeon data shows and edits them)."
-            )
-        first = False
-        fld = todo[0]
-        answer = yield _ask(fld)
-        if fld.key == D.SOURCE and answer == D.SUGGESTED:
-            # companion's suggestion, stored as house numbers like any the player types
-            state.data[D.SOURCE] = "house"
-            state.data.update(D.SUGGESTED_HOUSE)
-            if state.log.enabled:
-                state.log.text("companion's suggested house numbers, not the book's: " + D.suggestion_text() + ".")
-            continue
-        state.data[fld.key] = answer
 
 
 def read_data(state: State, values: dict[str, Any]) -> dict[str, Any]:
@@ -232,9 +183,9 @@ def _apply(
         was, now = R.alive(model, old), R.alive(model, new)
         for i, hero in enumerate(HEROES):
             if was & (1 << i) and not now & (1 << i):
-                g.fates[hero.key] = _fate(model, old, new, i, cause)
+                g.fates[hero.key] = death_words(model, old, new, i, cause)
                 if new.hs[i] < model.maxh[i]:  # dead by other than hits: the tally says how
-                    tallies[hero.name].fate = _short_fate(g.fates[hero.key])
+                    tallies[hero.name].fate = death_mark(g.fates[hero.key])
     log = state.log
     if not log.enabled:
         return
@@ -250,127 +201,11 @@ def _apply(
         if new.para & b and not old.para & b:
             log.text(f"{hero.name} is paralysed until the Paladin's cure.")
         if new.twine & b and not old.twine & b:
-            log.text(f"{hero.name} is entwined by a tentacle: a miss on the next attack drowns {_them(i)}.")
+            log.text(f"{hero.name} is entwined by a tentacle: a miss on the next attack drowns {them(i)}.")
         if new.trap & b and not old.trap & b:
             log.text(f"{hero.name} is caught in the webs.")
         if new.nlock & b and not old.nlock & b:
             log.text(f"{hero.name} missed: no attack on the {model.area.monster} next round.")
-
-
-def _hits(n: int) -> str:
-    return f"{n} hit" + ("" if n == 1 else "s")
-
-
-def _them(i: int) -> str:
-    return "her" if i == RANGERESS else "him"
-
-
-def _fate(model: Model, old: Fight, new: Fight, i: int, cause: str) -> str:
-    """How hero ``i`` died between ``old`` and ``new`` (a short phrase after the name)."""
-    b = 1 << i
-    monster = model.area.monster
-    if new.hs[i] >= model.maxh[i]:
-        return f"is slain by the {monster}"
-    if cause == "flee" and old.twine & b:
-        return f"is dragged under by the {monster} as the party flees"
-    if cause == "flee" and old.trap & b:
-        return f"is left in the webs, and the {monster} eats {_them(i)}"
-    if old.twine & b:
-        return f"misses while entwined and is drowned by the {monster}"
-    if old.trap & b or cause == "web":  # caught in this very step: the webs, then eaten at once
-        return f"is eaten by the {monster}: no one is left to cut the webs"
-    if old.para & b:
-        return "dies of the paralysis: the Paladin's cure can no longer come"
-    return f"dies of the {monster}'s poison: the Paladin's cure is spent"
-
-
-def _short_fate(fate: str) -> str:
-    """The death mark on a tally for a hero who died by something other than hits."""
-    if "drown" in fate or "dragged under" in fate:
-        return "drowned"
-    if "eat" in fate:
-        return "eaten"
-    return "poisoned"
-
-
-# ---- requests (built once per model) --------------------------------------------------------------
-
-_EXPRS: dict[int, Expr] = {}
-_REQUESTS: dict[tuple[Any, ...], RollRequest] = {}
-
-
-def _bound() -> None:
-    if len(_REQUESTS) > 4096:
-        _REQUESTS.clear()
-
-
-def at_least(total: int) -> Expr:
-    """``2d6>=total`` (built without parsing, once per total)."""
-    e = _EXPRS.get(total)
-    if e is None:
-        e = _EXPRS[total] = Expr("sum", (Term(2, D6),), op=">=", target=total)
-    return e
-
-
-def monster_request(model: Model, h: int) -> RollRequest:
-    key = (model, "monster", h)
-    req = _REQUESTS.get(key)
-    if req is None:
-        _bound()
-        need, mod, parts = R.monster_roll(model.area, model.be_hit, h)
-        hero = HEROES[h]
-        req = RollRequest(
-            f"monster.{hero.key}",
-            at_least(need),
-            f"The {model.area.monster} {model.area.says('attacks', 'attack')} {hero.name}",
-            mod,
-            parts,
-        )
-        _REQUESTS[key] = req
-    return req
-
-
-def hero_request(model: Model, h: int, cast: bool, kind: str = "attack") -> RollRequest:
-    """Hero ``h``'s roll against the monster: ``attack``, ``first`` (the Rangeress's first strike), ``web``."""
-    key = (model, kind, h, cast)
-    req = _REQUESTS.get(key)
-    if req is None:
-        _bound()
-        need, mod, parts = R.hero_roll(model.area, model.to_hit, h, cast)
-        hero = HEROES[h]
-        monster = model.area.monster
-        why = {
-            "attack": f"{hero.name} attacks the {monster}" + (" with a spell" if cast else ""),
-            "first": f"{hero.name} strikes the {monster} first",
-            "web": f"{hero.name} cuts at the webs" + (" with a spell" if cast else ""),
-        }[kind]
-        prefix = "web" if kind == "web" else "attack"
-        req = RollRequest(f"{prefix}.{hero.key}", at_least(need), why, mod, parts)
-        _REQUESTS[key] = req
-    return req
-
-
-def _first_choice(model: Model) -> Choice:
-    key = (model, "first-choice")
-    got = _REQUESTS.get(key)
-    if got is None:
-        from fractions import Fraction
-
-        from companion.dice.render import fraction
-
-        need, _, parts = R.hero_roll(model.area, model.to_hit, RANGERESS, False)
-        p = Fraction(sum(w for w, d in model.hit[RANGERESS][0] if d), 36)
-        shown = "".join(f" {v:+d} {n}".replace("-", "−") for n, v in parts if v)
-        got = Choice(
-            "round.first",
-            f"Krylla may strike the {model.area.monster} before {model.area.says('it attacks', 'they attack')}.",
-            (
-                Option("strike", "Krylla strikes first", f"2d6>={need}{shown}: passes on {need}+ → {fraction(p)}"),
-                Option("wait", "Krylla waits and attacks with the others"),
-            ),
-        )
-        _REQUESTS[key] = got  # type: ignore[assignment]
-    return got  # type: ignore[return-value]
 
 
 # ---- the game -------------------------------------------------------------------------------------
@@ -443,7 +278,7 @@ def area_choice(state: State) -> Choice:
         t = tallies.get(area.monster)
         hint = f"{area.hits} hits to slay"
         if t is not None and t.hits:
-            hint += f"; it has {_hits(t.hits)} already"
+            hint += f"; it has {hits_text(t.hits)} already"
         if area.only and not living(state) & sum(1 << h for h in area.only):
             hint += "; no one left can hurt it"
         options.append(Option(str(n), f"Area {n}: {area.place}", hint))
@@ -476,13 +311,6 @@ def cure_options(state: State) -> list[Option]:
             hint += f"; {' and '.join(others)}, still paralysed, then die"
         out.append(Option(f"cure:{hero.key}", cure_words(i), hint))
     return out
-
-
-def cure_words(i: int) -> str:
-    """``Adelhardt cures one hit from Krylla``, or of his own."""
-    if i == D.PALADIN:
-        return "Adelhardt cures one of his own hits"
-    return f"Adelhardt cures one hit from {HEROES[i].name}"
 
 
 def give_cure(state: State, key: str, model: Model | None) -> None:
@@ -544,7 +372,7 @@ def fight(state: State, number: int) -> Engine:
         before = snapshot(state, model)
         # 1. The Rangeress may strike first.
         if R.can_strike_first(model, before):
-            answer = yield _first_choice(model)
+            answer = yield first_choice(model)
             if answer == "strike":
                 roll = yield hero_request(model, RANGERESS, False, "first")
                 s = snapshot(state, model)
@@ -645,7 +473,7 @@ def action_choice(state: State, model: Model) -> Choice:
     if model.flee_ok:
         area = model.area
         keeps = area.says("keeps its", "keep their")
-        warn = [f"the {monster} {keeps} {_hits(s.m)}" if s.m else f"the {monster} {area.says('is', 'are')} unhurt"]
+        warn = [f"the {monster} {keeps} {hits_text(s.m)}" if s.m else f"the {monster} {area.says('is', 'are')} unhurt"]
         if R.FLEE_WITH_ALL not in model.variants:
             for i, hero in enumerate(HEROES):
                 b = 1 << i
@@ -690,19 +518,6 @@ def talisman(state: State) -> Engine:
     else:
         log.text(f"Not found. {left} monsters are left.")
     log.close()
-
-
-def verdict_words(survivors: int) -> str:
-    """The verdict in words: the chart's word, and whether it is a victory at all."""
-    heroes, monsters, verdict = R.score(survivors, 4 - survivors)
-    if not survivors:
-        return "No hero is left to carry the Talisman out"
-    if not R.victory(survivors):
-        return (
-            f"Not a victory: three of the four heroes are lost, and the monsters outscore the heroes "
-            f"{monsters} to {heroes} (the book's chart calls {heroes} points {verdict})"
-        )
-    return f"A {verdict} victory" if verdict else "A victory"
 
 
 def finish(state: State, how: str) -> None:
