@@ -23,19 +23,94 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "companion")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest's tmp_path plugin reads --basetemp
 def pytest_configure(config) -> None:
-    """Compile companion's modules once, before the workers start. Hundreds of tests run companion as
-    a process; where the environment says PYTHONDONTWRITEBYTECODE=1 (as on CI), Python would compile
-    every module it imports from source again in each of them (about a tenth of the suite's time).
-    compileall writes the bytecode caches regardless; the processes then only read them."""
+    """Before the workers start (they inherit both): temporary folders in memory, and companion's
+    modules compiled once."""
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller has done it
         return
+    _temporary_folders_in_memory(config)
+    _compile_companion()
+
+
+def _compile_companion() -> None:
+    """Hundreds of tests run companion as a process; where the environment says
+    PYTHONDONTWRITEBYTECODE=1 (as on CI), Python would compile every module it imports from source
+    again in each of them (about a tenth of the suite's time). compileall writes the bytecode caches
+    regardless; the processes then only read them."""
     import compileall
     from pathlib import Path
 
     import companion
 
     compileall.compile_dir(Path(companion.__file__).parent, quiet=1)  # a read-only install: nothing written
+
+
+#: Where the tests' temporary folders go when the machine has a memory file system with room.
+MEMORY_FOLDER, MEMORY_NEEDED = "/dev/shm", 1 << 30
+
+
+def _temporary_folders_in_memory(config) -> None:
+    """Every test works in its own tmp_path, and every companion save is fsynced (twice: the file and
+    its folder), as it must be at the table. On a disk that is real I/O: about a twentieth of the
+    suite's time, waiting. In memory (tmpfs) the same calls return at once; the code run is the same.
+
+    Only when no --basetemp was given, and the folder exists, is writable and has 1 GiB free (a run
+    writes about 25 MB). The folder is made fresh for this run (two runs at once never share one) and
+    removed when every test passed; after a failure it is kept for a look, and the path is printed.
+    """
+    import tempfile
+
+    if config.option.basetemp or not os.path.isdir(MEMORY_FOLDER) or not os.access(MEMORY_FOLDER, os.W_OK):
+        return
+    try:
+        free = os.statvfs(MEMORY_FOLDER)
+    except OSError:
+        return
+    if free.f_bavail * free.f_frsize < MEMORY_NEEDED:
+        return
+    config.option.basetemp = tempfile.mkdtemp(prefix="companion-tests-", dir=MEMORY_FOLDER)
+    config.stash[_MEMORY_BASETEMP] = config.option.basetemp
+
+
+_MEMORY_BASETEMP = pytest.StashKey[str]()
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    base = session.config.stash.get(_MEMORY_BASETEMP, None)
+    if base is None:
+        return
+    if exitstatus == 0:
+        import shutil
+
+        shutil.rmtree(base, ignore_errors=True)
+    else:
+        session.config.stash[_MEMORY_KEPT] = base
+
+
+_MEMORY_KEPT = pytest.StashKey[str]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    kept = config.stash.get(_MEMORY_KEPT, None)
+    if kept is not None:
+        terminalreporter.write_line(f"the tests' temporary folders are kept in {kept} (remove it when done)")
+
+
+def _cli_runner_builds_the_root_once() -> None:
+    """typer's CliRunner builds a click command from the app it is given on every ``invoke``; the suite
+    invokes companion's app a few thousand times. It gets the group the product itself runs
+    (:func:`companion.cli.app.root_command`, built once per process); any other app is built as usual.
+    """
+    import typer.testing
+
+    from companion.cli.app import app, root_command
+
+    build = typer.testing._get_command
+    typer.testing._get_command = lambda given: root_command() if given is app else build(given)
+
+
+_cli_runner_builds_the_root_once()
 
 
 @pytest.fixture(autouse=True)

@@ -89,6 +89,27 @@ def prepare(env: dict[str, str], *args: str) -> str:
     return result.stdout
 
 
+def pty_spawn(command: str, args: list[str], **kwargs) -> pexpect.spawn:
+    """``pexpect.spawn`` for a test that sends keys only once it has seen the prompt they answer.
+
+    prompt_toolkit puts the terminal in raw mode before it draws a prompt, so keys sent as soon as
+    the prompt shows are read by it; pexpect's 50 ms pause before each send (for programs that turn
+    echo off right after printing a password prompt) only costs time here.
+    """
+    child = pexpect.spawn(command, args, **kwargs)
+    child.delaybeforesend = None
+    return child
+
+
+def close(child: pexpect.spawn) -> int:
+    """Close ``child`` once its output has been read to the end, and give its exit code (-N for signal
+    N). It is reaped first: pexpect's close otherwise sleeps 0.1 s to let the kernel note the exit."""
+    child.wait()
+    child.ptyproc.delayafterclose = 0
+    child.close()
+    return child.exitstatus if child.exitstatus is not None else -child.signalstatus
+
+
 class Scrollback(pyte.Screen):
     """A pyte screen that keeps every line scrolled off its top: pyte's HistoryScreen without the
     paging (which wraps every event of the parser and costs most of the feeding time)."""

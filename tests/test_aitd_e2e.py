@@ -13,7 +13,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.terminal import prepare  # noqa: E402
+from tests.terminal import prepare, pty_spawn  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]")
 DOWN = "\x1b[B"
@@ -38,7 +38,7 @@ def test_numbers_once_two_areas_quit_and_resume(tmp_path):
     seen: list[str] = []
 
     def spawn():
-        child = pexpect.spawn(companion(), ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
+        child = pty_spawn(companion(), ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
         child.logfile_read = _Sink(seen)
         return child
 

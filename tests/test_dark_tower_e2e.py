@@ -17,7 +17,7 @@ import pexpect
 import pyte
 import pytest
 
-from tests.terminal import prepare
+from tests.terminal import prepare, pty_spawn
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\r")
@@ -59,7 +59,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
     env.pop("NO_COLOR", None)
     env.pop("COMPANION_LANG", None)
     prepare(env, "new", "dark-tower", "--seed", "7", "--lang", "ru")  # in this process: the pty is for play
-    child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, COLUMNS), encoding="utf-8", timeout=30)
+    child = pty_spawn(COMPANION, ["play"], env=env, dimensions=(24, COLUMNS), encoding="utf-8", timeout=30)
     screen = pyte.HistoryScreen(COLUMNS, 24, history=2000)
     stream = pyte.Stream(screen)
     seen: list[str] = []

@@ -13,6 +13,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
+from tests.terminal import close, pty_spawn  # noqa: E402
+
 pytestmark = pytest.mark.e2e
 
 LAUNCHER = str(Path(__file__).with_name("toy_companion.py"))
@@ -20,7 +22,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def spawn(*args: str, env: dict[str, str]):
-    return pexpect.spawn(sys.executable, [LAUNCHER, *args], env=env, dimensions=(24, 100), timeout=30, encoding="utf-8")
+    return pty_spawn(sys.executable, [LAUNCHER, *args], env=env, dimensions=(24, 100), timeout=30, encoding="utf-8")
 
 
 def test_ctrl_d_and_ctrl_c_keep_every_answer(tmp_path: Path) -> None:
@@ -44,7 +46,7 @@ def test_ctrl_d_and_ctrl_c_keep_every_answer(tmp_path: Path) -> None:
     child.expect("Pick an attribute")
     child.sendeof()  # Ctrl-D at a menu
     child.expect(pexpect.EOF)
-    child.close()
+    close(child)
     assert child.exitstatus == 1
     assert "end of input; every completed action is saved" in ANSI.sub("", child.before)
 
@@ -55,7 +57,7 @@ def test_ctrl_d_and_ctrl_c_keep_every_answer(tmp_path: Path) -> None:
     child.expect("Bonus from your book")
     child.sendintr()  # Ctrl-C at a text prompt
     child.expect(pexpect.EOF)
-    child.close()
+    close(child)
     assert child.exitstatus == 130
     assert "interrupted; every completed action is saved" in ANSI.sub("", child.before)
 

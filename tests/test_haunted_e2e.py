@@ -12,7 +12,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.terminal import prepare  # noqa: E402
+from tests.terminal import prepare, pty_spawn  # noqa: E402
 
 BIN = Path(sys.executable).parent / "companion"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][AB012]|\x1b[=>]")
@@ -62,7 +62,7 @@ def test_a_session_at_a_real_terminal(tmp_path):
     cli("haunted", "hero", "Bram", "--speed", "5", "--hp", "5", "--attack", "2", "--ac", "4", "--ability", "cleric")
     cli("haunted", "hero", "Cael", "--speed", "7", "--hp", "4", "--attack", "2", "--ac", "3", "--ability", "elf")
 
-    child = pexpect.spawn(str(BIN), ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=10)
+    child = pty_spawn(str(BIN), ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=10)
     screen = Screen(child)
     try:
         screen.wait("Setting up the Haunted Tower")

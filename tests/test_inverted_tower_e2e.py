@@ -13,7 +13,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.terminal import prepare  # noqa: E402
+from tests.terminal import close, prepare, pty_spawn  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +26,7 @@ class Screen:
     """A companion process in a pty, and everything it printed, ANSI codes stripped."""
 
     def __init__(self, env: dict[str, str], *args: str) -> None:
-        self.child = pexpect.spawn(COMPANION, list(args), env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
+        self.child = pty_spawn(COMPANION, list(args), env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
         self.text = ""
 
     def _pump(self) -> None:
@@ -54,8 +54,7 @@ class Screen:
         self.text = self.text[self.text.index(needle) + len(needle) :]
 
     def send(self, keys: str) -> None:
-        time.sleep(0.05)  # let the prompt draw itself before the keys come
-        self.child.send(keys)
+        self.child.send(keys)  # after a wait for the prompt: it reads keys as soon as it shows
 
     def roll(self, face: int) -> None:
         self.wait("type your dice")
@@ -64,7 +63,7 @@ class Screen:
     def finish(self) -> int:
         self.child.expect(pexpect.EOF, timeout=15)
         self.text += ANSI.sub("", self.child.before or "")
-        self.child.close()
+        close(self.child)
         return self.child.exitstatus if self.child.exitstatus is not None else -self.child.signalstatus
 
 
@@ -120,7 +119,7 @@ def test_a_hero_plays_rooms_with_typed_dice_is_interrupted_crashes_and_resumes(e
     s.roll(6)
     s.wait("Event: which one?")
     s.child.kill(signal.SIGKILL)  # a crash: every answer so far is saved
-    s.child.close()
+    close(s.child)
 
     s = Screen(env, "play")
     s.wait("Resuming e2e after")

@@ -15,7 +15,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
-from tests.terminal import run_cli  # noqa: E402
+from tests.terminal import close, pty_spawn, run_cli  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -46,11 +46,11 @@ def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
 
 def screen(env: dict[str, str], cols: int, *args: str) -> tuple[int, list[str]]:
     """Run ``companion ARGS`` in a pty ``cols`` wide; its exit code and the screen's lines (pyte)."""
-    child = pexpect.spawn(
+    child = pty_spawn(
         COMPANION, list(args), env={**env, "COLUMNS": str(cols)}, dimensions=(60, cols), encoding="utf-8", timeout=30
     )
     out = child.read()
-    child.close()
+    close(child)
     term = pyte.Screen(cols, 60)
     stream = pyte.Stream(term)
     stream.feed(out.replace("\n", "\r\n"))
@@ -61,7 +61,7 @@ def screen(env: dict[str, str], cols: int, *args: str) -> tuple[int, list[str]]:
 def test_a_chain_typed_at_the_prompt_a_check_an_effect_and_undo(env):
     assert run(env, "new", "freeform", "--physical", "--seed", "1", "--tables", CRYPT).returncode == 0
     assert run(env, "room", "3", "The bone gallery").returncode == 0
-    child = pexpect.spawn(COMPANION, ["roll", "DR", "room"], env=env, dimensions=(24, 80), encoding="utf-8", timeout=30)
+    child = pty_spawn(COMPANION, ["roll", "DR", "room"], env=env, dimensions=(24, 80), encoding="utf-8", timeout=30)
     child.expect("DR room: roll 1d6 and type what the dice show")
     child.send("9\r")  # not a face of a d6: refused at the prompt, asked again
     child.expect("not a face of a d6")
@@ -72,7 +72,7 @@ def test_a_chain_typed_at_the_prompt_a_check_an_effect_and_undo(env):
     child.expect("DR treasure: roll 1d6")
     child.send("2\r")  # 1-3: A few coins, gold +1
     child.expect(pexpect.EOF)
-    child.close()
+    close(child)
     assert child.exitstatus == 0
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before or "")
     assert "gold +1 → Gold: 1" in text

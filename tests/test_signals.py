@@ -15,7 +15,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.terminal import run_cli  # noqa: E402
+from tests.terminal import close, pty_spawn, run_cli  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -38,7 +38,7 @@ def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
 
 
 def _spawn(env: dict[str, str], *args: str):
-    return pexpect.spawn(
+    return pty_spawn(
         sys.executable, ["-m", "companion", *args], env=env, dimensions=(24, 100), timeout=60, encoding="utf-8"
     )
 
@@ -52,7 +52,7 @@ def test_a_signal_at_a_one_shot_prompt(tmp_path, sig, code):
     child.expect("2d6")
     child.kill(sig)
     child.expect(pexpect.EOF)
-    child.close()
+    close(child)
     out = ANSI.sub("", child.before)
     assert child.exitstatus == code, out
     assert f"ended by {sig.name}; every completed action is saved." in out
@@ -71,7 +71,7 @@ def test_a_signal_in_play(tmp_path, sig, code):
     child.expect("DC")
     child.kill(sig)
     child.expect(pexpect.EOF)
-    child.close()
+    close(child)
     out = ANSI.sub("", child.before)
     assert child.exitstatus == code, out
     assert f"ended by {sig.name}; every completed action is saved." in out

@@ -13,6 +13,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
+from tests.terminal import close, pty_spawn  # noqa: E402
+
 pytestmark = pytest.mark.e2e
 
 COMPANION = str(Path(sys.executable).with_name("companion"))
@@ -24,9 +26,9 @@ def run_in_terminal(tmp_path: Path, *args: str, timeout: float = 300) -> tuple[s
     env["COMPANION_HOME"] = str(tmp_path / "home")
     env["COMPANION_LOGS"] = str(tmp_path / "logs")
     env.pop("NO_COLOR", None)
-    child = pexpect.spawn(COMPANION, list(args), env=env, dimensions=(24, 100), encoding="utf-8", timeout=timeout)
+    child = pty_spawn(COMPANION, list(args), env=env, dimensions=(24, 100), encoding="utf-8", timeout=timeout)
     raw = child.read()
-    child.close()
+    close(child)
     return raw, child.exitstatus
 
 
@@ -46,7 +48,7 @@ def test_simulate_json_keeps_stdout_clean_and_the_bar_on_the_terminal(tmp_path):
     """stdout to a file, stderr at the terminal: the bar is drawn there, the file holds only the JSON."""
     env = dict(os.environ, COMPANION_HOME=str(tmp_path / "h"), COMPANION_LOGS=str(tmp_path / "l"))
     out = tmp_path / "report.json"
-    child = pexpect.spawn(
+    child = pty_spawn(
         "/bin/sh",
         ["-c", f"'{COMPANION}' simulate it --runs 300 --seed 9 --json > '{out}'"],
         env=env,
@@ -55,7 +57,7 @@ def test_simulate_json_keeps_stdout_clean_and_the_bar_on_the_terminal(tmp_path):
         timeout=60,
     )
     raw = child.read()
-    child.close()
+    close(child)
     assert child.exitstatus == 0, raw
     assert "simulating" in raw
     doc = json.loads(out.read_text(encoding="utf-8"))
@@ -81,7 +83,7 @@ def ctrl_c_as_at_a_terminal() -> None:
 
 def test_ctrl_c_stops_a_simulation_on_every_core_with_one_line(tmp_path):
     env = dict(os.environ, COMPANION_HOME=str(tmp_path / "h"), COMPANION_LOGS=str(tmp_path / "l"))
-    child = pexpect.spawn(
+    child = pty_spawn(
         COMPANION,
         ["simulate", "it", "--runs", "1000000", "--jobs", "2"],
         env=env,
@@ -93,7 +95,7 @@ def test_ctrl_c_stops_a_simulation_on_every_core_with_one_line(tmp_path):
     child.expect("simulating")
     child.sendintr()
     rest = child.read()
-    child.close()
+    close(child)
     assert child.exitstatus == 130
     assert "interrupted" in rest and "Traceback" not in rest and "KeyboardInterrupt" not in rest
 

@@ -5,8 +5,9 @@ Only typer is imported at module level; every command imports what it needs when
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -16,7 +17,7 @@ from companion.cli.env import Env
 from companion.cli.group import CompanionGroup
 from companion.cli.registry import COMMAND_MODULES
 
-__all__ = ["COMMAND_MODULES", "app"]
+__all__ = ["COMMAND_MODULES", "app", "root_command"]
 
 EXAMPLES = """\
 \b
@@ -91,3 +92,13 @@ def root(
 ) -> None:
     """A table-side companion for dungeon gamebooks and board games."""
     ctx.obj = Env.from_process(data_dir=data_dir, logs_dir=logs_dir, session=session)
+
+
+@functools.cache
+def root_command() -> Any:
+    """``app`` as its click group, built once per process.
+
+    Calling ``app(...)`` has typer build the group again each time, reading the root callback's
+    options from its signature; the shell runs many lines in one process, and so do the tests.
+    """
+    return typer.main.get_command(app)

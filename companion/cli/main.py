@@ -11,9 +11,9 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         on_signals()
-        from companion.cli.app import app
+        from companion.cli.app import root_command
 
-        return int(app(args=argv, prog_name="companion", standalone_mode=False) or 0)
+        return int(root_command().main(args=argv, prog_name="companion", standalone_mode=False) or 0)
     except KeyboardInterrupt as exc:
         line, code = interrupted_line(exc)
         sys.stderr.write("\n" + line + "\n")

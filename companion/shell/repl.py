@@ -47,14 +47,12 @@ class Shell:
     """The lines of one shell: words → the command tree, and the session it holds."""
 
     def __init__(self, env: Env, root_args: list[str]) -> None:
-        import typer
-
-        from companion.cli.app import app
+        from companion.cli.app import root_command
 
         self.env = env
         #: ``--data-dir``/``--logs-dir`` as given to ``companion shell``: every line runs with them.
         self.root_args = root_args
-        self.root = typer.main.get_command(app)
+        self.root = root_command()
         self.name: str | None = None
         self._lock = ExitStack()
         self.head = "no session"

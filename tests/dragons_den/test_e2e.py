@@ -11,7 +11,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.terminal import prepare  # noqa: E402
+from tests.terminal import close, prepare, pty_spawn  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r")
 DOWN, UP, ENTER = "\x1b[B", "\x1b[A", "\r"
@@ -29,7 +29,7 @@ def test_a_whole_game_in_a_terminal(tmp_path):
         NO_COLOR="1",
     )
     prepare(env, "new", "dd", "--seed", "8", "--name", "pty")  # in this process: the pty is for play
-    child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
+    child = pty_spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
     seen: list[str] = []
 
     def step(pattern: str, keys: str) -> None:
@@ -54,7 +54,7 @@ def test_a_whole_game_in_a_terminal(tmp_path):
     seen.append(ANSI.sub("", child.before + child.after))
     child.expect(pexpect.EOF)
     seen.append(ANSI.sub("", child.before))
-    child.close()
+    close(child)
     screen = "".join(seen)
     assert child.exitstatus == 0, screen[-2000:]
     assert "The dragon is revealed" in screen
@@ -80,7 +80,7 @@ def test_the_dragon_chit_is_typed_unseen(tmp_path):
         NO_COLOR="1",
     )
     prepare(env, "new", "dd", "--name", "secret")
-    child = pexpect.spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
+    child = pty_spawn(COMPANION, ["play"], env=env, dimensions=(24, 100), encoding="utf-8", timeout=15)
     seen: list[str] = []
 
     def step(pattern: str, keys: str) -> None:
