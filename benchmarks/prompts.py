@@ -1,10 +1,11 @@
-"""What one prompt costs in CPU time, with prompt_toolkit's default key bindings built for every
-prompt (questionary's way) and built once per process (``companion.shell.prompts``).
+"""What one prompt costs in CPU time: with prompt_toolkit's default key bindings built for every
+prompt (questionary's way) or once per process, and with the styles merged and looked up for every
+prompt (prompt_toolkit's way) or once per process (both as ``companion.shell.prompts`` does).
 
 Asks companion's own prompts (a menu through ``ask_choice``, a roll's faces through ``ask_faces``)
 on a pipe, keys typed ahead, output thrown away: the work of drawing and answering a prompt, without
-a terminal. Both kinds run in the same process, alternating in rounds. Prints the median CPU time of
-each and the ratio.
+a terminal. Every way runs in the same process, alternating in rounds. Prints the median CPU time of
+each and the ratios.
 
     .venv/bin/python benchmarks/prompts.py            # 200 prompts of each kind and way
     .venv/bin/python benchmarks/prompts.py --quick    # 30
@@ -21,6 +22,7 @@ import time
 from prompt_toolkit.application import application, create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.styles import style as styles
 
 from companion.dice.expr import parse
 from companion.dice.source import read_physical
@@ -30,6 +32,15 @@ from companion.shell import prompts
 MENU = choice("turn", "What now?", ("new", "Explore a new room"), ("back", "Go back"), ("rest", "Rest"))
 SHARED = application.load_key_bindings
 STOCK = SHARED.__wrapped__  # type: ignore[attr-defined]
+SHARED_STYLE = styles._MergedStyle._merged_style
+STOCK_STYLE = styles._MergedStyle._stock_merged_style  # type: ignore[attr-defined]
+
+#: name → (key bindings, merged style)
+WAYS = {
+    "stock": (STOCK, STOCK_STYLE),
+    "bindings once": (SHARED, STOCK_STYLE),
+    "companion": (SHARED, SHARED_STYLE),
+}
 
 
 def menu() -> None:
@@ -59,16 +70,17 @@ def main() -> int:
     for task in (menu, faces):  # warm up: imports and first-use caches
         task()
     for _ in range(n // 10):
-        for way, loader in (("each", STOCK), ("once", SHARED)):
+        for way, (loader, merging) in WAYS.items():
             application.load_key_bindings = loader
+            styles._MergedStyle._merged_style = merging
             for task in (menu, faces):
                 times.setdefault((task.__name__, way), []).extend(cpu(task) for _ in range(10))
-    application.load_key_bindings = SHARED
+    application.load_key_bindings, styles._MergedStyle._merged_style = WAYS["companion"]
     print(f"{n} prompts of each kind; median CPU ms per prompt")
+    print("         stock  bindings once  +styles once (companion)   ratio stock/companion")
     for name in ("menu", "faces"):
-        each = statistics.median(times[name, "each"]) * 1000
-        once = statistics.median(times[name, "once"]) * 1000
-        print(f"  {name:6} bindings per prompt {each:6.1f}   once per process {once:6.1f}   ratio {each / once:.2f}")
+        stock, bindings, both = (statistics.median(times[name, way]) * 1000 for way in WAYS)
+        print(f"  {name:6} {stock:6.1f}  {bindings:13.1f}  {both:24.1f}   {stock / both:.2f}")
     return 0
 
 

@@ -7,6 +7,7 @@ functions as well as the ones at the top of a module: both are edges of the impo
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,11 @@ def _imports(name: str, path: Path) -> set[str]:
     return {m for m in out if m in MODULES and m != name}
 
 
-GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Every companion module and the companion modules it imports: read once, when a test asks (not
+    while the suite is collected, in every worker)."""
+    return {name: _imports(name, path) for name, path in MODULES.items()}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -111,7 +116,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_lower_layers_import_nothing_from_the_command_line(package):
     upward = sorted(
         f"{name} imports {target}"
-        for name, targets in GRAPH.items()
+        for name, targets in graph().items()
         if name == f"companion.{package}" or name.startswith(f"companion.{package}.")
         for target in targets
         if target.startswith(("companion.cli", "companion.shell"))
@@ -120,7 +125,7 @@ def test_the_lower_layers_import_nothing_from_the_command_line(package):
 
 
 def test_no_import_circles_among_companion_modules():
-    assert _cycles(GRAPH) == []
+    assert _cycles(graph()) == []
 
 
 def test_the_cycle_finder_sees_a_circle():
@@ -131,8 +136,8 @@ def test_the_cycle_finder_sees_a_circle():
 
 def test_the_import_reader_sees_lazy_imports():
     # group.py reads COMMAND_MODULES inside its methods: a lazy import is still an edge.
-    assert "companion.cli.registry" in GRAPH["companion.cli.group"]
-    assert "companion.cli.kit" in GRAPH["companion.cli.session_cmds"]
+    assert "companion.cli.registry" in graph()["companion.cli.group"]
+    assert "companion.cli.kit" in graph()["companion.cli.session_cmds"]
 
 
 #: The most lines a module under companion/ may have (docs/architecture.md: "Modules stay small").

@@ -155,6 +155,33 @@ def test_every_prompt_shares_one_set_of_default_key_bindings_and_each_still_take
     assert application.load_key_bindings.cache_info().currsize == 1
 
 
+def test_prompts_share_their_merged_style_and_it_styles_as_prompt_toolkits_own_merge():
+    import questionary
+    from prompt_toolkit.styles import DynamicStyle, Style, merge_styles
+
+    def merged(question):  # what the application's renderer reads its colours from
+        return question.application._merged_style
+
+    strings = ["", "class:qmark", "class:question", "class:answer", "class:qmark class:question", "bold fg:red"]
+    menu = merged(questionary.select("?", choices=["a", "b"], style=prompts.STYLE))
+    again = merged(questionary.text("?", style=prompts.STYLE))
+    wrong = merged(questionary.text("?", qmark="✗", style=prompts.ERROR_STYLE))
+    # One parsed style for the same rules, another for other rules.
+    assert menu._merged_style is again._merged_style
+    assert wrong._merged_style is not menu._merged_style
+    for style in (menu, wrong):
+        fresh = Style(list(style.style_rules))  # prompt_toolkit's own merge, parsed anew
+        for text in strings:
+            assert style.get_attrs_for_style_str(text) == fresh.get_attrs_for_style_str(text), text
+    assert wrong.get_attrs_for_style_str("class:qmark").color != menu.get_attrs_for_style_str("class:qmark").color
+    # A style whose rules change is merged again.
+    current = [Style([("x", "fg:#ff0000")])]
+    dynamic = merge_styles([DynamicStyle(lambda: current[0])])
+    assert dynamic.get_attrs_for_style_str("class:x").color == "ff0000"
+    current[0] = Style([("x", "fg:#00ff00")])
+    assert dynamic.get_attrs_for_style_str("class:x").color == "00ff00"
+
+
 # ---- every game's guided screens ------------------------------------------------------------------
 GUIDED = [(g, 80) for g in ("inverted-tower", "talisman", "haunted-tower", "dragons-den", "dark-tower")] + [
     ("inverted-tower", 120),

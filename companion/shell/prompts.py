@@ -47,6 +47,64 @@ def _share_default_key_bindings() -> None:
 
 _share_default_key_bindings()
 
+
+def _share_merged_styles() -> None:
+    """Merge the same styles once per process, and find each style string's attributes once.
+
+    Every prompt is a new prompt_toolkit Application: it merges prompt_toolkit's own UI style (a few
+    hundred rules) with questionary's and companion's, parses every rule again, and starts a renderer
+    with empty caches, so the attributes of each style string are looked up again, for every prompt,
+    by trying its classes against every rule: about a sixth of a prompt's CPU time
+    (``benchmarks/prompts.py``), a fifth of a guided game's in a terminal. A merged style is a
+    function of its rules alone, so one parsed ``Style`` per list of rules serves every prompt and
+    keeps the attributes it found. Rules that change (none of companion's do) make a new one. Only
+    the merging is replaced, through BaseStyle's public ``style_rules`` and ``invalidation_hash``; a
+    prompt_toolkit that no longer merges this way simply never calls it.
+    """
+    import weakref
+
+    from prompt_toolkit.styles import style as styles
+
+    merged = styles._MergedStyle
+    if getattr(merged, "_companion_shared", False):
+        return
+    parsed: dict[tuple[tuple[str, str], ...], Style] = {}
+    held: weakref.WeakKeyDictionary[Any, tuple[Any, Style]] = weakref.WeakKeyDictionary()
+
+    class Remembering(Style):
+        """A Style that remembers the attributes of each style string it was asked for."""
+
+        def __init__(self, rules: list[tuple[str, str]]) -> None:
+            super().__init__(rules)
+            self._found: dict[tuple[str, Any], Any] = {}
+
+        def get_attrs_for_style_str(self, style_str: str, default: Any = styles.DEFAULT_ATTRS) -> Any:
+            key = (style_str, default)
+            found = self._found.get(key)
+            if found is None:
+                if len(self._found) >= 10_000:  # bounded, whatever a game prints
+                    self._found.clear()
+                found = self._found[key] = super().get_attrs_for_style_str(style_str, default)
+            return found
+
+    def merged_style(self: Any) -> Style:
+        version = self.invalidation_hash()
+        known = held.get(self)
+        if known is None or known[0] != version:
+            rules = tuple(self.style_rules)
+            style = parsed.get(rules)
+            if style is None:
+                style = parsed[rules] = Remembering(list(rules))
+            known = held[self] = (version, style)
+        return known[1]
+
+    merged._stock_merged_style = merged._merged_style  # type: ignore[attr-defined]  # for benchmarks/prompts.py
+    merged._merged_style = property(merged_style)  # type: ignore[assignment]
+    merged._companion_shared = True  # type: ignore[attr-defined]
+
+
+_share_merged_styles()
+
 STYLE = Style(
     [
         ("qmark", "fg:#b58900 bold"),
