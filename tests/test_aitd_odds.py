@@ -22,6 +22,7 @@ from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.engine import model_for, snapshot
 from tests.aitd_support import DATA, make_state, started
+from tests.exact_solve import add, eliminate
 
 NUMS = R.numbers(DATA)
 AREAS = {a.number: a for a in D.AREAS}
@@ -70,28 +71,17 @@ def brute(model: R.Model, start: R.Fight, first: bool = True) -> dict[R.Fight, t
                 states.append(n)
         i += 1
     n = len(states)
-    rows = [[Fraction(0)] * (n + 2) for _ in range(n)]
+    rows: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(n)]
     for i, k in enumerate(kernels):
-        rows[i][i] += 1
         for t, p in k.items():
             if isinstance(t, R.Fight):
-                rows[i][index[t]] -= p
+                add(rows[i], index[t], -p)
             elif t == R.SLAIN:
-                rows[i][n] += p
+                add(rows[i], n, p)
             elif t == R.WIPED:
-                rows[i][n + 1] += p
-    for c in range(n):
-        pivot = next((r for r in range(c, n) if rows[r][c] != 0), None)
-        if pivot is None:  # a set of states no round ever leaves: stuck (worth 0, 0)
-            continue
-        rows[c], rows[pivot] = rows[pivot], rows[c]
-        p = rows[c][c]
-        rows[c] = [x / p for x in rows[c]]
-        for r in range(n):
-            if r != c and rows[r][c] != 0:
-                f = rows[r][c]
-                rows[r] = [x - f * y for x, y in zip(rows[r], rows[c], strict=True)]
-    return {s: (rows[i][n], rows[i][n + 1]) for s, i in index.items()}
+                add(rows[i], n + 1, p)
+    eliminate(rows, n)
+    return {s: (rows[i].get(n, Fraction(0)), rows[i].get(n + 1, Fraction(0))) for s, i in index.items()}
 
 
 SMALL = R.Numbers((2, 1, 2, 1), (6, 7, 6, 9), (9, 8, 9, 7))

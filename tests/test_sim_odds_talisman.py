@@ -29,6 +29,7 @@ from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
 from tests.aitd_support import DATA
+from tests.exact_solve import add, eliminate
 
 runner = CliRunner()
 TWO_D6 = 2 @ icepool.d6
@@ -225,32 +226,19 @@ def brute_detail(model: R.Model, start: R.Fight, first: bool = True) -> O.FightO
                 states.append(n)
     n = len(states)
     width = O.WIDTH
-    rows = [[Fraction(0)] * (n + width) for _ in range(n)]
+    rows: list[dict[int, Fraction]] = [{i: Fraction(1)} for i in range(n)]
     for i, k in enumerate(kernels):
-        rows[i][i] += 1
         for t, p in k.items():
             o = R.outcome(model, t)
             if o is None:
-                rows[i][index[t]] -= p
+                add(rows[i], index[t], -p)
             else:
                 value = O.end_value(model, t, o)
                 for c in range(width):
-                    rows[i][n + c] += p * value[c]
-    stuck_rows = []
-    for c in range(n):
-        pivot = next((r for r in range(c, n) if rows[r][c] != 0), None)
-        if pivot is None:
-            stuck_rows.append(c)
-            continue
-        rows[c], rows[pivot] = rows[pivot], rows[c]
-        p = rows[c][c]
-        rows[c] = [x / p for x in rows[c]]
-        for r in range(n):
-            if r != c and rows[r][c] != 0:
-                f = rows[r][c]
-                rows[r] = [x - f * y for x, y in zip(rows[r], rows[c], strict=True)]
+                    add(rows[i], n + c, p * value[c])
+    stuck_rows = eliminate(rows, n)
     assert not stuck_rows, "these cases all end"
-    x = rows[0][n:]
+    x = [rows[0].get(n + c, Fraction(0)) for c in range(width)]
     some = tuple(x[O.SURVIVORS_AT : O.SURVIVORS_AT + 4])
     slain, wiped = x[O.SLAIN_AT], x[O.WIPED_AT]
     return O.FightOdds(

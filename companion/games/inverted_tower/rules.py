@@ -8,6 +8,8 @@ level up": the engine, ``companion tower kill`` and the generic ``companion xp +
 
 from __future__ import annotations
 
+import functools
+
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
@@ -223,6 +225,7 @@ def floor_penalty(floor: int) -> int:
     return 0 if floor <= d.NO_FLOOR_PENALTY_ON else floor
 
 
+@functools.cache  # asked at every fight roll; a simulation asks it a hundred thousand times
 def dagger_counts(base: int, owned: int) -> tuple[int, ...]:
     """How many of the ``owned`` daggers are worth spending on a roll with modifier ``base``.
 
