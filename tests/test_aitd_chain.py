@@ -69,17 +69,20 @@ def test_every_reachable_situations_round_is_the_rules_round(seed):
         st = ch.decode(key)
         if R.outcome(model, st):
             continue
-        mine: dict[tuple, Fraction] = {}
+        weights: dict[tuple, int] = {}  # out of T_ROUND
         for w, off, _, end in ch.kernel(st):
             n = ch.decode(key + off)
             assert end == R.outcome(model, n)
-            mine[_norm(model, n)] = mine.get(_norm(model, n), Fraction(0)) + Fraction(w, T_ROUND)
+            what = _norm(model, n)
+            weights[what] = weights.get(what, 0) + w
             if end is None and key + off not in seen:
                 seen.add(key + off)
                 todo.append(key + off)
+        mine = {what: Fraction(w, T_ROUND) for what, w in weights.items()}
         rules: dict[tuple, Fraction] = {}
         for n, p in O.round_ends(model, st, first_strike=first).items():
-            rules[_norm(model, n)] = rules.get(_norm(model, n), Fraction(0)) + p
+            what = _norm(model, n)
+            rules[what] = rules.get(what, 0) + p
         assert mine == rules, (model.area.number, st)
 
 
