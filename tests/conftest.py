@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -39,11 +40,46 @@ def _compile_companion() -> None:
     again in each of them (about a tenth of the suite's time). compileall writes the bytecode caches
     regardless; the processes then only read them."""
     import compileall
-    from pathlib import Path
 
     import companion
 
     compileall.compile_dir(Path(companion.__file__).parent, quiet=1)  # a read-only install: nothing written
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session) -> None:
+    _share_the_assert_rewriting(session.config)
+
+
+def _share_the_assert_rewriting(config) -> None:
+    """Each pytest-xdist worker collects every test module, and pytest rewrites the asserts of each
+    module it imports: a third of a worker's collection time. It keeps the result in a bytecode cache
+    next to the module, except where PYTHONDONTWRITEBYTECODE=1 (as on CI), so both workers did all of
+    it. Here, before collecting, the first worker rewrites the modules from the first one on and the
+    second from the last one back, each writing pytest's cache (atomically, checked against the
+    source's hash when read) unless the other has; then both collect, reading the caches. The work
+    is pytest's own (its rewrite module, whose names this needs): should they change, this does
+    nothing and pytest rewrites as usual.
+    """
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None or config.getoption("assertmode") != "rewrite":
+        return
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        modules = sorted(Path(__file__).parent.rglob("test_*.py"))
+        if int(workerinput.get("workerid", "gw0")[2:] or 0) % 2:
+            modules.reverse()
+        for module in modules:
+            cache = rewrite.get_cache_dir(module)
+            pyc = cache / (module.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(module, pyc) is not None or not rewrite.try_makedirs(cache):
+                continue
+            source_hash, code = rewrite._rewrite_test(module, config)
+            rewrite._write_pyc(state, code, source_hash, pyc)
+    except (ImportError, AttributeError, KeyError, TypeError, ValueError):
+        return
 
 
 #: Where the tests' temporary folders go when the machine has a memory file system with room.
