@@ -78,3 +78,37 @@ def test_a_signal_in_play(tmp_path, sig, code):
     assert "Traceback" not in out
     status = json.loads(_run(env, "status", "--json").stdout)
     assert status["events"] >= 1  # the attribute chosen before the signal is kept
+
+
+HALF_BUILT = """
+import asyncio, gc, sys
+if sys.argv[1] == "companion":
+    from companion.cli.group import on_signals
+    on_signals()
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import DummyInput
+from prompt_toolkit.output import DummyOutput
+loop = asyncio.SelectorEventLoop.__new__(asyncio.SelectorEventLoop)  # its __init__ cut short
+del loop
+coroutine = Application(input=DummyInput(), output=DummyOutput()).run_async()  # the prompt that never started
+del coroutine
+gc.collect()
+print("done")
+"""
+
+
+def test_an_interrupted_prompts_half_built_loop_says_nothing():
+    """A signal that lands while a prompt is being set up leaves a half-built event loop and a
+    coroutine never awaited. Python reports both on stderr; under companion's hooks, nothing."""
+    plain = subprocess.run([sys.executable, "-c", HALF_BUILT, "plain"], capture_output=True, text=True, timeout=60)
+    assert "Exception ignored" in plain.stderr and "never awaited" in plain.stderr  # what the player saw
+    quiet = subprocess.run([sys.executable, "-c", HALF_BUILT, "companion"], capture_output=True, text=True, timeout=60)
+    assert quiet.stdout == "done\n" and quiet.stderr == ""
+    debug = subprocess.run(
+        [sys.executable, "-c", HALF_BUILT, "companion"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COMPANION_DEBUG": "1"},
+    )
+    assert "Exception ignored" in debug.stderr

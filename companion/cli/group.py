@@ -53,6 +53,33 @@ def on_signals() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), handler)
+    _quiet_interrupted_prompts()
+
+
+def _quiet_interrupted_prompts() -> None:
+    """Say nothing of what an interruption leaves half-built inside asyncio and prompt_toolkit.
+
+    Ctrl-C or a signal can land while a prompt is being set up, between prompt_toolkit's call and its
+    event loop running: the half-built loop, freed on the way out, prints "Exception ignored in ...
+    BaseEventLoop.__del__" with a traceback, and the prompt's coroutine "was never awaited". The
+    player has already been told that every completed action is saved; those lines are only noise.
+    Everything else still reaches the default hooks, and COMPANION_DEBUG=1 keeps even these.
+    """
+    if os.environ.get("COMPANION_DEBUG") or getattr(sys.unraisablehook, "companion", False):
+        return
+    import warnings
+
+    warnings.filterwarnings("ignore", r"coroutine '\w+\.run_async' was never awaited", RuntimeWarning)
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        where = getattr(unraisable.object, "__module__", None) or ""
+        if where.split(".")[0] in ("asyncio", "prompt_toolkit"):
+            return
+        previous(unraisable)
+
+    hook.companion = True  # type: ignore[attr-defined]  # installed once per process
+    sys.unraisablehook = hook
 
 
 def interrupted_line(exc: BaseException) -> tuple[str, int]:
