@@ -212,3 +212,23 @@ def test_guided_screens_fit_the_terminal(game, columns, tmp_path):
         assert max(widths) <= columns - 1
     finally:
         term.kill()
+
+
+def test_a_prompting_process_settles_its_memory_once():
+    """companion play and companion shell freeze what they imported and let the cycle collector run
+    less often (benchmarks/play_terminal.py); a second call changes nothing."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc\n"
+        "from companion.shell.prompts import GC_THRESHOLDS, settle_memory\n"
+        "before = gc.get_threshold(), gc.get_freeze_count()\n"
+        "settle_memory()\n"
+        "after = gc.get_threshold(), gc.get_freeze_count()\n"
+        "settle_memory()\n"
+        "print(before[0] != GC_THRESHOLDS, before[1] == 0, after[0] == GC_THRESHOLDS, after[1] > 1000,\n"
+        "      (gc.get_threshold(), gc.get_freeze_count()) == after)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.split() == ["True"] * 5, out

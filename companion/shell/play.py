@@ -28,6 +28,7 @@ RESUME_TAIL = 8
 
 
 def play(env: Env, session: Session) -> None:
+    prompts.settle_memory()
     fold = session.fold
     fold.start()
     # Write one column short of the edge, as the prompts do: nothing the terminal could wrap or cut.

@@ -251,7 +251,9 @@ def _interactive(shell: Shell) -> int:
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
     from companion.shell.completer import CommandCompleter
+    from companion.shell.prompts import settle_memory
 
+    settle_memory()
     history: Any
     try:
         path = history_path()

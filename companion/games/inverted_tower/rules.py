@@ -9,7 +9,6 @@ level up": the engine, ``companion tower kill`` and the generic ``companion xp +
 from __future__ import annotations
 
 import functools
-
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
