@@ -97,7 +97,22 @@ def pytest_collection_finish(session) -> None:
 
 
 #: Where the tests' temporary folders go when the machine has a memory file system with room.
-MEMORY_FOLDER, MEMORY_NEEDED = "/dev/shm", 1 << 30
+MEMORY_FOLDER, MEMORY_NEEDED, MEMORY_PREFIX = "/dev/shm", 1 << 30, "companion-tests-"
+#: A run's folder kept after a failure (or left by a run that was killed) is removed by the first run
+#: that starts this long after it was made: memory is not a disk.
+MEMORY_KEPT_FOR = 24 * 3600
+
+
+def _forget_old_runs() -> None:
+    import shutil
+    import time
+
+    for folder in Path(MEMORY_FOLDER).glob(MEMORY_PREFIX + "*"):
+        try:
+            if time.time() - folder.stat().st_mtime > MEMORY_KEPT_FOR:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _temporary_folders_in_memory(config) -> None:
@@ -107,7 +122,8 @@ def _temporary_folders_in_memory(config) -> None:
 
     Only when no --basetemp was given, and the folder exists, is writable and has 1 GiB free (a run
     writes about 25 MB). The folder is made fresh for this run (two runs at once never share one) and
-    removed when every test passed; after a failure it is kept for a look, and the path is printed.
+    removed at the end unless a test failed; then it is kept for a look (the path is printed) until a
+    run starts a day later.
     """
     import tempfile
 
@@ -119,7 +135,8 @@ def _temporary_folders_in_memory(config) -> None:
         return
     if free.f_bavail * free.f_frsize < MEMORY_NEEDED:
         return
-    config.option.basetemp = tempfile.mkdtemp(prefix="companion-tests-", dir=MEMORY_FOLDER)
+    _forget_old_runs()
+    config.option.basetemp = tempfile.mkdtemp(prefix=MEMORY_PREFIX, dir=MEMORY_FOLDER)
     config.stash[_MEMORY_BASETEMP] = config.option.basetemp
 
 
@@ -130,12 +147,12 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     base = session.config.stash.get(_MEMORY_BASETEMP, None)
     if base is None:
         return
-    if exitstatus == 0:
+    if exitstatus == pytest.ExitCode.TESTS_FAILED:
+        session.config.stash[_MEMORY_KEPT] = base
+    else:
         import shutil
 
         shutil.rmtree(base, ignore_errors=True)
-    else:
-        session.config.stash[_MEMORY_KEPT] = base
 
 
 _MEMORY_KEPT = pytest.StashKey[str]()
