@@ -122,3 +122,49 @@ def test_the_adventure_in_the_dungeon_in_a_terminal_simulated_and_counted(tmp_pa
     assert "Counting every way" not in text
     assert "Area 6: the Gorgon (6 hits to slay), the party with 29 hits left:" in text
     assert "Heroes standing when the fight ends" in text and "█" in text
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_a_worker_killed_from_outside_stops_the_simulation_with_one_line(tmp_path):
+    """multiprocessing.Pool waited forever for the runs of a worker killed from outside (the OOM
+    killer, a kill -9): the simulation hung. Now it stops with one line, exit code 1."""
+    import subprocess
+    import time
+
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path / "home"), COMPANION_LOGS=str(tmp_path / "logs"))
+    sim = subprocess.Popen(
+        [COMPANION, "simulate", "it", "--runs", "1000000", "--jobs", "2", "--seed", "1"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(sim.pid)) < 2:
+            assert sim.poll() is None and time.monotonic() < deadline, "no workers started"
+            time.sleep(0.05)
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = sim.communicate(timeout=60)
+    finally:
+        if sim.poll() is None:  # hung: end it and its workers, then fail below
+            for worker in _children(sim.pid):
+                os.kill(worker, signal.SIGKILL)
+            sim.kill()
+            sim.wait()
+    assert sim.returncode == 1, err
+    assert "a simulation process ended before its runs were done" in err and "Traceback" not in err
+    assert _children(sim.pid) == []

@@ -334,22 +334,49 @@ def _map(work: list[Task], jobs: int) -> Iterator[Tally]:
             yield run_task(task)
         return
     import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     # The workers are forked with Ctrl-C, SIGTERM and SIGHUP held back, so none lands in a worker
     # before _worker_start has set what it does there (a worker would otherwise end with a traceback);
-    # the pool's threads keep them held too, so they reach the main thread, which stops the pool.
+    # the executor's thread keeps them held too, so they reach the main thread, which stops the pool.
+    # A worker that dies (killed from outside) breaks the pool: the run stops with one line, where
+    # multiprocessing.Pool waited for its lost tasks forever.
     held = _hold_signals()
-    pool = None
+    executor = None
     try:
-        pool = multiprocessing.get_context().Pool(min(jobs, len(work)), initializer=_worker_start)
+        executor = ProcessPoolExecutor(
+            min(jobs, len(work)), mp_context=multiprocessing.get_context(), initializer=_worker_start
+        )
+        pending = {executor.submit(run_task, task) for task in work}  # the workers are forked here
         _release_signals(held)  # a Ctrl-C held meanwhile is raised here, with the pool there to stop
-        yield from pool.imap_unordered(run_task, work)
-        pool.close()
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    except BrokenProcessPool:
+        raise CompanionError(
+            "a simulation process ended before its runs were done (was it killed?); nothing is reported",
+            hint="run it again, or with --jobs 1",
+        ) from None
     finally:
         _release_signals(held)
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        if executor is not None:
+            _stop(executor)
+
+
+def _stop(executor: Any) -> None:
+    """Stop the pool at once: what is queued is dropped, and the workers still running a task are
+    ended (SIGTERM: quietly, see _worker_start), as multiprocessing.Pool.terminate did. The workers
+    are read before the shutdown, which forgets them."""
+    workers = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        if process.is_alive():
+            process.terminate()
+    for process in workers:
+        process.join()
+    executor.shutdown(wait=True)
 
 
 _STOPS = ("SIGINT", "SIGTERM", "SIGHUP")
