@@ -173,3 +173,23 @@ def test_help_in_russian_then_in_english_in_one_process():
     assert en.exit_code == 0, en.stderr
     assert "enter cards as they are drawn" in " ".join(en.stdout.split()) and "вводите" not in en.stdout, en.stdout
     assert "Usage:" in en.stdout and "Show this message and exit." in en.stdout
+
+
+def test_the_shared_commands_speak_a_russian_session_from_their_first_line():
+    """Mistakes found before the session is opened (a face not on the die) and the kit's own words
+    are said in the session's language; an English session reads as before."""
+    from tests.helpers import cli
+
+    def run(*args: str):
+        i18n.activate(None)  # each command starts in English, as a new process does
+        return cli(*args)
+
+    assert run("new", "dark-tower", "--lang", "ru", "--seed", "3", "--name", "ru").exit_code == 0
+    bad = run("roll", "2d6", "--got", "9,9")
+    assert bad.exit_code == 2 and "не грань кубика d6" in bad.stderr
+    assert "записано в ru" in run("roll", "2d6", "--got", "3,4").stdout
+    assert "почему бросок исправлен" in run("amend", "--roll", "1", "--got", "3").stderr
+    assert "нет счётчика 'Аня'" in run("tally", "hit", "Аня").stderr
+    assert run("new", "dark-tower", "--lang", "en", "--seed", "3", "--name", "en").exit_code == 0
+    assert "is not a face of a d6" in run("roll", "2d6", "--got", "9,9").stderr
+    assert "recorded in en" in run("roll", "2d6", "--got", "3,4").stdout

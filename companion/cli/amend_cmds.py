@@ -59,7 +59,9 @@ def amend(
             env.print("Correct one with: companion amend --roll N --got FACES --reason TEXT", markup=False)
             return
         if reason is None or not reason.strip():
-            raise InputError('--reason must say why the roll is corrected (e.g. --reason "misread the die")')
+            from companion.i18n import _
+
+            raise InputError(_('--reason must say why the roll is corrected (e.g. --reason "misread the die")'))
         event, expr, mod = amend_event(session, roll_id)
         if got is None:
             if not env.interactive:

@@ -332,7 +332,9 @@ def _show(
     if "seed" in extra:
         lines[0].append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
-        lines.append([(f"  recorded in {extra['session']}", "dim")])
+        from companion.i18n import _
+
+        lines.append([("  " + _("recorded in {session}").format(session=extra["session"]), "dim")])
     _print(env, lines)
 
 

@@ -168,7 +168,9 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     if "seed" in extra:
         segments.append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
-        segments.append((f"  recorded in {extra['session']}", "dim"))
+        from companion.i18n import _
+
+        segments.append(("  " + _("recorded in {session}").format(session=extra["session"]), "dim"))
     note = None
     if roll_.faces is None:  # type: ignore[attr-defined]  # one number for several dice: say so, as the prompt does
         from companion.dice.source import total_note
@@ -176,7 +178,7 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
         note = total_note(roll_)  # type: ignore[arg-type]
     if not env.stdout_isatty:
         # No terminal, so no colour to show: skip importing rich (~20 ms of every piped roll).
-        env.echo("".join(part for part, _ in segments))
+        env.echo("".join(part for part, _style in segments))
         if note:
             env.echo(note)
         return

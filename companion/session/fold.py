@@ -309,7 +309,9 @@ class Fold:
             return
         tally = tallies.get(name)
         if tally is None:
-            raise InputError(f"no tally named {name!r}")
+            from companion.i18n import _
+
+            raise InputError(_("no tally named {name!r}").format(name=name))
         n = int(event.get("n", 1))
         if op == "hit":
             tally.hits = min(tally.max_hits, tally.hits + n)
