@@ -260,3 +260,35 @@ def test_a_policy_meeting_a_number_from_the_book_refuses_clearly():
     with pytest.raises(InputError, match=r"needs a number from your book: The Paladin's to-hit number \(the book") as e:
         runner.need_data(request)
     assert "kept for every run" in (e.value.hint or "")
+
+
+def test_the_pools_own_thread_says_nothing_while_the_pool_breaks(monkeypatch):
+    """CPython 3.11's process-pool thread can raise inside terminate_broken when a worker dies; its
+    traceback is dropped while companion's pool lives, and every other thread's goes on as usual."""
+    import threading
+
+    from companion.sim.runner import _quiet_pool_thread
+
+    class PoolThread(threading.Thread):
+        def run(self) -> None:
+            raise RuntimeError("dictionary changed size during iteration")
+
+    PoolThread.__module__ = "concurrent.futures.process"
+
+    class OtherThread(PoolThread):
+        pass
+
+    OtherThread.__module__ = __name__
+    reported: list[str] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: reported.append(type(args.thread).__name__))
+    before = threading.excepthook
+    undo = _quiet_pool_thread()
+    try:
+        for kind in (PoolThread, OtherThread):
+            thread = kind()
+            thread.start()
+            thread.join()
+    finally:
+        undo()
+    assert threading.excepthook is before
+    assert reported == ["OtherThread"]

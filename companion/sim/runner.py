@@ -344,6 +344,7 @@ def _map(work: list[Task], jobs: int) -> Iterator[Tally]:
     # multiprocessing.Pool waited for its lost tasks forever.
     held = _hold_signals()
     executor = None
+    quiet = _quiet_pool_thread()
     try:
         executor = ProcessPoolExecutor(
             min(jobs, len(work)), mp_context=multiprocessing.get_context(), initializer=_worker_start
@@ -363,6 +364,31 @@ def _map(work: list[Task], jobs: int) -> Iterator[Tally]:
         _release_signals(held)
         if executor is not None:
             _stop(executor)
+        quiet()
+
+
+def _quiet_pool_thread() -> Callable[[], None]:
+    """Keep the pool's own thread from printing a traceback while the pool breaks; what undoes it.
+
+    When a worker dies, CPython 3.11's pool thread can trip over its own bookkeeping as the pool is
+    being stopped ("dictionary changed size during iteration" in ``terminate_broken``) and prints
+    "Exception in thread" with a traceback under the one line that says what happened. Only that
+    thread's exceptions are dropped, and only while the pool lives."""
+    import threading
+
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if type(args.thread).__module__ == "concurrent.futures.process":
+            return
+        previous(args)
+
+    threading.excepthook = hook
+
+    def undo() -> None:
+        threading.excepthook = previous
+
+    return undo
 
 
 def _stop(executor: Any) -> None:
