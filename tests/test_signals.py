@@ -112,3 +112,25 @@ def test_an_interrupted_prompts_half_built_loop_says_nothing():
         env={**os.environ, "COMPANION_DEBUG": "1"},
     )
     assert "Exception ignored" in debug.stderr
+
+
+def test_a_signal_while_a_prompt_is_set_up_ends_the_command_as_anywhere(monkeypatch):
+    """prompt_toolkit marks a prompt running before it gives it its future: a SIGTERM that lands
+    then was an AttributeError (a traceback, exit 1). It is raised there, as anywhere else."""
+    import prompt_toolkit.application
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.input import DummyInput
+    from prompt_toolkit.output import DummyOutput
+
+    from companion.cli import group
+
+    handlers = {}
+    monkeypatch.setattr(signal, "signal", lambda signum, handler: handlers.setdefault(signum, handler))
+    group.on_signals()
+    app = Application(input=DummyInput(), output=DummyOutput())
+    app._is_running = True  # running, its future not made yet
+    assert app.future is None
+    monkeypatch.setattr(prompt_toolkit.application, "get_app_or_none", lambda: app)
+    with pytest.raises(group.Terminated) as ended:
+        handlers[signal.SIGTERM](signal.SIGTERM, None)
+    assert ended.value.code == 143

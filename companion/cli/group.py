@@ -45,7 +45,10 @@ def on_signals() -> None:
             from prompt_toolkit.application import get_app_or_none
 
             app = get_app_or_none()
-            if app is not None and app.is_running and not app.future.done():
+            # A prompt being set up is running before it has its future: the signal is raised there,
+            # like anywhere else (and what that leaves half-built is not shown, see below).
+            future = getattr(app, "future", None)
+            if app is not None and app.is_running and future is not None and not future.done():
                 app.exit(exception=ended)
                 return
         raise ended
