@@ -16,7 +16,7 @@ from pathlib import Path
 import pexpect
 import pyte
 
-from tests.terminal import PASTE_OFF, prompt_open
+from tests.terminal import PASTE_OFF, close, prompt_open
 
 COMPANION = str(Path(sys.executable).with_name("companion"))
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
@@ -123,7 +123,4 @@ class Term:
         while self.read(end - time.monotonic()):
             if time.monotonic() > end:
                 raise AssertionError(f"companion still running after {timeout} s; the screen:\n{self.display()}")
-        self.child.wait()  # all its output is read: it has exited or is exiting
-        self.child.ptyproc.delayafterclose = 0  # reaped already: nothing to give the kernel time for
-        self.child.close()
-        return self.child.exitstatus
+        return close(self.child)  # all its output is read: it has exited or is exiting

@@ -255,10 +255,7 @@ class Terminal:
         while self.read(deadline - time.monotonic()):
             if time.monotonic() > deadline:
                 raise AssertionError(f"companion still running after {timeout} s; the screen:\n{self.display()}")
-        self.child.wait()  # all its output is read: it has exited or is exiting
-        self.child.ptyproc.delayafterclose = 0  # reaped already: nothing to give the kernel time for
-        self.child.close()
-        return self.child.exitstatus if self.child.exitstatus is not None else -self.child.signalstatus
+        return close(self.child)  # all its output is read: it has exited or is exiting
 
     def kill(self) -> None:
         if self.child.isalive():

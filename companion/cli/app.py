@@ -92,28 +92,6 @@ def root(
 ) -> None:
     """A table-side companion for dungeon gamebooks and board games."""
     ctx.obj = Env.from_process(data_dir=data_dir, logs_dir=logs_dir, session=session)
-    _speak_the_session(ctx.obj)
-
-
-def _speak_the_session(env: Env) -> None:
-    """A session played in another language speaks it from a command's first line: a mistake found
-    before the session is opened (a face that is not on the die) is said in it too. English
-    sessions, and commands with no session, read nothing more than before."""
-    from companion.cli.kit import active_name
-
-    name = active_name(env)
-    if name is None:
-        return
-    try:
-        from companion.cli.kit import store
-
-        meta = store(env).open(name).read_meta()["meta"]
-    except Exception:  # an unreadable session says so when the command opens it; words only here
-        return
-    if meta.get("lang") not in (None, "en"):
-        from companion import i18n
-
-        i18n.activate(meta["lang"], meta.get("game"))
 
 
 @functools.cache

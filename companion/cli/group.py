@@ -263,14 +263,12 @@ def speak_game(ctx: Any, game: str | None) -> str:
     lang = None
     try:
         from companion.cli.env import Env
-        from companion.cli.kit import active_name, store
+        from companion.cli.kit import active_meta
 
         env = Env.from_process(data_dir=ctx.params.get("data_dir"), session=ctx.params.get("session"))
-        name = active_name(env)
-        if name is not None:
-            meta = store(env).open(name).read_meta()["meta"]
-            if meta.get("game") == game:
-                lang = meta.get("lang")
+        meta = active_meta(env)
+        if meta is not None and meta.get("game") == game:
+            lang = meta.get("lang")
     except Exception:  # an unreadable session says so when the command opens it; words only here
         lang = None
     return i18n.activate(lang or i18n.choose(game), game)

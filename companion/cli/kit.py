@@ -87,12 +87,32 @@ def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: flo
         yield Session.open(files, engine=engine)
 
 
-def active_game(env: Env) -> str | None:
-    """The active session's game, read from its small meta file (no lock, no state)."""
+def active_meta(env: Env) -> dict[str, Any] | None:
+    """The active session's meta (its game, its language), read from its small meta file (no lock, no
+    state); None when no session is active."""
     name = active_name(env)
     if name is None:
         return None
-    return store(env).open(name).read_meta()["meta"]["game"]
+    return store(env).open(name).read_meta()["meta"]
+
+
+def active_game(env: Env) -> str | None:
+    """The active session's game."""
+    meta = active_meta(env)
+    return None if meta is None else meta["game"]
+
+
+def speak_session(env: Env) -> None:
+    """Speak the active session's language from here on, for a command that checks what was typed
+    before it opens the session (``roll --got``): its mistakes are said in the game's language too."""
+    try:
+        meta = active_meta(env)
+    except Exception:  # an unreadable session says so when the command opens it; words only here
+        return
+    if meta is not None and meta.get("lang") not in (None, "en"):
+        from companion import i18n
+
+        i18n.activate(meta["lang"], meta.get("game"))
 
 
 def record_roll(

@@ -111,6 +111,10 @@ def roll(
     env: Env = ctx.obj
     from companion.cli import pack_use
 
+    if not scratch:  # the roll goes into the active session: say mistakes in its language
+        from companion.cli.kit import speak_session
+
+        speak_session(env)
     if pack_use.wants(expr) and pack_use.roll(
         env, expr, mod=mod, got=got, seed=seed, json_out=json_out, why=why, scratch=scratch, game=game
     ):
