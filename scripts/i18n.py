@@ -88,7 +88,7 @@ def read(po: Path, lang: str) -> Catalog:
 
 def write(po: Path, catalog: Catalog) -> None:
     with po.open("wb") as f:
-        write_po(f, catalog, width=120, sort_output=False, omit_header=False)
+        write_po(f, catalog, width=120, sort_output=False, omit_header=False, include_lineno=False)
 
 
 def cmd_extract() -> None:
@@ -97,14 +97,16 @@ def cmd_extract() -> None:
         pot = LOCALE / f"{domain}.pot"
         with pot.open("wb") as f:
             catalog = extract(domain)
-            write_po(f, catalog, width=120)
+            write_po(f, catalog, width=120, include_lineno=False)
         print(f"{pot.relative_to(ROOT)}: {len(catalog)} messages")
 
 
 def cmd_update() -> None:
     for lang, domain, po in po_files():
         catalog = read(po, lang)
+        created = catalog.creation_date  # kept: a date that moves on every update makes every merge conflict
         catalog.update(extract(domain), no_fuzzy_matching=True)
+        catalog.creation_date = created
         catalog.obsolete.clear()
         write(po, catalog)
         missing = sum(1 for m in catalog if m.id and not _translated(m))
