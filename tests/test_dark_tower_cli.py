@@ -183,6 +183,10 @@ def test_a_session_started_with_the_variant_builds_fixed_monster_decks():
     run("dark", "join", "Bo", "clan-champion", code=2)
     run("dark", "card", "hero", "Rogue", "--health", "8")
     run("dark", "join", "Bo", "rogue")
+    run("dark", "card", "item", "Rope", "--bonus", "0")
+    run("dark", "card", "item", "Lamp", "--bonus", "0")
+    run("dark", "item", "Ann", "Rope")
+    run("dark", "item", "Bo", "Lamp")
     data = js("dark", "decks")
     assert data["reading"] == "fixed-monsters" and [f["monsters"] for f in data["floors"]] == [4, 3, 3]
     run("dark", "quest", "--none")
@@ -257,6 +261,8 @@ def test_cards_entered_are_kept_for_the_next_game():
     assert "cards.monster.orc" in data
     run("dark", "join", "Ann", "clan-champion")
     run("dark", "item", "Ann", "Кольчуга", code=2)  # not entered in this store
+    run("dark", "card", "item", "Rope", "--bonus", "0")
+    run("dark", "item", "Ann", "Rope")
     run("dark", "quest", "--none")
     run("dark", "start")
     assert "Orc" in run("dark", "draw", "monster", "орк").stdout

@@ -43,7 +43,9 @@ DARK_TABLE = [
     ["dark", "card", "hero", "Ranger", "--health", "8", "--bonus", "0,0,0"],
     ["dark", "join", "Aria", "clan-champion"],
     ["dark", "join", "Bob", "Ranger"],
+    ["dark", "card", "item", "Rope", "--bonus", "0"],
     ["dark", "item", "Aria", "Sword"],
+    ["dark", "item", "Bob", "Rope"],
     ["dark", "quest", "--none"],
     ["dark", "start"],
 ]

@@ -39,6 +39,7 @@ def end_step(state: State) -> Flow:
             rules_items.lose_item(state, who, roll.total - 1)
         else:
             rules_items.lose_item(state, who, 0)
+        rules_turns.pass_if_fallen(state)
         return
     extra = rules_items.over_limit(state)
     if extra:
@@ -143,7 +144,8 @@ def give_away(state: State, who: int, index: int) -> Flow:
     """A discarded item: to the discard pile, or picked up by another player (the discarder decides)."""
     g = game(state)
     step = g.step
-    others = [i for i in g.living() if i != who]
+    item = g.heroes[who].items[index].card
+    others = [i for i in g.living() if i != who and rules_items.class_refusal(state, i, item) is None]
     to = None
     if others:
         answer = yield choice(

@@ -139,6 +139,17 @@ def deck_text(deck: Deck | FloorDeck, lang_: str = "en") -> str:
     )
 
 
+def word(text: str) -> str:
+    """``text`` as one word of a command line, for a line that says what to type."""
+    if not any(c.isspace() or c in "'\"\\$`;&|<>()*?[]#~!" for c in text):
+        return text
+    if '"' in text or "\\" in text or "$" in text or "`" in text:
+        import shlex
+
+        return shlex.quote(text)
+    return f'"{text}"'
+
+
 def bump(g: DarkTower, phase: str) -> None:
     g.phase = phase
     g.step += 1

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from companion.errors import InputError
 from companion.games.dark_tower import cards as C
 from companion.games.dark_tower.lookup import bump, deck_text, game, group_text, lang, monster_card, require_phase, t
-from companion.games.dark_tower.rules_items import gain_item
+from companion.games.dark_tower.rules_items import check_take, gain_item
 from companion.games.dark_tower.rules_turns import settle
 from companion.i18n import _
 
@@ -56,6 +56,8 @@ def draw(state: State, kind: str, card_slug: str, *, any_floor: bool = False) ->
         )
     if kind == "monster":
         _own_floor(state, card_slug, any_floor, "companion dark draw monster NAME")
+    if kind == "item":
+        check_take(state, g.turn, card_slug, limit=False)
     card = C.get(state, kind, card_slug)
     deck.take(kind)
     g.drawn.append(f"{kind}:{card_slug}")
@@ -67,7 +69,7 @@ def draw(state: State, kind: str, card_slug: str, *, any_floor: bool = False) ->
     if card.text:
         state.log.text(card.text)
     if kind == "item":
-        gain_item(state, g.turn, card_slug)
+        gain_item(state, g.turn, card_slug, limit=False)  # an extra is discarded before the turn passes
         bump(g, "end")
         settle(state)  # the last card of the tower may be an item
     elif kind == "obstacle":

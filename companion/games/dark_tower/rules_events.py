@@ -15,8 +15,16 @@ from companion.games.dark_tower.rules_draw import draw, join_group
 from companion.games.dark_tower.rules_fights import Plan, resolve_fight
 from companion.games.dark_tower.rules_health import change_health
 from companion.games.dark_tower.rules_items import discard, gain_item, lose_item, trade
-from companion.games.dark_tower.rules_setup import add_hero, choose_quest, enter_card, set_lang, start, validate
-from companion.games.dark_tower.rules_turns import end_turn, enter_next_floor, quest_done, set_deck
+from companion.games.dark_tower.rules_setup import (
+    add_hero,
+    check_starting_items,
+    choose_quest,
+    enter_card,
+    set_lang,
+    start,
+    validate,
+)
+from companion.games.dark_tower.rules_turns import end_turn, enter_next_floor, pass_if_fallen, quest_done, set_deck
 from companion.i18n import _
 
 if TYPE_CHECKING:
@@ -57,6 +65,8 @@ def reduce(state: State, event: dict[str, Any]) -> None:
     elif op == "quest":
         choose_quest(state, event.get("quest"))
     elif op == "start":
+        if game(state).phase == "setup":
+            check_starting_items(state)
         start(state, int(event["first"]))
     elif op == "draw":
         draw(state, event["kind"], event["card"], any_floor=bool(event.get("any_floor")))
@@ -74,6 +84,7 @@ def reduce(state: State, event: dict[str, Any]) -> None:
     elif op == "lose":
         index = int(event["index"]) if roll is None else (roll.total - 1)
         lose_item(state, int(event["hero"]), index)
+        pass_if_fallen(state)  # the random item a helper owed was the last thing of a fallen leader's turn
     elif op == "discard":
         discard(state, int(event["hero"]), int(event["index"]), event.get("to"))
     elif op == "trade":

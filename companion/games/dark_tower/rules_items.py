@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from companion.errors import InputError
 from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data
-from companion.games.dark_tower.lookup import game, item_card, lang, name_of, require_phase, waiting_for
+from companion.games.dark_tower.lookup import game, item_card, lang, name_of, require_phase, waiting_for, word
 from companion.games.dark_tower.model import Held
 from companion.i18n import _, ngettext
 
@@ -19,10 +19,70 @@ if TYPE_CHECKING:
     from companion.session.state import State
 
 
-def gain_item(state: State, who: int, item: str, *, fresh: bool = False, how: str = "takes") -> None:
+def class_refusal(state: State, who: int, item: str, *, verb: str = "take") -> str | None:
+    """Why ``who`` cannot hold ``item`` too: they hold another of its class (one of each, the text says:
+    «Предметов каждого класса, можно иметь только по 1»). None when they can."""
+    hero = game(state).heroes[who]
+    cls = item_card(state, item).cls
+    if not cls:
+        return None
+    for held in hero.items:
+        if held.card != item and item_card(state, held.card).cls == cls:
+            held_name = name_of(state, "item", held.card)
+            line = (
+                _(
+                    "{player} already holds {held} ({cls}): one item of each class; to take {item}, "
+                    "discard it first: companion dark discard {player_arg} {held_arg}"
+                )
+                if verb == "take"
+                else _(
+                    "{player} already holds {held} ({cls}): one item of each class; to pick up {item}, "
+                    "{player} discards it first: companion dark discard {player_arg} {held_arg}"
+                )
+            )
+            return line.format(
+                player=hero.player,
+                cls=C.class_name(cls, lang(state)).lower(),
+                held=held_name,
+                item=name_of(state, "item", item),
+                player_arg=word(hero.player),
+                held_arg=word(held_name),
+            )
+    return None
+
+
+def check_take(state: State, who: int, item: str, *, limit: bool = True) -> None:
+    """Refuse an item a hero cannot take: a fallen hero takes nothing, each card is in the game once, and
+    (``limit``) one item of each class. A drawn item card is taken whatever its class (``limit=False``):
+    "если это Предмет – возьмите себе!", and the extra is discarded before the turn passes."""
+    g = game(state)
+    hero = g.heroes[who]
+    if hero.fallen:
+        raise InputError(
+            _("{player} has fallen: a fallen hero takes no items (their cards stay with them)").format(
+                player=hero.player
+            )
+        )
+    for other in g.heroes:
+        if any(held.card == item for held in other.items):
+            line = (
+                _("{player} already holds {item}: each card is in the game once")
+                if other is hero
+                else _("{other} holds {item}: each card is in the game once")
+            )
+            raise InputError(line.format(player=hero.player, other=other.player, item=name_of(state, "item", item)))
+    refusal = class_refusal(state, who, item) if limit else None
+    if refusal:
+        raise InputError(refusal)
+
+
+def gain_item(
+    state: State, who: int, item: str, *, fresh: bool = False, how: str = "takes", limit: bool = True
+) -> None:
     g = game(state)
     hero = g.heroes[who]
     card = item_card(state, item)
+    check_take(state, who, item, limit=limit)
     hero.items.append(Held(item, fresh))
     later = _(" (usable from their next turn)") if fresh else ""
     text = C.describe(card, lang(state))
@@ -128,9 +188,11 @@ def settle_owed(state: State) -> None:
 def discard(state: State, who: int, index: int, to: int | None = None) -> None:
     """Discard an item; another player may pick it up (usable from their next turn)."""
     g = game(state)
-    if g.phase in ("setup", "over"):
+    if g.phase == "over":  # at setup too: a starting item put back, to take another of its class
         raise InputError(_("cannot {doing} now: {waiting}").format(doing=_("discard"), waiting=waiting_for(state)))
     hero = g.heroes[who]
+    if hero.fallen:
+        raise InputError(_("{player} has fallen: their cards stay with them").format(player=hero.player))
     if not 0 <= index < len(hero.items):
         raise InputError(
             ngettext("{player} holds {n} item", "{player} holds {n} items", len(hero.items)).format(
@@ -139,6 +201,10 @@ def discard(state: State, who: int, index: int, to: int | None = None) -> None:
         )
     if to is not None and (to == who or not 0 <= to < len(g.heroes) or g.heroes[to].fallen):
         raise InputError(_("the item goes to another living player, or to the discard pile"))
+    if to is not None:
+        refusal = class_refusal(state, to, hero.items[index].card, verb="pick up")
+        if refusal:
+            raise InputError(refusal)
     held = hero.items.pop(index)
     name = name_of(state, "item", held.card)
     if to is None:

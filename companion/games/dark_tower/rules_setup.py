@@ -12,10 +12,10 @@ from companion.errors import InputError
 from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data
 from companion.games.dark_tower.decks import FloorDeck, deck_counts
-from companion.games.dark_tower.lookup import game, lang, name_of, require_phase, t
+from companion.games.dark_tower.lookup import game, lang, name_of, require_phase, t, word
 from companion.games.dark_tower.model import Deck, Hero
 from companion.games.dark_tower.rules_turns import begin_turn, floor_heading
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -117,6 +117,23 @@ def start(state: State, first: int) -> None:
     g.turn = first
     floor_heading(state)
     begin_turn(state)
+
+
+def check_starting_items(state: State) -> None:
+    """Every player takes 1 random item before the first turn («потом получают 1 случайный предмет»):
+    guided play asks for it; ``companion dark start`` refuses to start without it."""
+    g = game(state)
+    empty = [h.player for h in g.heroes if not h.items]
+    if empty:
+        raise InputError(
+            ngettext(
+                "{players} has no item yet: each player takes 1 random item before the start "
+                "(companion dark item {first} ITEM)",
+                "{players} have no item yet: each player takes 1 random item before the start "
+                "(companion dark item {first} ITEM)",
+                len(empty),
+            ).format(players=", ".join(empty), first=word(empty[0]))
+        )
 
 
 def set_lang(state: State, value: str) -> None:

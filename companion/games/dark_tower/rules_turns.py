@@ -75,6 +75,12 @@ def end_turn(state: State) -> None:
                 limit=data.ITEMS_PER_CLASS,
             )
         )
+    pass_turn(state)
+
+
+def pass_turn(state: State) -> None:
+    """The turn passes: energy fades, a cleared floor is left, the next standing hero begins."""
+    g = game(state)
     for hero in g.heroes:
         hero.energy = 0
     state.log.close()
@@ -90,6 +96,17 @@ def end_turn(state: State) -> None:
             g.turn = nxt
             break
     begin_turn(state)
+
+
+def pass_if_fallen(state: State) -> None:
+    """A hero who falls on their own turn plays no more of it: the turn passes to the next standing hero
+    at once ("обязательно останьтесь в живых"; the fallen are out). A random item a standing helper owes
+    is discarded first (``companion dark lose``), and then the turn passes."""
+    g = game(state)
+    if state.finished or g.phase in ("setup", "over") or g.current().alive or g.owed:
+        return
+    state.log.text(_("The turn passes: a fallen hero plays no more of it."))
+    pass_turn(state)
 
 
 def enter_next_floor(state: State, *, force: bool = False) -> None:
@@ -152,7 +169,8 @@ def quest_done(state: State) -> None:
 
 
 def settle(state: State) -> None:
-    """End the game when it is decided: every hero fallen, or every monster in the tower beaten."""
+    """End the game when it is decided: every hero fallen, or every monster in the tower beaten; else a
+    hero who fell on their own turn passes it."""
     g = game(state)
     if not g.living():
         state.log.text(_("Every hero has fallen."), under=False)
@@ -164,6 +182,8 @@ def settle(state: State) -> None:
             _("Every monster in the tower is beaten. Standing: {players}.").format(players=survivors), under=False
         )
         _finish(state, "won")
+        return
+    pass_if_fallen(state)
 
 
 def _finish(state: State, result: str) -> None:
