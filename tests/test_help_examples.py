@@ -58,7 +58,7 @@ AITD_NUMBERS = ["gamedata", "talisman"] + [
 ]  # fmt: skip
 SETUP: dict[str, list[list[str]]] = {
     "companion tower room": TOWER_HERO,
-    "companion tower back": [*TOWER_HERO, *[["tower", "room", "empty"]] * 3],
+    "companion tower back": [*TOWER_HERO, *[["tower", "room", "empty"]] * 4],
     "companion dark": DARK_TABLE,
     "companion sessions restore": [["sessions", "rm", "example", "--yes"]],
     "companion tally hit": [["tally", "add", "Adelhardt", "9"]],

@@ -60,6 +60,17 @@ def _no_fight(g: Tower) -> None:
         raise InputError("a fight is going on: record each roll with companion tower kill or companion tower fail")
 
 
+def _standing_in(g: Tower, number: int, where: str) -> None:
+    """Refuse unless the hero stands in room ``number`` (``where`` says what is there: "the merchant is"):
+    going back there is a DC with wandering monsters, which guided play asks and a command must not skip."""
+    if g.at == number:
+        return
+    here = f"room {g.at} ({d.ROOM_TITLES.get(g.rooms[g.at - 1], 'unexplored')})" if g.at else "no room yet"
+    raise InputError(
+        f"you stand in {here}; {where} in room {number}: go back there first (companion tower back {number})"
+    )
+
+
 def _mobs(event: Event) -> tuple[int, bool]:
     n = int(event.get("mobs", 0))
     if not 1 <= n <= 3:
@@ -159,6 +170,8 @@ def back(state: State, event: Event) -> None:
     number = int(event["room"])
     if not 1 <= number <= len(g.rooms):
         raise InputError(f"floor {g.floor} has no room {number} yet (it has {len(g.rooms)})")
+    if number == g.at:
+        raise InputError(f"you stand in room {number} already: going back is to another room of this floor")
     mobs = _mobs(event) if int(event.get("mobs", 0)) else None  # checked before anything changes
     room_ = rules.reopen_room(state, number)
     if mobs is not None:
@@ -235,6 +248,8 @@ def down(state: State, event: Event) -> None:
     _no_fight(g)
     if not rules.has_stairs(g):
         raise InputError(f"the stairs of floor {g.floor} are not found yet")
+    number = rules.stairs_room(g)
+    _standing_in(g, number, "the stairs are")
     rules.descend(state)
 
 
@@ -262,6 +277,7 @@ def trade(state: State, event: Event) -> None:
         raise InputError(f"the merchant trades daggers and potions, not {item!r}")
     if d.MERCHANT not in g.rooms:
         raise InputError(f"floor {g.floor} has no merchant found yet")
+    _standing_in(g, g.rooms.index(d.MERCHANT) + 1, "the merchant is")
     if n < 1:
         raise InputError("trade at least one")
     t = state.trackers
