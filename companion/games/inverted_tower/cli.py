@@ -183,7 +183,7 @@ def back(
     \b
     Examples:
       companion tower back 3             no wandering monsters
-      companion tower back 3 --mobs 2    two wandering monsters
+      companion tower back 2 --mobs 2    two wandering monsters
     """
     from companion.errors import InputError
 
