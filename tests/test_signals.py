@@ -83,7 +83,7 @@ def test_a_signal_in_play(tmp_path, sig, code):
 HALF_BUILT = """
 import asyncio, gc, sys
 if sys.argv[1] == "companion":
-    from companion.cli.group import on_signals
+    from companion.cli.signals import on_signals
     on_signals()
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import DummyInput
@@ -122,15 +122,124 @@ def test_a_signal_while_a_prompt_is_set_up_ends_the_command_as_anywhere(monkeypa
     from prompt_toolkit.input import DummyInput
     from prompt_toolkit.output import DummyOutput
 
-    from companion.cli import group
+    from companion.cli import signals
 
     handlers = {}
     monkeypatch.setattr(signal, "signal", lambda signum, handler: handlers.setdefault(signum, handler))
-    group.on_signals()
+    monkeypatch.setattr(signals, "_ended", None)  # put back after the test: this process was not ended
+    monkeypatch.setattr(signals, "_before", {})
+    signals.on_signals()
     app = Application(input=DummyInput(), output=DummyOutput())
     app._is_running = True  # running, its future not made yet
     assert app.future is None
     monkeypatch.setattr(prompt_toolkit.application, "get_app_or_none", lambda: app)
-    with pytest.raises(group.Terminated) as ended:
+    with pytest.raises(signals.Terminated) as ended:
         handlers[signal.SIGTERM](signal.SIGTERM, None)
     assert ended.value.code == 143
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+@pytest.mark.parametrize("where", ["prompt", "command"])
+def test_a_signal_ends_the_shell(tmp_path, sig, code, where):
+    """At the shell's prompt, or while a command inside it asks for dice: the shell ends with the
+    signal's code and its one line, the actions before it kept and the session's lock free at once."""
+    from tests.shell_term import ENTER, Term
+
+    env = _env(tmp_path)
+    assert _run(env, "new", "freeform", "--physical").returncode == 0
+    t = Term("shell", env={k: env[k] for k in ("COMPANION_HOME", "COMPANION_LOGS")})
+    t.line("roll 2d6 --got 3,4" + ENTER, "= 7")
+    if where == "command":
+        t.line("roll 1d6" + ENTER, "1d6")  # physical dice at a terminal: the command asks for the face
+    t.ready()
+    t.child.kill(sig)
+    assert t.close() == code, t.plain()
+    out = t.plain()
+    assert out.count(f"ended by {sig.name}; every completed action is saved.") == 1, out
+    assert "Traceback" not in out
+    roll = _run({**env, "COMPANION_LOCK_WAIT": "0"}, "roll", "2d6", "--got", "1,2")  # the lock is free
+    assert roll.returncode == 0, roll.stderr
+    status = json.loads(_run(env, "status", "--json").stdout)
+    assert status["events"] == 2  # the shell's roll and the one after it; nothing half-written
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_ends_a_piped_shell(tmp_path, sig, code):
+    env = _env(tmp_path)
+    assert _run(env, "new", "freeform").returncode == 0
+    child = subprocess.Popen(
+        [sys.executable, "-m", "companion", "shell"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    child.stdin.write("roll 2d6 --got 3,4\n")
+    child.stdin.flush()
+    assert "= 7" in child.stdout.readline()  # done and said: the shell waits for the next line
+    child.send_signal(sig)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == code, err
+    assert err.count(f"ended by {sig.name}; every completed action is saved.") == 1, err
+    assert "Traceback" not in err
+    assert json.loads(_run(env, "status", "--json").stdout)["events"] == 1
+
+
+def test_signals_at_random_moments_of_a_one_shot_command(tmp_path):
+    """SIGTERM and SIGHUP at moments spread over a recording command's whole run, from Python's own
+    start-up (before companion's handler: the silent default death, nothing begun) to its last line:
+    never a traceback, only the signal's line or nothing, 143/129 (or the same death by the signal),
+    and the session intact, holding every roll that was said to be recorded."""
+    import random
+    import time
+
+    env = _env(tmp_path)
+    assert _run(env, "new", "freeform").returncode == 0
+    command = [sys.executable, "-m", "companion", "roll", "2d6", "--got", "3,4"]
+    start = time.monotonic()
+    first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    whole = time.monotonic() - start  # one run, on this machine now
+    assert first.returncode == 0, first.stderr
+    said = 1
+    chosen = random.Random(22)
+    runs = 8
+    for i in range(runs):
+        sig = (signal.SIGTERM, signal.SIGHUP)[i % 2]
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        time.sleep(whole * (i + chosen.random()) / runs)  # the moment of the kill is what is tested
+        child.send_signal(sig)
+        out, err = child.communicate(timeout=60)
+        assert "Traceback" not in err, err
+        assert err.strip() in ("", f"companion: ended by {sig.name}; every completed action is saved."), err
+        assert child.returncode in (0, 128 + sig, -sig), (child.returncode, err)
+        said += "recorded in" in out
+    status = _run(env, "status", "--json")
+    assert status.returncode == 0, status.stderr
+    events = json.loads(status.stdout)["events"]
+    assert said <= events <= runs + 1
+
+
+FIRST_THING = """
+import signal, sys
+seen = {}
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("typer", "rich", "tinydb") and name not in seen:
+            seen[name] = signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+        return None
+sys.meta_path.insert(0, Watch())
+from companion.cli.main import main
+code = main(["roll", "2d6", "--got", "3,4"])
+print(sorted(seen.items()), code)
+"""
+
+
+def test_the_handler_is_installed_before_anything_heavy_is_imported(tmp_path):
+    """What a one-shot command imports first (typer, rich, the store) comes after the handler; only
+    Python's own start-up is before it."""
+    proc = subprocess.run(
+        [sys.executable, "-c", FIRST_THING], capture_output=True, text=True, env=_env(tmp_path), timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "('typer', True)" in proc.stdout and "False" not in proc.stdout, proc.stdout

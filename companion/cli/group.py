@@ -17,79 +17,11 @@ from typing import Any
 
 from typer.core import TyperGroup
 
+from companion.cli.signals import EXIT_INTERRUPTED, ended, interrupted_line
 from companion.errors import CompanionError
 from companion.i18n import _
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, ended like Ctrl-C (every completed action is saved), with exit code 128 + N."""
-
-    def __init__(self, signum: int, name: str) -> None:
-        super().__init__(name)
-        self.code = 128 + signum
-        self.name = name
-
-
-def on_signals() -> None:
-    """Make SIGTERM and SIGHUP end a command as Ctrl-C does: one line, nothing lost, exit 143 or 129."""
-    import signal
-
-    def handler(signum: int, frame: Any) -> None:
-        ended = Terminated(signum, signal.Signals(signum).name)
-        # At a prompt, the signal may land inside one of prompt_toolkit's event-loop tasks (loading the
-        # history), which would print "Unhandled exception in event loop" and keep the prompt open. End
-        # the running prompt with the exception instead, so it is raised where the prompt was asked.
-        if "prompt_toolkit" in sys.modules:
-            from prompt_toolkit.application import get_app_or_none
-
-            app = get_app_or_none()
-            # A prompt being set up is running before it has its future: the signal is raised there,
-            # like anywhere else (and what that leaves half-built is not shown, see below).
-            future = getattr(app, "future", None)
-            if app is not None and app.is_running and future is not None and not future.done():
-                app.exit(exception=ended)
-                return
-        raise ended
-
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), handler)
-    _quiet_interrupted_prompts()
-
-
-def _quiet_interrupted_prompts() -> None:
-    """Say nothing of what an interruption leaves half-built inside asyncio and prompt_toolkit.
-
-    Ctrl-C or a signal can land while a prompt is being set up, between prompt_toolkit's call and its
-    event loop running: the half-built loop, freed on the way out, prints "Exception ignored in ...
-    BaseEventLoop.__del__" with a traceback, and the prompt's coroutine "was never awaited". The
-    player has already been told that every completed action is saved; those lines are only noise.
-    Everything else still reaches the default hooks, and COMPANION_DEBUG=1 keeps even these.
-    """
-    if os.environ.get("COMPANION_DEBUG") or getattr(sys.unraisablehook, "companion", False):
-        return
-    import warnings
-
-    warnings.filterwarnings("ignore", r"coroutine '\w+\.run_async' was never awaited", RuntimeWarning)
-    previous = sys.unraisablehook
-
-    def hook(unraisable: Any) -> None:
-        where = getattr(unraisable.object, "__module__", None) or ""
-        if where.split(".")[0] in ("asyncio", "prompt_toolkit"):
-            return
-        previous(unraisable)
-
-    hook.companion = True  # type: ignore[attr-defined]  # installed once per process
-    sys.unraisablehook = hook
-
-
-def interrupted_line(exc: BaseException) -> tuple[str, int]:
-    """What to say when ``exc`` (Ctrl-C, SIGTERM or SIGHUP) ends a command, and the exit code."""
-    if isinstance(exc, Terminated):
-        return f"companion: ended by {exc.name}; every completed action is saved.", exc.code
-    return "companion: " + _("interrupted; every completed action is saved."), EXIT_INTERRUPTED
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 
 def _stderr_line(text: str) -> None:
@@ -183,6 +115,16 @@ class CompanionGroup(TyperGroup):
                     exc.message = f"{exc.message.rstrip('.')}. Did you mean {suggestions}?"  # type: ignore[attr-defined]
             raise
 
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        # typer's main turns a KeyboardInterrupt while the root's options are read into a silent 130:
+        # SIGTERM, SIGHUP and Ctrl-C say their line and exit with their own code there too.
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt as exc:
+            line, code = interrupted_line(exc)
+            _stderr_line("\n" + line)
+            raise _exit(code) from None
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
@@ -222,6 +164,10 @@ class CompanionGroup(TyperGroup):
                 **extra,
             )
             code = rv if isinstance(rv, int) else EXIT_OK
+            stop = ended()
+            if stop is not None and code == EXIT_INTERRUPTED:  # typer's silent 130 between parse and run
+                _stderr_line("\n" + interrupted_line(stop)[0])
+                code = stop.code
         except Exception as exc:
             if _is_click_exception(exc):
                 code = exc.exit_code  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.cli.signals import Terminated, ended
 from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SHORT_FORMS
 
 if TYPE_CHECKING:
@@ -171,7 +172,9 @@ class Shell:
                 self.root.main(args=[*self.root_args, *session, *args], prog_name="companion", standalone_mode=False)
                 or 0
             )
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, Terminated):
+                raise  # SIGTERM or SIGHUP ends the shell: its line, the lock released, 143 or 129
             sys.stderr.write("\ncompanion: interrupted; every completed action is saved.\n")
             return 130
         except Exception as exc:
@@ -238,6 +241,8 @@ def _piped(shell: Shell) -> int:
     code = 0
     for line in shell.env.stdin:
         result = shell.run(line.rstrip("\n"))
+        if ended() is not None:  # SIGTERM or SIGHUP ended the command (it said so): the shell ends too
+            return ended().code  # type: ignore[union-attr]
         if result is None:
             return 0
         code = result
@@ -281,10 +286,14 @@ def _interactive(shell: Shell) -> int:
     while True:
         try:
             line = prompt.prompt(f"{shell.name or 'companion'}> ")
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, Terminated):
+                raise  # SIGTERM or SIGHUP at the prompt ends the shell: its line, the lock released
             continue  # Ctrl-C clears the line, as in bash
         except EOFError:
             break
         if shell.run(line) is None:
             break
+        if ended() is not None:  # SIGTERM or SIGHUP ended the command (it said so): the shell ends too
+            return ended().code  # type: ignore[union-attr]
     return 0

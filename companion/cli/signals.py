@@ -1,0 +1,135 @@
+"""SIGTERM and SIGHUP end companion as Ctrl-C does: one line, every completed action kept, 143 or 129.
+
+Installed first thing (:func:`companion.cli.main.main` imports this module before typer, click or
+any command): the window before it is Python's own start-up, where the default death (silent, and
+nothing begun) is as safe as the handler. Once the command is done, :func:`finish` gives the signals
+back their default death, so one landing while Python exits is silent too, never a traceback.
+
+- The first signal raises :class:`Terminated` where the program is (a KeyboardInterrupt, so every
+  place that ends a command on Ctrl-C ends it the same way), or ends the prompt that is open with it.
+- A second signal while the first is being handled (the line printed, the lock released) is the
+  default death at once: the actions already completed are saved, as after kill -9.
+- :func:`ended` tells ``companion shell`` that a command inside it was ended by a signal, so the
+  shell ends too (the command already said so) instead of prompting again.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from typing import Any
+
+EXIT_INTERRUPTED = 130
+NAMES = ("SIGTERM", "SIGHUP")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, ended like Ctrl-C (every completed action is saved), with exit code 128 + N."""
+
+    def __init__(self, signum: int, name: str) -> None:
+        super().__init__(name)
+        self.code = 128 + signum
+        self.name = name
+
+
+#: The signal that is ending this process (None until one came).
+_ended: Terminated | None = None
+#: The handlers :func:`on_signals` replaced, for :func:`finish` (the default ones in a process of its own).
+_before: dict[int, Any] = {}
+
+
+def ended() -> Terminated | None:
+    """The SIGTERM or SIGHUP that is ending this process, if one came since :func:`on_signals`."""
+    return _ended
+
+
+def _die(signum: int) -> None:
+    """The default death for ``signum``, now: silent, and as safe as kill -9 (the store survives it)."""
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _handler(signum: int, frame: Any) -> None:
+    global _ended
+    if _ended is not None:  # the first is being handled: do not interrupt its line or its clean-up
+        _die(signum)
+        return
+    _ended = Terminated(signum, signal.Signals(signum).name)
+    # At a prompt, the signal may land inside one of prompt_toolkit's event-loop tasks (loading the
+    # history), which would print "Unhandled exception in event loop" and keep the prompt open. End
+    # the running prompt with the exception instead, so it is raised where the prompt was asked.
+    if "prompt_toolkit" in sys.modules:
+        from prompt_toolkit.application import get_app_or_none
+
+        app = get_app_or_none()
+        # A prompt being set up is running before it has its future: the signal is raised there,
+        # like anywhere else (and what that leaves half-built is not shown, see below).
+        future = getattr(app, "future", None)
+        if app is not None and app.is_running and future is not None and not future.done():
+            app.exit(exception=_ended)
+            return
+    raise _ended
+
+
+def on_signals() -> None:
+    """Make SIGTERM and SIGHUP end a command as Ctrl-C does: one line, nothing lost, exit 143 or 129."""
+    global _ended
+    _ended = None
+    for name in NAMES:
+        if hasattr(signal, name):
+            signum = getattr(signal, name)
+            previous = signal.signal(signum, _handler)
+            if previous is not _handler:
+                _before[signum] = previous
+    _quiet_interrupted_prompts()
+
+
+def finish() -> None:
+    """The command is done: from here a signal is the default death (silent; nothing is left to save).
+
+    (The handlers there were before :func:`on_signals`: the default ones, in a process of its own.)
+    """
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, set(_before)) if _before else None
+    try:
+        for signum, previous in list(_before.items()):
+            signal.signal(signum, signal.SIG_DFL if previous is None else previous)
+            del _before[signum]
+    finally:
+        if held is not None:  # one that came meanwhile is delivered now, to the default death
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def interrupted_line(exc: BaseException) -> tuple[str, int]:
+    """What to say when ``exc`` (Ctrl-C, SIGTERM or SIGHUP) ends a command, and the exit code."""
+    from companion.i18n import _
+
+    if isinstance(exc, Terminated):
+        return f"companion: ended by {exc.name}; every completed action is saved.", exc.code
+    return "companion: " + _("interrupted; every completed action is saved."), EXIT_INTERRUPTED
+
+
+def _quiet_interrupted_prompts() -> None:
+    """Say nothing of what an interruption leaves half-built inside asyncio and prompt_toolkit.
+
+    Ctrl-C or a signal can land while a prompt is being set up, between prompt_toolkit's call and its
+    event loop running: the half-built loop, freed on the way out, prints "Exception ignored in ...
+    BaseEventLoop.__del__" with a traceback, and the prompt's coroutine "was never awaited". The
+    player has already been told that every completed action is saved; those lines are only noise.
+    Everything else still reaches the default hooks, and COMPANION_DEBUG=1 keeps even these.
+    """
+    if os.environ.get("COMPANION_DEBUG") or getattr(sys.unraisablehook, "companion", False):
+        return
+    import warnings
+
+    warnings.filterwarnings("ignore", r"coroutine '\w+\.run_async' was never awaited", RuntimeWarning)
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        where = getattr(unraisable.object, "__module__", None) or ""
+        if where.split(".")[0] in ("asyncio", "prompt_toolkit"):
+            return
+        previous(unraisable)
+
+    hook.companion = True  # type: ignore[attr-defined]  # installed once per process
+    sys.unraisablehook = hook
