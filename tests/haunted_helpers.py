@@ -34,7 +34,10 @@ def give(state: State, hero: str, *items: Item) -> None:
 
 
 def fight(state: State, monster: str, hero: str = "Aria", back: str = "blue", first: str | None = "hero") -> None:
-    """Start a fight and, unless ``first`` is None, settle the initiative with fixed dice."""
+    """Start a fight and, unless ``first`` is None, settle the initiative with fixed dice. The specter
+    is met on Tower 3 (its chit lies only there): the hero is put there first."""
+    if monster == "specter":
+        lookup.find_hero(state.game, hero).tower = 3
     rules_fights.start_fight(state, hero, monster, back)
     if first is not None and state.game.fight.phase == "initiative":
         rules_fights.initiative(state, 6, 1) if first == "hero" else rules_fights.initiative(state, 1, 6)

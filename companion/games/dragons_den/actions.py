@@ -100,6 +100,7 @@ class LiveAnswers:
         chits: list[str] | None = None,
         ask_faces: Callable[[RollRequest], Roll] | None = None,
         ask_chit: Callable[[Request], str] | None = None,
+        chit_flag: str = "--chit",
     ) -> None:
         self.roll_virtual = roll_virtual
         self.physical = physical
@@ -109,6 +110,8 @@ class LiveAnswers:
         self.chits = list(chits or [])
         self.ask_faces = ask_faces
         self.ask_chit = ask_chit
+        #: The command's option that gives a chit (``--chit``; ``--hoard`` for an ability's hoard chits).
+        self.chit_flag = chit_flag
         self.rolls: list[dict[str, Any]] = []
         self.picks: list[Any] = []
 
@@ -116,7 +119,7 @@ class LiveAnswers:
         """Typed faces and chits the action did not need (an automatic success asks for no roll)."""
         left = [f"--got {face}" for queue in self.got.values() for face in queue]
         flags = [f"--{key.rsplit('.', 1)[-1]}" for key, queue in self.choices.items() for v in queue if v == "yes"]
-        return left + [f"--chit {c}" for c in self.chits] + flags
+        return left + [f"{self.chit_flag} {c}" for c in self.chits] + flags
 
     def __call__(self, request: Request) -> Any:
         error = steps_common.reask_error(request)
@@ -159,7 +162,7 @@ class LiveAnswers:
         elif self.ask_chit is not None:
             text = self.ask_chit(request)
         else:
-            raise InputError(f"{getattr(request, 'prompt', 'a chit')}: give it with --chit")
+            raise InputError(f"{getattr(request, 'prompt', 'a chit')}: give it with {self.chit_flag}")
         if isinstance(request, Number):
             t = str(text).strip().lstrip("#")
             if not t.isdigit() or not request.lo <= int(t) <= request.hi:

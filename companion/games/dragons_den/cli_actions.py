@@ -166,7 +166,7 @@ def ability(
             args["chit"] = chit.strip().upper()
         return args
 
-    act(ctx, "ability", build, got=_queues(got, "dd.damage"), chits=hoard, json_out=json_out)
+    act(ctx, "ability", build, got=_queues(got, "dd.damage"), chits=hoard, json_out=json_out, chit_flag="--hoard")
 
 
 @app.command()
@@ -244,14 +244,22 @@ def take(
 def escape(
     ctx: typer.Context,
     hero: Annotated[str | None, typer.Argument(help="Who leaves (default: the hero whose turn it is).")] = None,
+    chit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--chit",
+            help="The last hero's turn ends: the countdown chit the dragon player draws (physical chits).",
+            show_default=False,
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """A hero steps onto an entrance and leaves the den for good, with what he carries."""
+    """A hero steps onto an entrance and leaves the den for good, with what he carries (at any time)."""
 
     def build(den: Den) -> dict[str, Any]:
         return {"hero": resolve(den, hero, kinds=("hero",)) if hero else _current_hero(den)}
 
-    act(ctx, "escape", build, json_out=json_out)
+    act(ctx, "escape", build, chits=chit, json_out=json_out)
 
 
 @app.command("end-turn")

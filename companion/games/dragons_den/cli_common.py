@@ -90,6 +90,7 @@ def _answers(
     picks: dict[str, list[str]],
     chits: list[str],
     typed_chits: bool | None = None,
+    chit_flag: str = "--chit",
 ):
     """The answerer of a one-shot action: options first, then a prompt at a terminal, else virtual dice."""
     from companion.errors import InputError
@@ -98,7 +99,7 @@ def _answers(
     dice = session.dice()
     physical_chits = _den(session).chits == "physical" if typed_chits is None else typed_chits
     if chits and not physical_chits:
-        raise InputError("companion draws the chits in this game (it was set up with virtual chits); drop --chit")
+        raise InputError(f"companion draws the chits in this game (it was set up with virtual chits); drop {chit_flag}")
 
     def ask_faces(request: RollRequest):
         from companion.dice.source import read_physical
@@ -121,6 +122,7 @@ def _answers(
         chits=chits,
         ask_faces=ask_faces if env.interactive else None,
         ask_chit=ask_chit if (env.interactive and physical_chits) else None,
+        chit_flag=chit_flag,
     )
 
 
@@ -134,6 +136,7 @@ def act(
     chits: list[str] | None = None,
     typed_chits: bool | None = None,
     json_out: bool = False,
+    chit_flag: str = "--chit",
 ) -> None:
     """Run one action: try it on a copy of the state, then record it as one event and show what happened.
 
@@ -148,7 +151,15 @@ def act(
         den = _den(session)
         args = build(den) if callable(build) else dict(build)
         faces = got(den) if callable(got) else (got or {})
-        live = _answers(env, session, got=faces, picks=picks or {}, chits=list(chits or []), typed_chits=typed_chits)
+        live = _answers(
+            env,
+            session,
+            got=faces,
+            picks=picks or {},
+            chits=list(chits or []),
+            typed_chits=typed_chits,
+            chit_flag=chit_flag,
+        )
         actions.drive(dry(session), do, args, live)  # bad input stops here, nothing saved
         for extra in live.unused():
             env.warn(f"{extra} was not needed (no such roll or draw came up); it is ignored")

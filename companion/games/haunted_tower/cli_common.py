@@ -15,6 +15,8 @@ import typer
 if TYPE_CHECKING:
     from companion.cli.env import Env
     from companion.cli.kit import Roller
+    from companion.games.haunted_tower.model import Hero, Item
+    from companion.games.haunted_tower.monsters import Monster
     from companion.session.service import Session
     from companion.session.state import State
 
@@ -158,3 +160,19 @@ def _known(state: Any, kind: str, name: str) -> tuple[dict[str, Any], str]:
 
 def _split(text: str | None) -> list[str]:
     return [p.strip().lower() for p in (text or "").replace(";", ",").split(",") if p.strip()]
+
+
+#: ``--with`` words for an attack without an item.
+NO_ITEM = ("none", "nothing", "bare", "-")
+
+
+def attack_item(state: State, hero: Hero, monster: Monster, with_: str | None) -> Item | None:
+    """What a hero attacks with: ``--with ITEM``, ``--with none`` (no item), or else the best chance to win
+    the duel, which is what ``companion haunted odds`` shows, so the attack and its odds never disagree."""
+    from companion.games.haunted_tower import lookup, view
+
+    if with_ is None:
+        return view.best_weapon(state, hero, monster)
+    if lookup.norm(with_) in NO_ITEM:
+        return None
+    return lookup.find_item(hero, with_)

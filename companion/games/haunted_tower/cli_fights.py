@@ -18,6 +18,7 @@ from companion.games.haunted_tower.cli_common import (
     _Roller,
     _session,
     _sim,
+    attack_item,
 )
 
 if TYPE_CHECKING:
@@ -78,7 +79,13 @@ def init_cmd(
 def attack_cmd(
     ctx: typer.Context,
     with_: Annotated[
-        str | None, typer.Option("--with", "-w", help="The hero attacks with this item.", show_default=False)
+        str | None,
+        typer.Option(
+            "--with",
+            "-w",
+            help="The hero attacks with this item, or 'none' (default: the best one, as companion haunted odds shows).",
+            show_default=False,
+        ),
     ] = None,
     got: GotOpt = None,
     table: Annotated[
@@ -115,7 +122,7 @@ def attack_cmd(
             if n.step in ("hero", "monster", "initiative") and not first:
                 break
             if n.step == "hero":
-                weapon = lookup.find_item(lookup.fighting(sim)[1], with_).name if with_ else ""
+                weapon = _weapon(sim, with_)
                 roll = roller.answer(rules_rolls.attack_spec(sim, weapon), got)
                 rules_fights.hero_attack(sim, weapon, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "attack", "weapon": weapon})
@@ -142,6 +149,15 @@ def attack_cmd(
                 steps.append({"do": "pick", "item": item})
             first = False
         _record(env, session, {"op": "attack", "steps": steps, "rolls": roller.payloads}, json_out)
+
+
+def _weapon(state: State, with_: str | None) -> str:
+    """What the hero attacks with (see :func:`.cli_common.attack_item`): its name, "" for no item."""
+    from companion.games.haunted_tower import lookup
+
+    _, hero, monster = lookup.fighting(state)
+    item = attack_item(state, hero, monster, with_)
+    return item.name if item else ""
 
 
 def _choose_take(env: Env, state: State, items: tuple[str, ...], take: str | None) -> str:

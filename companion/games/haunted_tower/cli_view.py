@@ -15,6 +15,7 @@ from companion.games.haunted_tower.cli_common import (
     GAME,
     _fight_json,
     _session,
+    attack_item,
     next_hint,
 )
 
@@ -62,7 +63,9 @@ def odds_cmd(
     monster: Annotated[list[str] | None, typer.Argument(help="A monster.", show_default=False)] = None,
     with_: Annotated[
         str | None,
-        typer.Option("--with", "-w", help="Attack with this item (default: the best one here).", show_default=False),
+        typer.Option(
+            "--with", "-w", help="Attack with this item, or 'none' (default: the best one here).", show_default=False
+        ),
     ] = None,
     run_at: Annotated[
         int, typer.Option("--run-at", min=0, help="Run away at this HP or less (0: fight to the end).")
@@ -89,7 +92,7 @@ def odds_cmd(
                 raise InputError("no fight is in progress: give HERO MONSTER (e.g. companion haunted odds Aria ghoul)")
             h, m = lookup.find_hero(g, hero), find(" ".join(monster))
             monster_hp, slowed = m.hp, False
-        weapon = lookup.find_item(h, with_) if with_ else view.best_weapon(state, h, m)
+        weapon = attack_item(state, h, m, with_)
         if weapon is not None and weapon.use != "attack":
             raise InputError(f"{weapon.name} is not used to attack")
         variants = state.meta.variants
@@ -137,6 +140,8 @@ def odds_cmd(
         env.print(f"  Running away: 1d10 ≥ {m.att} → {fraction(p_run)}")
         plan = f"running at {run_at} HP or less" if run_at else "to the end"
         env.print(f"  The whole fight, {plan}: [bold]{O.duel_text(duel)}[/bold]")
+        if O.uses_note(weapon):
+            env.print(f"  ({O.uses_note(weapon)})")
         for k, v in duel.as_dict().items():
             if v:
                 env.print(f"    {k}: {fraction(v)}")
@@ -157,7 +162,10 @@ def odds_fight(
     with_: Annotated[
         str | None,
         typer.Option(
-            "--with", "-w", help="The hero attacks with this item (default: the best one).", show_default=False
+            "--with",
+            "-w",
+            help="The hero attacks with this item, or 'none' (default: the best one).",
+            show_default=False,
         ),
     ] = None,
     hp: Annotated[int | None, typer.Option("--hp", help="The hero's HP now.", min=1, show_default=False)] = None,
@@ -205,13 +213,13 @@ def odds_fight(
             g = lookup.game(state)
             if named is None and hero is None:
                 _, h, named = lookup.fighting(state)  # no fight: one line saying how to start one
-                weapon = lookup.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
+                weapon = attack_item(state, h, named, with_)
                 args = view.fight_args(state, weapon, run_at=run_at or 0)
             else:
                 if named is None:
                     raise InputError("name the monster, e.g. companion odds fight haunted-tower ghoul --hero Aria")
                 h = lookup.find_hero(g, hero or "")
-                weapon = lookup.find_item(h, with_) if with_ else view.best_weapon(state, h, named)
+                weapon = attack_item(state, h, named, with_)
                 args = view.duel_args(state, h, named, weapon, run_at=run_at or 0)
             if weapon is not None and weapon.use != "attack":
                 raise InputError(f"{weapon.name} is not used to attack")

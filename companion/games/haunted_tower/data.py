@@ -25,6 +25,8 @@ D10 = 10
 #: chit counts as two blue chits). Keyed by the tower climbed to.
 CLIMB_NEEDS: dict[int, int] = {2: 3, 3: 6}
 TOWERS = 3
+#: "add the 'Specter of Sir Jameson' chit to the cup ... for every room on the third level".
+SPECTER_TOWER = 3
 #: What one chit of each back counts for when climbing.
 BLUE_EQUIVALENT: dict[str, int] = {"blue": 1, "purple": 2}
 BACKS = ("blue", "purple")

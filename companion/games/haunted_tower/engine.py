@@ -452,13 +452,15 @@ def meet_monster(state: State) -> Step:
     # The listing numbers its first eleven monsters and bullets the rest: one list each, so a
     # list fits a 24-line terminal.
     numbered = [m for m in MONSTERS.values() if m.listed]
-    rest = [m for m in MONSTERS.values() if not m.listed and not (m.key == SPECTER and g.specter_dead)]
+    # The specter's chit lies only in Tower 3's rooms, until it is killed.
+    specter = not g.specter_dead and lookup.find_hero(g, name).tower == D.SPECTER_TOWER
+    rest = [m for m in MONSTERS.values() if not m.listed and (m.key != SPECTER or specter)]
     group = yield from ask(
         choice(
             "fight.group",
             f"What does {name} reveal?",
             ("numbered", f"{numbered[0].name} … {numbered[-1].name}"),
-            ("rest", f"{rest[0].name} … {rest[-1].name}" + ("" if g.specter_dead else " (and the specter)")),
+            ("rest", f"{rest[0].name} … {rest[-1].name}" + (" (and the specter)" if specter else "")),
             (BACK, "← Back"),
         )
     )
@@ -517,6 +519,10 @@ def hero_turn(state: State) -> Step:
     ]
     for item in rules_numbers.attack_means(hero):
         opts.append(Option(f"attack:{item.name}", f"Attack with {item.name}", V.attack_hint(state, item)))
+    # The attack the whole-fight odds are shown for (the best chance to win) comes first, as the one-shot
+    # ``companion haunted attack`` takes it by default.
+    best = V.best_weapon(state, hero, monster)
+    opts.sort(key=lambda o: o.value != f"attack:{best.name if best else ''}")
     opts.append(Option("run", "Run away", V.run_hint(state)))
     if _can_trade(hero):
         opts.append(Option("trade", "Trade monster chits to remove a −1 chit"))

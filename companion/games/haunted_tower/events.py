@@ -156,6 +156,9 @@ OPS: dict[str, Callable[[State, dict[str, Any]], Any]] = {
     "end": lambda s, e: rules_score.finish(s, str(e.get("reason") or "the players ended it")),
 }
 
+#: What may still be recorded once the game is over: a hero card corrected (it is kept for next games).
+AFTER_THE_END = frozenset({"card"})
+
 
 def reduce(state: State, event: dict[str, Any]) -> None:
     """Fold one ``haunted`` event. Raises InputError (changing nothing) when it does not fit."""
@@ -163,4 +166,6 @@ def reduce(state: State, event: dict[str, Any]) -> None:
     fn = OPS.get(str(op))
     if fn is None:
         raise InputError(f"unknown Haunted Tower action {op!r}")
+    if lookup.game(state).phase == "over" and op not in AFTER_THE_END:
+        raise InputError("the game is over (companion haunted score shows the final score)")
     fn(state, event)

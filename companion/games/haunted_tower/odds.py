@@ -22,11 +22,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import gcd
+from typing import TYPE_CHECKING
 
 from companion.dice.odds import percent
 from companion.games.haunted_tower.data import D6, D10
 from companion.games.haunted_tower.monsters import CRAWLER_PENALTY, EFFECT_DAMAGE, Monster
 from companion.sim.fights import Chart, FightOutcome
+
+if TYPE_CHECKING:
+    from companion.games.haunted_tower.model import Item
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
@@ -296,6 +300,14 @@ def duel_ends(
         got, stay = node(turn, start, start)
         nums, den = _combine([(ONE, got), (stay, solve(start))]) if stay else got
     return tuple(sorted((k, Fraction(v, den)) for k, v in nums.items() if v))
+
+
+def uses_note(weapon: Item | None) -> str:
+    """What the whole-fight odds assume of a weapon with limited uses ("" for any other attack)."""
+    if weapon is None or weapon.uses is None:
+        return ""
+    left = weapon.uses if weapon.left is None else weapon.left
+    return f"counting {weapon.name}'s {left} use{'s' if left != 1 else ''} left as lasting the whole fight"
 
 
 def duel_text(odds: DuelOdds) -> str:

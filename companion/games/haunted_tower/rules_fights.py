@@ -55,6 +55,11 @@ def start_fight(state: State, hero_name: str, monster_key: str, back: str) -> Fi
         raise InputError("the Specter of Sir Jameson's chit is a purple chit")
     if monster.key == SPECTER and g.specter_dead:
         raise InputError("the Specter of Sir Jameson is already dead")
+    if monster.key == SPECTER and hero.tower != D.SPECTER_TOWER:
+        raise InputError(
+            f"the Specter of Sir Jameson's chit lies only in Tower {D.SPECTER_TOWER}'s rooms; "
+            f"{hero.name} is on Tower {hero.tower}"
+        )
     g.phase = "play"
     g.fights += 1
     # The specter is at full strength (HP 8) at every encounter: every fight starts at the listing's HP.

@@ -11,7 +11,7 @@ from companion.errors import InputError
 from companion.games.haunted_tower import data as D
 from companion.games.haunted_tower.lookup import find_hero, find_item, game
 from companion.games.haunted_tower.model import Hero, Item
-from companion.games.haunted_tower.monsters import HITS
+from companion.games.haunted_tower.monsters import HITS, MONSTERS
 from companion.games.haunted_tower.rules_fights import fall
 
 if TYPE_CHECKING:
@@ -55,6 +55,11 @@ def take_item(state: State, hero_name: str, item: Item, swap: str = "") -> None:
     g = game(state)
     hero = find_hero(g, hero_name)
     check_item(item)
+    if g.fight is not None:
+        raise InputError(
+            f"{g.fight.hero} is fighting the {MONSTERS[g.fight.monster].name}: a chit is taken when a hero "
+            "encounters it, not during a fight; finish the fight first"
+        )
     old: Item | None = None
     if over_limit(hero, item.kind):
         limit = hero.card.limits[item.kind]
@@ -91,6 +96,14 @@ def give_item(state: State, hero_name: str, name: str, to: str) -> Item:
     taker = find_hero(g, to)
     if giver is taker:
         raise InputError("a hero trades with another hero")
+    if giver.tower != taker.tower:
+        raise InputError(
+            f"{giver.name} is on Tower {giver.tower} and {taker.name} on Tower {taker.tower}: "
+            "heroes trade only when they are adjacent"
+        )
+    f = g.fight
+    if f is not None and f.hero in (giver.name, taker.name):
+        raise InputError(f"{f.hero} is fighting the {MONSTERS[f.monster].name}: trade after the fight")
     item = find_item(giver, name)
     if over_limit(taker, item.kind):
         raise InputError(f"{taker.name} already carries as many {item.kind} chits as allowed; drop one first")

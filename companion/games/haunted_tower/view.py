@@ -136,7 +136,8 @@ def fight_advice(state: State) -> list[str]:
     f, hero, monster = lookup.fighting(state)
     weapon = best_weapon(state, hero, monster)
     with_ = f" with {weapon.name}" if weapon else ""
-    lines = [f"Fight on{with_} to the end: {O.duel_text(duel_for(state, weapon))}."]
+    note = f" ({O.uses_note(weapon)})" if O.uses_note(weapon) else ""
+    lines = [f"Fight on{with_} to the end: {O.duel_text(duel_for(state, weapon))}{note}."]
     lines.append(hp_line(hero.name, hero.hp, O.duel_ends(monster, **fight_args(state, weapon))))
     if hero.hp > 1:
         lines.append(f"Fight on{with_}, run at 1 HP: {O.duel_text(duel_for(state, weapon, run_at=1))}.")
