@@ -35,7 +35,8 @@ REFUSALS = {
     "bad-dice": "5: dice '2d6 twice' cannot be rolled on a table; write dice such as 1d6, 2d6, 1d6+1, d20 or d%",
     "syntax": "7: TOML syntax: invalid value; put text in double quotes",
     "bad-roll": '6: table room: roll = \'1 to 5\' is not a roll; write "4", "1-3" or "11+"',
-    "unknown-key": "5: tables.room has an unknown key 'die'; table keys: title, dice, rows, description",
+    "unknown-key": "5: tables.room has an unknown key 'die'; "
+    "table keys: title, dice, rows, description, draw, duplicates",
     "bad-effect": "7: effect 'gold plus one' is not a tracker change; write NAME +N, NAME -N or NAME =N (e.g. gold +1)",
     "no-pack": '1: a pack starts with [pack] and name = "..." (a short name, e.g. ruined-keep)',
     "deep": f"4: the chain a → b → c → d → e → f → g is 7 tables deep; companion follows at most {MAX_DEPTH}",

@@ -129,3 +129,57 @@ def test_pack_screens_fit_and_break_no_word(env, cols):
             pytest.fail(f"a word is broken across two lines at {cols} columns:\n{line_a}\n{line_b}")
     assert "check climb (2d6<=7, SKILL 9)  [6] [6] = 12  → fail" in text
     assert "STAMINA -2 → STAMINA: 16/18" in text
+
+
+FAIR = str(EXAMPLES / "lantern-fair.toml")
+
+
+def test_d66_and_a_drawn_row_typed_at_the_prompt(env):
+    assert run(env, "new", "freeform", "--physical", "--tables", FAIR).returncode == 0
+    assert run(env, "roll", "DR", "fortune", "--got", "4").returncode == 0  # The Well is drawn
+    child = pty_spawn(COMPANION, ["roll", "DR", "stall"], env=env, dimensions=(24, 80), encoding="utf-8", timeout=30)
+    child.expect("the tens die, then the units die")
+    child.send("47\r")  # a d66 has no 7
+    child.expect("is not a d66 roll")
+    child.sendcontrol("u")
+    child.send("43\r")  # 41-46: a fortune teller, draw from [fortune]
+    child.expect("DR fortune: roll 1d6")
+    child.send("4\r")  # The Well was drawn already: refused at the prompt, asked again
+    child.expect("drawn already")
+    child.sendcontrol("u")
+    child.send("5\r")
+    child.expect(pexpect.EOF)
+    close(child)
+    assert child.exitstatus == 0
+    log = run(env, "log").stdout
+    assert "- d: `DR stall` → `[4] [3]` = 43 → **43: A fortune teller: draw from \\[fortune\\]** · physical" in log
+    assert "- d: `DR fortune` → `[5]` → **5: The Kite: a stranger owes you a favour** · physical" in log
+
+
+@pytest.mark.parametrize("cols", [80, 120])
+def test_the_new_pack_screens_fit_and_break_no_word(env, cols):
+    assert run(env, "new", "freeform", "--seed", "6", "--tables", FAIR).returncode == 0
+    assert run(env, "roll", "DR", "fortune", "--got", "2").returncode == 0
+    shown: list[str] = []
+    for args in (
+        ("odds", "DR", "stall"),
+        ("odds", "DR", "wares"),
+        ("odds", "DR", "fortune"),
+        ("roll", "DR", "stall", "--row", "33"),
+        ("roll", "DR", "rumour", "--got", "6"),
+        ("tables", "reset", "fortune"),
+        ("tables", "show", "lantern-fair"),
+    ):
+        code, lines = screen(env, cols, *args)
+        assert code == 0, (args, lines)
+        assert all(len(line) <= cols for line in lines)
+        shown.extend(lines)
+    text = "\n".join(shown)
+    assert "1 of 6 rows drawn (draw = unique)" in text
+    assert "DR stall (d66)  row 33  → Two stalls share one awning: [wares x2]  · chosen" in text
+    assert "DR fortune: 1 drawn row is back" in text
+    for line_a, line_b in itertools.pairwise(shown):
+        if "/" in line_a:  # a file path longer than the screen has to wrap somewhere
+            continue
+        if len(line_a) == cols and line_a[-1].isalpha() and line_b[:1].isalpha():
+            pytest.fail(f"a word is broken across two lines at {cols} columns:\n{line_a}\n{line_b}")

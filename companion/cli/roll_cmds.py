@@ -107,6 +107,15 @@ def roll(
     game: Annotated[
         str | None, typer.Option("--game", help="The game whose tables DR reads.", show_default=False)
     ] = None,
+    row: Annotated[
+        int | None,
+        typer.Option(
+            "--row",
+            help="DR NAME of a table pack: take the row covering this total (35 on d66) instead of rolling; "
+            "the log says it was chosen.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     env: Env = ctx.obj
     from companion.cli import pack_use
@@ -115,10 +124,18 @@ def roll(
         from companion.cli.kit import speak_session
 
         speak_session(env)
-    if pack_use.wants(expr) and pack_use.roll(
-        env, expr, mod=mod, got=got, seed=seed, json_out=json_out, why=why, scratch=scratch, game=game
-    ):
-        return  # a table pack's table or check (docs/tables.md)
+    if pack_use.wants(expr):
+        from companion.cli.pack_roll import roll as pack_roll
+
+        if pack_roll(
+            env, expr, mod=mod, got=got, seed=seed, json_out=json_out, why=why, scratch=scratch, game=game, row=row
+        ):
+            return  # a table pack's table or check (docs/tables.md)
+    if row is not None:
+        from companion.errors import InputError
+        from companion.i18n import _
+
+        raise InputError(_("--row picks a row of a table pack's table (DR NAME); this roll is rolled, or --got"))
     from companion.dice.roll import check_modifier
 
     e = _expr(expr)
@@ -216,8 +233,11 @@ def odds_cmd(
     from companion.dice.odds import dt_pool, odds, percent
     from companion.dice.render import fraction
 
-    if pack_use.wants(expr) and pack_use.odds(env, expr, mod=mod, json_out=json_out):
-        return  # each row of a table, or a check against a tracker (docs/tables.md)
+    if pack_use.wants(expr):
+        from companion.cli.pack_odds import odds as pack_odds
+
+        if pack_odds(env, expr, mod=mod, json_out=json_out):
+            return  # each row of a table, or a check against a tracker (docs/tables.md)
     e = _expr(expr)
     o = odds(e, mod)
     dt = e.has_dt and len(e.terms) == 1 and e.terms[0].sign > 0

@@ -346,6 +346,8 @@ def _describe(event: dict[str, Any]) -> str:
         return "note"
     if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
         return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
+    if t == "table_reset":  # companion tables reset NAME: a unique table's drawn rows put back
+        return "tables reset " + ", ".join(k.rpartition("/")[2] for k in event.get("tables", ()))
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
 
 

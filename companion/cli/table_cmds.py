@@ -120,7 +120,7 @@ def show_cmd(
         (p, p.tables[table_name]) for p, _ in packs if table_name in p.tables and (not pack_name or p.name == pack_name)
     ]
     if hits:
-        from companion.cli.pack_use import show_table_odds
+        from companion.cli.pack_odds import show_table_odds
 
         show_table_odds(env, hits[0][0], hits[0][1], json_out)
         return
@@ -148,7 +148,7 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
         return
     from rich.markup import escape
 
-    from companion.cli.pack_use import show_table_odds
+    from companion.cli.pack_odds import show_table_odds
 
     env.print(f"[bold]{escape(p.title)}[/bold] ({escape(p.name)}" + (", built-in, read-only)" if p.builtin else ")"))
     if not p.builtin:
@@ -201,6 +201,73 @@ def validate_cmd(
         return
     counts = [_count(len(p.tables), "table"), _count(len(p.checks), "check"), _count(len(p.trackers), "tracker")]
     env.echo(f"{file}: ok, pack {p.name} ({', '.join(counts)})")
+
+
+@tables_app.command("reset")
+def reset_cmd(
+    ctx: typer.Context,
+    name: Annotated[
+        str,
+        typer.Argument(
+            help='A table with draw = "unique" (deck, or PACK/deck), or a pack: all its unique tables.',
+            show_default=False,
+        ),
+    ],
+    json_out: JsonOpt = False,
+) -> None:
+    """Put a unique table's drawn rows back, so every row can come up again (undo takes it back)."""
+    env: Env = ctx.obj
+    from companion.cli.kit import opened
+    from companion.cli.pack_use import available, lookup
+    from companion.errors import InputError
+    from companion.i18n import _
+
+    found = available(env)
+    key = name.strip().lower()
+    pack = next((p for p in found.packs if p.name == key), None)
+    if pack is not None:
+        tables = [t for t in pack.tables.values() if t.draw == "unique"]
+        if not tables:
+            raise InputError(
+                _('pack {pack} has no table with draw = "unique": nothing to reset').format(pack=pack.name)
+            )
+    else:
+        pack, table = lookup(env, "dr", name, found)
+        if table.draw != "unique":
+            raise InputError(
+                _('DR {table} rolls with repeats (it has no draw = "unique"): nothing to reset').format(
+                    table=table.name
+                )
+            )
+        tables = [table]
+    with opened(env) as session:
+        drawn = session.state.trackers.drawn
+        keys = [f"{pack.name}/{t.name}" for t in tables if drawn.get(f"{pack.name}/{t.name}")]
+        counts = {k.rpartition("/")[2]: len(drawn[k]) for k in keys}
+        if keys:
+            session.record({"t": "table_reset", "pack": pack.name, "tables": keys})
+    if json_out:
+        env.print_json({"pack": pack.name, "reset": counts, "session": session.name})
+        return
+    from rich.markup import escape
+
+    if not keys:
+        shown = ", ".join(f"DR {t.name}" for t in tables)
+        env.print(escape(_("Nothing is drawn from {tables} yet: every row can come up.").format(tables=shown)))
+        return
+    for table_name, n in counts.items():
+        env.print(escape(_rows_back(n).format(table=table_name, n=n)))
+    env.print("  " + escape(_("recorded in {session}").format(session=session.name)), style="dim")
+
+
+def _rows_back(n: int) -> str:
+    from companion.i18n import ngettext
+
+    return ngettext(
+        "DR {table}: {n} drawn row is back; every row can come up again.",
+        "DR {table}: {n} drawn rows are back; every row can come up again.",
+        n,
+    )
 
 
 def _count(n: int, what: str) -> str:

@@ -49,7 +49,7 @@ def dice_text(roll: Roll) -> str:
 
 
 #: How a roll was made, as the log and the screen say it (the data keeps the English word).
-SOURCES = {"virtual": N_("virtual"), "physical": N_("physical"), "amended": N_("amended")}
+SOURCES = {"virtual": N_("virtual"), "physical": N_("physical"), "amended": N_("amended"), "chosen": N_("chosen")}
 
 
 def source_text(source: str) -> str:

@@ -91,6 +91,7 @@ class Fold:
             "gamedata": Fold._gamedata,
             "end": Fold._end,
             "table": Fold._table,
+            "table_reset": Fold._table_reset,
         }
 
     # ---- dispatch --------------------------------------------------------------------------
@@ -244,19 +245,44 @@ class Fold:
         """A roll on a table pack's table (and the tables it led to), or a pack's check, with its effects.
 
         The event keeps each row's text (``companion.packs.rolling.table_event``), so it replays the
-        same without the pack. Its rolls are corrected by undoing it and rolling again.
+        same without the pack. Its rolls are corrected by undoing it and rolling again. A roll entry
+        may be a virtual roll that was rolled again (``discarded``: counted, not logged), a row the
+        player chose (``src: "chosen"``), or two d6 read as tens and units (``read: "d66"``); a
+        ``unique`` table's row is kept as drawn until the table is reset.
         """
+        from companion.i18n import _
+
         for r in event["rolls"]:
             payload = {k: r[k] for k in ("faces", "total", "src") if k in r}
             self._count_virtual(payload)
+            if r.get("discarded"):
+                continue
             roll = roll_from(parse(r["expr"]), payload)
             line = roll_line(roll, r.get("title", ""))
             line.pop("natural", None)  # a table row or a check's target reads the total, not a natural face
             if "table" in r:
+                total = roll.total
+                if r.get("read") == "d66" and roll.faces is not None and len(roll.faces) == 2:
+                    total = 10 * roll.faces[0] + roll.faces[1]
+                if r.get("src") == "chosen":
+                    total = int(r["total"])
+                    line["dice"] = _("row {n}").format(n=total)
+                line["total"] = total
                 line["expr"] = f"DR {r['table']}"
-                line["outcome"] = f"{roll.total}: {r['result']}"
+                line["outcome"] = f"{total}: {r['result']}"
+                if r.get("worse"):
+                    line["outcome"] += " " + _("(the same row again: make it worse)")
+                if r.get("rerolled"):
+                    from companion.i18n import ngettext
+
+                    n = r["rerolled"]
+                    line["outcome"] += " " + ngettext("(rolled again {n} time)", "(rolled again {n} times)", n).format(
+                        n=n
+                    )
                 if r.get("via"):
                     line["why"] = f"{r.get('title', r['table'])}, from {r['via']}"
+                if r.get("unique"):
+                    self.state.trackers.drawn.setdefault(f"{event['pack']}/{r['table']}", []).append(r["row"])
             else:
                 line["outcome"] = r["result"]
                 tracker = r.get("tracker")
@@ -283,6 +309,17 @@ class Fold:
                         "why": f"{effect.get('from', source)}: {effect['label']} {change}",
                     }
                 )
+
+    def _table_reset(self, event: dict[str, Any]) -> None:
+        """``companion tables reset NAME``: a unique table's drawn rows can come up again."""
+        from companion.i18n import _
+
+        for key in event["tables"]:
+            self.state.trackers.drawn.pop(key, None)
+            self.state.log.text(
+                _("Table {table} reset: every row can come up again.").format(table=key.rpartition("/")[2]),
+                event=event.get("id"),
+            )
 
     def _note(self, event: dict[str, Any]) -> None:
         self.state.log.note(event["text"], event=event.get("id"))

@@ -130,6 +130,8 @@ class Trackers:
     floor: int = 1
     level: int = 1
     talisman: TalismanSearch = field(default_factory=TalismanSearch)
+    #: A table pack's ``draw = "unique"`` tables: "pack/table" → the rows drawn since its last reset.
+    drawn: dict[str, list[str]] = field(default_factory=dict)
 
     def counter(self, name: str) -> Counter:
         c = self.counters.get(name)
