@@ -94,12 +94,12 @@ def test_a_hero_plays_rooms_with_typed_dice_is_interrupted_crashes_and_resumes(e
     s.roll(1)  # EC: no elite
     s.wait("Fight with which attribute?")
     assert "STR +1: win 89.1%" in s.seen  # the fight odds are on screen before the choice
-    s.send(ENTER)
+    s.send(ENTER)  # STR: the menu starts on the best odds
     s.wait("Spend daggers on this roll?")
-    s.send(ENTER)  # no dagger
+    s.send("1")  # no dagger: the first option, by its number
     s.roll(5)
     s.wait("Spend daggers on this roll?")
-    s.send(ENTER)
+    s.send("1")
     s.roll(4)  # 4 +1 STR: the second one dies too
     s.roll(5)  # treasure: a dagger
     s.wait("What now?")

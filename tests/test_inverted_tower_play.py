@@ -58,12 +58,12 @@ def test_play_a_hero_two_rooms_undo_quit_and_resume():
         "1" + ENTER,  # room 2: DC failed: an encounter
         "1" + ENTER,  # SR: one Skeleton Warrior
         "2" + ENTER,  # EC: no elite
-        DOWN + ENTER,  # fight with DEX
-        ENTER,  # no dagger
+        ENTER,  # fight with DEX: the menu starts on the best odds
+        "1",  # no dagger: a number key picks its option at once
         "u" + ENTER,  # undo at the roll prompt: back to the dagger choice
-        DOWN + ENTER,  # spend the dagger this time
+        ENTER,  # spend the dagger this time: the menu starts on it (the best odds)
         "1" + ENTER,  # a natural 1: fails whatever the modifier
-        ENTER,  # roll (no potion drunk)
+        "1",  # roll (no potion drunk): the first option, by its number
         "5" + ENTER,  # 5 +1 DEX: the Skeleton Warrior dies
         ENTER,  # Enter at the treasure: a virtual roll from the session's seed
         UP + ENTER,  # the last entry of the menu: save and quit

@@ -101,7 +101,7 @@ def test_guided_play_from_the_shell_next_play_quit_back_then_status(state_dir):
         t.line("\x1b[A" + ENTER, "inverted-tower-1>")  # the last entry of a choice
     else:
         t.line("q" + ENTER, "inverted-tower-1>")
-    assert "Saved. Resume with: companion play" in t.plain()
+    assert "Saved. Resume with: play" in t.plain()  # in the shell's own form
     t.line("status --json" + ENTER, '"events"')
     t.send("exit" + ENTER)
     assert t.close() == 0

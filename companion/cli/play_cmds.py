@@ -11,6 +11,7 @@ from companion.cli.complete import session_names
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
+    from companion.engine.pending import Pending
 
 
 def play(
@@ -70,7 +71,7 @@ def next_cmd(
     from companion.dice.source import read_physical
     from companion.engine.describe import answered, parse_choice, parse_number, parse_text, request_json
     from companion.engine.requests import Choice, Number, RollRequest
-    from companion.i18n import _, language
+    from companion.i18n import _
     from companion.session.fold import answer_event
 
     said: tuple[str, str] | None = None
@@ -105,7 +106,10 @@ def next_cmd(
             said = answered(request, value)
         fold = session.fold
         new = session.state.log.entries[before:] if answer else []
-        advice = session.spec.advise(session.state, fold.pending) if (session.spec.advise and fold.pending) else []
+        from companion.engine.pending import of_session
+
+        pending = of_session(session)
+        advice = list(pending.info[len(getattr(fold.pending, "info", ())) :]) if pending is not None else []
         if json_out:
             from companion.cli.kit import entry_texts
 
@@ -131,30 +135,56 @@ def next_cmd(
         if fold.done:
             env.print(_("The game is over: {result}.").format(result=_(session.state.finished or "ended")))
             return
-        data = request_json(fold.pending, advice)  # type: ignore[arg-type]
-        # a label's own brackets ("[x] Single use") are text, not markup
+        assert pending is not None
+        show_pending(env, pending, shell=env.environ.get(IN_SHELL) == "1")
 
-        if data["type"] == "roll":
-            from companion.shell.prompts import odds_line
 
-            req = fold.pending
-            odds = odds_line(req.expr, req.mod, req.parts)  # type: ignore[union-attr]
-            env.print(f"[bold]{escape(data['why'])}[/bold]: {escape(odds)}")
-            env.print("[dim]" + escape(_("answer with: companion next roll   (or the faces you rolled)")) + "[/dim]")
-        elif data["type"] == "choice":
-            env.print(f"[bold]{escape(data['prompt'])}[/bold]")
-            # In English the value a script may answer with is shown too; in another language the
-            # number answers (the values are English words).
-            english = language() == "en"
-            for i, o in enumerate(data["options"], 1):
-                about = ", ".join(([o["value"]] if english else []) + ([o["hint"]] if o["hint"] else []))
-                env.print(f"  {i}. {escape(o['label'])}" + (f" [dim]({escape(about)})[/dim]" if about else ""))
+#: Set in the environment while a command runs inside ``companion shell``: hints name the shell's
+#: answers (Enter, the faces, a number), not ``companion next``.
+IN_SHELL = "COMPANION_IN_SHELL"
+
+
+def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
+    """The step the game waits for, as ``companion next`` and the shell show it: the question (with
+    who acts, in the shell), a roll's exact odds, the menu numbered, the game's odds and advice."""
+    from rich.markup import escape
+
+    from companion.i18n import _, language
+
+    if shell and env.stdout_isatty:
+        env.out.width = max(20, env.out.width - 1)  # never the terminal's last column (it would wrap there)
+    head = pending.text
+    if shell and pending.actor and pending.actor not in head:
+        head = f"{pending.actor}: {head}"
+    if shell:  # the odds and advice first: the step's own lines sit right above the prompt
+        for line in pending.info:
+            env.print(f"[dim]{escape(line)}[/dim]")
+    if pending.kind == "roll":
+        env.print(f"[bold]{escape(head)}[/bold]: {escape(pending.odds or pending.dice)}")
+        if shell:
+            hint = (
+                _("Enter rolls, or type what the dice show (e.g. {example})")
+                if pending.enter_rolls
+                else _("type what the dice show (e.g. {example})")
+            ).format(example=pending.example)
+            env.print("[dim]" + escape(hint + _(" · ? keys")) + "[/dim]")
         else:
-            env.print(
-                f"[bold]{escape(data['prompt'])}[/bold]"
-                + (f" [dim]{escape(data.get('where') or '')}[/dim]" if data.get("where") else "")
-            )
-        for line in data.get("info", []):
+            env.print("[dim]" + escape(_("answer with: companion next roll   (or the faces you rolled)")) + "[/dim]")
+    elif pending.kind == "choice":
+        env.print(f"[bold]{escape(head)}[/bold]")
+        # In English the value a script may answer with is shown too; in another language the
+        # number answers (the values are English words). The shell answers with the number.
+        english = language() == "en" and not shell
+        for o in pending.options:
+            about = ", ".join(([o.value] if english else []) + ([o.hint] if o.hint else []))
+            mark = " ★" if o.best else ""
+            env.print(f"  {o.number}. {escape(o.label)}{mark}" + (f" [dim]({escape(about)})[/dim]" if about else ""))
+        if shell:
+            env.print("[dim]" + escape(_("type its number or its first letters · ? keys")) + "[/dim]")
+    else:
+        env.print(f"[bold]{escape(head)}[/bold]" + (f" [dim]{escape(pending.where)}[/dim]" if pending.where else ""))
+    if not shell:
+        for line in pending.info:
             env.print(f"[dim]{escape(line)}[/dim]")
 
 

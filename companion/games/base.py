@@ -65,6 +65,12 @@ class GameSpec:
     hero: Callable[[State], str | None] | None = None
     #: Headline of the markdown log.
     log_title: str | None = None
+    #: The table at a glance for the shell's bar: the fight, every hero with its health and the
+    #: figure that matters most in the game, whose turn it is, and the rest (:mod:`companion.engine.board`).
+    board: Callable[[State], Any] | None = None
+    #: The option of a choice the game's odds favour (the highest chance to win), or None: a menu
+    #: starts on it.
+    best: Callable[[State, Request], str | None] | None = None
     #: True when ``play`` accepts :data:`companion.engine.requests.REFRESH` at every yield: the fold
     #: sends it after a one-shot event changes the state while the engine waits on a request, so
     #: a table game's menu is always built from the current state (replays send it at the same place).

@@ -13,14 +13,26 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from prompt_toolkit.completion import Completer, Completion
 
 if TYPE_CHECKING:
     from prompt_toolkit.document import Document
 
-    from companion.shell.repl import Shell
+
+class Lines(Protocol):
+    """What the completer needs of the shell (:class:`companion.shell.repl.Shell` is one): the root
+    command, the root options and session every line runs with, and its short forms expanded.
+    The completer knows the shell only by this, so neither module imports the other's."""
+
+    root: Any
+    root_args: list[str]
+    name: str | None
+
+    def _env(self, session: str | None = None) -> Any: ...
+
+    def expand(self, words: list[str]) -> list[str]: ...
 
 
 def split(text: str) -> tuple[list[str], str]:
@@ -47,7 +59,7 @@ def _split(text: str) -> tuple[list[str], str, int]:
 
 
 class CommandCompleter(Completer):
-    def __init__(self, shell: Shell) -> None:
+    def __init__(self, shell: Lines) -> None:
         self.shell = shell
 
     def get_completions(self, document: Document, complete_event: Any) -> Iterable[Completion]:

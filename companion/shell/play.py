@@ -13,7 +13,9 @@ from rich.text import Text as RichText
 
 from companion.dice.roll import Roll
 from companion.dice.source import read_physical, total_note
+from companion.engine.pending import odds_line
 from companion.engine.requests import Choice, Number, RollRequest, Text
+from companion.errors import InputError
 from companion.i18n import _, ngettext
 from companion.session.fold import answer_event
 from companion.shell import prompts
@@ -52,6 +54,10 @@ def play(env: Env, session: Session) -> None:
             env.print(hanging(entry_renderable(entry)))
     shown = len(session.state.log.entries)
     last_panel = None
+    #: The risky choices confirmed in this fight (asked once per decision, not before every roll).
+    confirmed: set[str] = set()
+    #: Faces typed at "Go on anyway?": the roll that follows.
+    ahead: list[str] = []
     while True:
         fold = session.fold
         entries = session.state.log.entries
@@ -86,8 +92,21 @@ def play(env: Env, session: Session) -> None:
         ):
             env.print(hanging(RichText(line, style="dim")))
         physical = session.state.dice == "physical"
+        if isinstance(request, RollRequest) and ahead:
+            typed = ahead.pop()
+            try:
+                roll = read_physical(request.expr, typed, request.mod, allow_total=True, parts=request.parts)
+            except InputError as exc:
+                prompts.say(f"  {typed}: {exc.message}", "fg:ansired")
+            else:
+                session.record(answer_event(request, roll))
+                continue
+        ahead.clear()
+        risk = session.spec.risk(session.state, request) if isinstance(request, Choice) and session.spec.risk else None
+        if isinstance(request, Choice) and not risk:
+            confirmed.clear()  # a choice with nothing deadly in it: the risky decision is over
         if isinstance(request, RollRequest):
-            line = prompts.odds_line(request.expr, request.mod, request.parts)
+            line = odds_line(request.expr, request.mod, request.parts)
             if ": " in line:  # a roll with no chance to show (a bare 1d6) would only repeat the prompt
                 env.print(hanging(RichText("  " + line, style="cyan")))
             answer = prompts.ask_roll(request, physical, reader=read_physical)
@@ -96,8 +115,8 @@ def play(env: Env, session: Session) -> None:
             elif isinstance(answer, Roll) and answer.faces is None:
                 env.print(RichText("  " + total_note(answer), style="cyan"))
         elif isinstance(request, Choice):
-            risk = session.spec.risk(session.state, request) if session.spec.risk else None
-            answer = prompts.ask_choice(request, risk=risk)
+            best = session.spec.best(session.state, request) if session.spec.best else None
+            answer = prompts.ask_choice(request, risk=risk, best=best, confirmed=confirmed, ahead=ahead)
             answer = {"__undo__": "undo", "__quit__": "quit", "__switch__": "switch"}.get(answer, answer)
             if answer not in ("undo", "quit", "switch"):
                 answer = ("choice", answer)

@@ -20,8 +20,6 @@ import questionary
 from prompt_toolkit.styles import Style
 
 from companion.dice.expr import Expr
-from companion.dice.odds import odds, target_text
-from companion.dice.render import fraction
 from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.errors import InputError
@@ -126,6 +124,7 @@ def settle_memory() -> None:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
+
 STYLE = Style(
     [
         ("qmark", "fg:#b58900 bold"),
@@ -150,7 +149,9 @@ HELP_LINES = (
     "  ?  this help                v/p  virtual or physical dice (at a roll)",
     "At a roll: Enter rolls for you; or type what your dice show, e.g. 3 4 or 3,4;",
     "  one number for several dice is taken as their total (7 or =7).",
-    "At a menu: ↑/↓ (or j/k) and Enter.",
+    "At a menu: ↑/↓ (or j/k) and Enter; a number picks its option at once,",
+    "  a first letter moves to the next option starting with it. A menu starts",
+    "  on the best option where the game knows the odds.",
 )
 
 
@@ -238,24 +239,6 @@ def _ask_until_valid(
         question = ask(message, qmark="✗", style=ERROR_STYLE, reserve_space_for_menu=0)
 
 
-def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> str:
-    """``DC +1 STR −1 floor: passes on 5+ → 1/3 (33.3%)``."""
-    label = str(expr)
-    shown = " ".join(f"{v:+d} {n}" for n, v in parts if v).replace("-", "−")
-    if shown:
-        label += " " + shown
-    elif mod:
-        label += f" {mod:+d}".replace("-", "−")
-    o = odds(expr, mod)
-    if o.success is None:
-        if o.options:
-            return _("{roll}: 1-2, 3-4 or 5-6, a third each").format(roll=label)
-        return label
-    return _("{roll}: passes on {target} → {odds}").format(
-        roll=label, target=target_text(expr, mod), odds=fraction(o.success)
-    )
-
-
 def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True) -> Roll:
     """Ask for the faces of a physical roll until they are valid."""
 
@@ -318,12 +301,15 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
 
 EXTRA_CHOICES = (
     ("__undo__", N_("↶ Undo the last answer (u)")),
-    ("__switch__", N_("⇄ Switch virtual/physical dice")),
     ("__quit__", N_("✕ Save and quit (q)")),
 )
-MENU_HINT = "↑/↓ and Enter · u undo · q quit · ? help"
-#: Keys that answer a menu at once, and what they answer.
-MENU_KEYS = {"u": "__undo__", "q": "__quit__", "?": "__help__"}
+MENU_HINT = N_("↑/↓ and Enter · 1-9 picks · u undo · q quit · v/p dice · ? help")
+#: Keys that answer a menu at once, and what they answer (v/p switch the dice, as at a roll).
+MENU_KEYS = {"u": "__undo__", "q": "__quit__", "?": "__help__", "v": "__switch__", "p": "__switch__"}
+#: Letters a menu keeps for itself (its keys, and j/k to move): no first-letter jump on them.
+RESERVED = set(MENU_KEYS) | {"j", "k"}
+#: Face words a die accepts (the Dark Tower's and the Dragon's Den's dice), for telling typed dice.
+FACE_WORDS = {"heart", "star", "h", "s", "*", "♥", "★"}
 #: At or above this chance of death, Enter on a choice asks once more when a safer choice exists.
 DEADLY = 0.5
 
@@ -333,25 +319,42 @@ def _title(label: str) -> str:
     return "\n".join(wrap(label, "", "     ", columns() - 3))
 
 
-def ask_choice(request: Choice, *, extras: bool = True, risk: dict[str, float] | None = None) -> str:
-    """A menu; ``u``, ``q`` and ``?`` answer it at once (undo, quit, help).
+def ask_choice(
+    request: Choice,
+    *,
+    extras: bool = True,
+    risk: dict[str, float] | None = None,
+    best: str | None = None,
+    confirmed: set[str] | None = None,
+    ahead: list[str] | None = None,
+) -> str:
+    """A menu; ``u``, ``q``, ``v``/``p`` and ``?`` answer it at once (undo, quit, dice, help), a
+    number picks its option, and it starts on ``best`` (the option the game's odds favour).
 
     ``risk`` is each option's chance of death: when the chosen one is :data:`DEADLY` or worse and
-    another is safer, the player confirms it with one more key (Enter alone goes back to the menu).
+    another is safer, the player confirms it with one more key (Enter alone goes back to the menu),
+    once per decision: the keys in ``confirmed`` (kept by the caller across one fight) are not asked
+    again. Faces typed at that question go on and are the next roll: they are put in ``ahead``.
     """
     while True:
-        value = _select(request, extras)
+        value = _select(request, extras, best)
         if value == "__help__":
             show_help()
             continue
-        if risk and value in risk and risk[value] >= DEADLY:
+        if risk and value in risk and risk[value] >= DEADLY and request.key not in (confirmed or ()):
             safer = min(risk.items(), key=lambda kv: kv[1])
-            if safer[1] < risk[value] and not _confirm_death(request, value, risk[value], safer):
-                continue
+            if safer[1] < risk[value]:
+                answer = _confirm_death(request, value, risk[value], safer)
+                if answer is None:
+                    continue
+                if confirmed is not None:
+                    confirmed.add(request.key)
+                if answer and ahead is not None:
+                    ahead.append(answer)
         return value
 
 
-def _select(request: Choice, extras: bool) -> str:
+def _select(request: Choice, extras: bool, best: str | None = None) -> str:
     choices: list[Any] = [
         questionary.Choice(title=_title(o.label + (f"  ({o.hint})" if o.hint else "")), value=o.value)
         for o in request.options
@@ -360,14 +363,64 @@ def _select(request: Choice, extras: bool) -> str:
         choices.append(questionary.Separator())
         choices.extend(questionary.Choice(title=_(label), value=value) for value, label in EXTRA_CHOICES)
     message = "\n".join(wrap(request.prompt, "", "  ", columns() - 2)) + "\n "
+    default = best if best in request.values() else None
     question = questionary.select(
-        message, choices=choices, style=STYLE, instruction="\n".join(wrap(MENU_HINT, "", "  "))
+        message, choices=choices, default=default, style=STYLE, instruction="\n".join(wrap(_(MENU_HINT), "", "  "))
     )
     _bind_keys(question, MENU_KEYS if extras else {"?": "__help__"})
+    _bind_options(question, request)
     return question.unsafe_ask()
 
 
-def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str, float]) -> bool:
+def _bind_options(question: Any, request: Choice) -> None:
+    """Number keys pick an option (at once, when no longer number could follow: ``1`` in a menu of
+    nine; ``1`` then ``2`` in a menu of twelve), and a letter moves to the next option starting with
+    it (its label, case aside), except the menu's own keys."""
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+    from questionary.prompts.common import InquirerControl
+
+    app = question.application
+    control = next((w.content for w in app.layout.find_all_windows() if isinstance(w.content, InquirerControl)), None)
+    if control is None:
+        return
+    values = request.values()
+    n = len(values)
+    typed = {"digits": ""}
+    bindings = KeyBindings()
+
+    def digit(event: Any, d: str) -> None:
+        buffer = typed["digits"] + d
+        if not 1 <= int(buffer) <= n:
+            buffer = d
+        number = int(buffer)
+        if not 1 <= number <= n:
+            typed["digits"] = ""
+            return
+        if number * 10 > n:
+            event.app.exit(result=values[number - 1])
+            return
+        typed["digits"] = buffer
+        control.pointed_at = number - 1
+
+    def letter(event: Any, ch: str) -> None:
+        typed["digits"] = ""
+        starts = [i for i, o in enumerate(request.options) if o.label.lstrip("←↶✕ ").lower().startswith(ch)]
+        if not starts:
+            return
+        after = [i for i in starts if i > control.pointed_at]
+        control.pointed_at = (after or starts)[0]
+
+    for d in "0123456789":
+        bindings.add(d, eager=True)(lambda event, d=d: digit(event, d))
+    for ch in "abcdefghijklmnopqrstuvwxyz":
+        if ch not in RESERVED:
+            bindings.add(ch, eager=True)(lambda event, ch=ch: letter(event, ch))
+    app.key_bindings = merge_key_bindings([app.key_bindings, bindings]) if app.key_bindings else bindings
+
+
+def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str, float]) -> str | None:
+    """Go on with a deadly choice? ``""`` for yes, faces typed there (the next roll) for yes too, and
+    None to choose again."""
     label = request.option(value).label
     other = request.option(safer[0]).label
     say(
@@ -375,9 +428,17 @@ def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str,
         "fg:ansiyellow bold",
     )
     answer = questionary.text(
-        _message("Go on anyway?", "y goes on · Enter or n chooses again"), style=STYLE, reserve_space_for_menu=0
+        _message(_("Go on anyway?"), _("y goes on (or type your dice: they are the roll) · Enter or n chooses again")),
+        style=STYLE,
+        reserve_space_for_menu=0,
     ).unsafe_ask()
-    return answer.strip().lower() in ("y", "yes")
+    t = answer.strip().lower()
+    if t in ("y", "yes", "д", "да"):
+        return ""
+    words = t.replace(",", " ").split()
+    if words and (any(c.isdigit() for c in t) or words[0] in FACE_WORDS):
+        return answer.strip()  # the faces of the roll that follows: going on, and the roll is typed
+    return None
 
 
 def _percent(p: float) -> str:

@@ -16,6 +16,7 @@ is refused with one line; commands run inside the shell re-enter the lock
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 import traceback
@@ -24,10 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.cli.signals import Terminated, ended
-from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SHORT_FORMS
+from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SHELL_WORDS, SHORT_FORMS
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
+    from companion.engine.board import Board
+    from companion.engine.pending import Pending
 
 __all__ = ["EXIT_WORDS", "HELP_WORDS", "SHORT_FORMS", "Shell", "run"]
 
@@ -58,6 +61,14 @@ class Shell:
         self._lock = ExitStack()
         self.head = "no session"
         self.figures: list[str] = []
+        #: The step the session's game waits for (None: none, or no guided game), and what of it
+        #: was shown last (a step is shown again only when it changed).
+        self.pending: Pending | None = None
+        self._shown: tuple | None = None
+        self.board: Board | None = None
+        self._forms: re.Pattern[str] | None = None
+        #: A person at a terminal (steps shown above the prompt), not lines from a pipe.
+        self.interactive = env.interactive
 
     # ---- the session ---------------------------------------------------------------------------
 
@@ -90,8 +101,10 @@ class Shell:
     def refresh(self) -> None:
         """Read the toolbar's figures from the session (after every command)."""
         from companion.cli.kit import opened
+        from companion.engine.pending import of_session
         from companion.shell.toolbar import figures
 
+        self.pending, self.board = None, None
         if self.name is None:
             self.head, self.figures = "no session", ["start one: new GAME", "or pick one: use NAME"]
             return
@@ -99,13 +112,99 @@ class Shell:
             with opened(self._env(self.name), wait=0) as session:
                 self.head = f"{session.name} ({session.meta.game})"
                 self.figures = figures(session) or ["nothing tracked yet"]
+                self.board = session.spec.board(session.state) if session.spec.board else None
+                self.pending = of_session(session)
         except Exception as exc:  # the toolbar never ends the shell
             self.head, self.figures = self.name, [f"cannot read the session: {exc}"]
 
     def toolbar(self, width: int) -> list[str]:
-        from companion.shell.toolbar import fit
+        from companion.shell.toolbar import bar
 
-        return fit(self.head, self.figures, width)
+        return bar(self.head, self.figures, width, board=self.board, step=self.pending)
+
+    # ---- the pending step ----------------------------------------------------------------------
+
+    def _signature(self) -> tuple | None:
+        p = self.pending
+        return None if p is None else (self.name, p.key, p.text, tuple(o.label for o in p.options), p.enter_rolls)
+
+    def show_step(self, again: bool = False) -> None:
+        """Show the pending step above the prompt (once; ``again`` shows it anyway)."""
+        signature = self._signature()
+        if self.pending is None or (signature == self._shown and not again):
+            self._shown = signature
+            return
+        from companion.cli.play_cmds import show_pending
+
+        self._shown = signature
+        if not self.interactive:
+            return  # piped lines print what their commands print, as one-shot, and no more
+        with self._in_shell():
+            show_pending(self._env(self.name), self.pending, shell=True)
+
+    def show_keys(self) -> None:
+        from companion.i18n import _
+
+        p = self.pending
+        assert p is not None
+        self.env.echo(_("Answers to this step:"))
+        for key in p.keys:
+            self.env.echo(f"  {key}")
+        self.env.echo(_("  a command word is always a command (next ANSWER answers too); help lists them"))
+
+    def bare(self, words: list[str], line: str) -> list[str] | int | None:
+        """A line read as an answer to the pending step: the words of ``next`` it runs, an exit code
+        (refused: the line reads two ways, or as no answer at all), or None (not an answer)."""
+        p = self.pending
+        if p is None or not words:
+            return None
+        first = words[0]
+        if first in SHELL_WORDS or first in self.command_names():
+            return None  # a command word stays a command
+        if first in SHORT_FORMS:
+            # A one-letter short form that is also this step's answer reads two ways: refused.
+            from companion.engine.pending import read_bare
+            from companion.i18n import _
+
+            if len(words) == 1 and read_bare(p, first).ok:
+                self.env.error(
+                    _(
+                        "{word!r} reads two ways: the command {command} (type {command}) or this step's answer "
+                        "(type next {word})"
+                    ).format(word=first, command=" ".join(SHORT_FORMS[first]))
+                )
+                return 2
+            return None
+        if first.startswith("-") and not (p.kind == "number" and first.lstrip("-").isdigit()):
+            return None
+        from companion.engine.pending import read_bare
+        from companion.i18n import _
+
+        reading = read_bare(p, " ".join(words) if p.kind != "text" else line)
+        dice = _dice_expression(first)
+        if reading.both:
+            self.env.error(reading.both)
+            return 2
+        if reading.ok and dice:
+            self.env.error(
+                _(
+                    "{line!r} reads two ways: the roll {line} (type roll {line}) or this step's answer"
+                    " (type next {line})"
+                ).format(line=line.strip())
+            )
+            return 2
+        if reading.ok:
+            return ["next", *reading.words]
+        if dice:
+            return None
+        import difflib
+
+        near = difflib.get_close_matches(first, self.command_names(), n=1)
+        hint = (_("or did you mean the command {cmd}?").format(cmd=near[0]) + " " if near else "") + _(
+            "? shows this step's answers; help, the commands"
+        )
+        self.env.error(reading.error, hint)
+        return 2
 
     # ---- a line --------------------------------------------------------------------------------
 
@@ -140,12 +239,28 @@ class Shell:
         try:
             words = shlex.split(line)
         except ValueError as exc:
+            if self.pending is not None and self.pending.kind == "text" and line.strip():
+                return self._answer(["next", line.strip()])  # a name with an apostrophe: O'Brien
             self.env.error(f"{exc}: close the quote and try again")
             return 2
         if not words:
+            if self.pending is not None and self.pending.kind == "roll" and self.pending.enter_rolls:
+                return self._answer(["next", "roll"])  # Enter: the session's virtual dice
+            self.show_step(again=True)
             return 0
         if words[0] in EXIT_WORDS and len(words) == 1:
             return None
+        if words == ["?"] and self.pending is not None:
+            self.show_keys()
+            return 0
+        if words == ["clear"]:
+            self.clear()
+            return 0
+        answer = self.bare(words, line)
+        if isinstance(answer, int):
+            return answer
+        if answer is not None:
+            return self._answer(answer)
         if words[0] in HELP_WORDS:
             if len(words) == 1:
                 self.help()
@@ -158,20 +273,67 @@ class Shell:
         before = self.current()
         code = self.invoke(args)
         after = self.current()
-        if after != before and after != self.name:
+        # ``use NAME`` moves the shell even when NAME was already current (made so by another
+        # terminal); any other change of the current session, by this shell's commands, moves it too.
+        moved = after != before or (code == 0 and args[:1] == ["use"])
+        if moved and after != self.name:
             self.follow(after)
         else:
             self.refresh()
+        if args[:1] == ["next"]:
+            self._shown = self._signature()  # next showed the step itself
+        else:
+            self.show_step()
         return code
+
+    def _answer(self, args: list[str]) -> int:
+        """Answer the pending step with ``companion next ARGS``, the same command, in this process."""
+        code = self.invoke(args)
+        self.refresh()
+        self._shown = self._signature()  # next showed the next step itself
+        return code
+
+    def clear(self) -> None:
+        """Clear the screen (the step waiting is shown again under it)."""
+        if self.env.stdout_isatty:
+            self.env.stdout.write("\x1b[H\x1b[2J\x1b[3J")
+            self.env.stdout.flush()
+        self.show_step(again=True)
+
+    def _in_shell(self) -> ExitStack:
+        """While a command runs here: hints in the shell's forms, and the environment saying so."""
+        from companion.cli.play_cmds import IN_SHELL
+        from companion.shell.forms import ShellForms, prefix_pattern
+
+        if self._forms is None:
+            self._forms = prefix_pattern([*self.command_names(), "shell"])
+        stack = ExitStack()
+        saved = (sys.stdout, sys.stderr, os.environ.get(IN_SHELL))
+
+        def restore() -> None:
+            sys.stdout, sys.stderr = saved[0], saved[1]
+            if saved[2] is None:
+                os.environ.pop(IN_SHELL, None)
+            else:
+                os.environ[IN_SHELL] = saved[2]
+
+        stack.callback(restore)
+        os.environ[IN_SHELL] = "1"
+        sys.stdout = ShellForms(saved[0], self._forms)  # type: ignore[assignment]
+        sys.stderr = ShellForms(saved[1], self._forms)  # type: ignore[assignment]
+        return stack
 
     def invoke(self, args: list[str]) -> int:
         """The one-shot command line ``companion ARGS``, run in this process."""
         session = ["--session", self.name] if self.name else []
         try:
-            return int(
-                self.root.main(args=[*self.root_args, *session, *args], prog_name="companion", standalone_mode=False)
-                or 0
-            )
+            with self._in_shell():
+                return int(
+                    self.root.main(
+                        args=[*self.root_args, *session, *args], prog_name="companion", standalone_mode=False
+                    )
+                    or 0
+                )
         except KeyboardInterrupt as exc:
             if isinstance(exc, Terminated):
                 raise  # SIGTERM or SIGHUP ends the shell: its line, the lock released, 143 or 129
@@ -224,6 +386,18 @@ class Shell:
         out.echo(line)
 
 
+def _dice_expression(word: str) -> bool:
+    """Whether ``word`` alone is a dice expression (the shell rolls it)."""
+    from companion.dice.expr import parse
+    from companion.errors import InputError
+
+    try:
+        parse(word)
+    except InputError:
+        return False
+    return True
+
+
 def run(env: Env, root_args: list[str], name: str | None) -> int:
     """Open the shell on session ``name`` (or the active one, or none) until Ctrl-D or ``exit``."""
     from companion.cli.kit import active_name
@@ -238,15 +412,15 @@ def run(env: Env, root_args: list[str], name: str | None) -> int:
 
 def _piped(shell: Shell) -> int:
     """Lines from a pipe or a file: each runs as typed; no prompt, completion or toolbar."""
-    code = 0
+    failed = 0
     for line in shell.env.stdin:
         result = shell.run(line.rstrip("\n"))
         if ended() is not None:  # SIGTERM or SIGHUP ended the command (it said so): the shell ends too
             return ended().code  # type: ignore[union-attr]
         if result is None:
-            return 0
-        code = result
-    return 0 if code == 0 else code
+            break
+        failed = result or failed  # a line that failed makes the whole run fail (its last error code)
+    return failed
 
 
 def _interactive(shell: Shell) -> int:
@@ -283,6 +457,7 @@ def _interactive(shell: Shell) -> int:
         enable_history_search=False,  # Ctrl-R searches; Up/Down walk the whole history
     )
     shell.env.echo("companion shell: type help for the short forms and keys; Ctrl-D or exit leaves.")
+    shell.show_step()  # the step the game waits for, above the first prompt
     while True:
         try:
             line = prompt.prompt(f"{shell.name or 'companion'}> ")

@@ -1,16 +1,34 @@
-"""The shell's bottom toolbar: the session's live figures, from the same rows as ``companion status``.
+"""The shell's bottom toolbar: the whole table in view, made once after every command.
 
-Made once after every command (not at every key press) and packed into at most three lines of the
-terminal's width: whole figures only, joined with `` · ``; a figure too long for a line is cut at a
-word with "…", and figures that do not fit are left out with "…" at the end.
+For a game that gives its :class:`companion.engine.board.Board`, the bar is, in this order:
+
+1. the pending step's one line (who acts, what to roll or choose, the odds or the menu);
+2. the fight in progress, every figure in it with its health;
+3. every hero or player, with its health as a number and the figure that matters most in its game,
+   whose turn marked ``▶``;
+4. the rest: the session, floor, room, the Talisman search, the deck.
+
+It fits the terminal's width. Heroes are never dropped: when they do not fit their lines, each name
+is shortened to the shortest prefix no other hero shares (its health always stays). The fight's
+figures and the rest are shortened first, and figures that do not fit are said as "+2 more".
+
+A game without a board (freeform) shows the session's figures from the same rows as
+``companion status``, packed into at most three lines: whole figures only, joined with `` · ``; a
+figure too long for a line is cut at a word with "…", and figures that do not fit are left out with
+"…" at the end.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from companion.i18n import _
+
 if TYPE_CHECKING:
+    from companion.engine.board import Board, Figure
+    from companion.engine.pending import Pending
     from companion.session.service import Session
 
 SEP = " · "
@@ -78,3 +96,136 @@ def toolbar_lines(session: Session | None, width: int, name: str | None = None) 
         return fit("no session", ["start one: new GAME", "or: use NAME", "help: short forms and keys"], width)
     head = f"{session.name} ({session.meta.game})"
     return fit(head, figures(session) or ["nothing tracked yet"], width)
+
+
+#: The most lines the heroes take before their names are shortened, and the fight's figures.
+HERO_LINES = 3
+FIGHT_LINES = 2
+REST_LINES = 2
+
+
+def _width(text: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _cut_cells(text: str, width: int) -> str:
+    """:func:`_cut` by the terminal's cells (a ♥ or ▶ may take two)."""
+    if _width(text) <= width:
+        return text
+    while text and _width(text) > width - 1:
+        text = text[:-1]
+    cut = text.rsplit(" ", 1)[0] if " " in text else text
+    return cut.rstrip(" ,;:·") + "…"
+
+
+def pack(items: list[str], width: int, lines: int, more: bool) -> list[str] | None:
+    """``items`` joined with `` · `` into at most ``lines`` lines of ``width`` cells; with ``more``,
+    what does not fit is said as "+N more" at the end; else None when they do not all fit."""
+    out: list[str] = []
+    line: list[str] = []
+    for i, item in enumerate(items):
+        item = _cut_cells(item, width)
+        if _width(SEP.join([*line, item])) <= width:
+            line.append(item)
+            continue
+        if len(out) + 1 >= lines:
+            if not more:
+                return None
+            left = len(items) - i
+            while line:
+                tail = " " + _("+{n} more").format(n=left)
+                room = width - _width(SEP.join(line[:-1]) + (SEP if len(line) > 1 else "")) - _width(tail)
+                if _width(line[-1]) <= room:
+                    break
+                if room >= 12:  # a long last figure is cut, not dropped
+                    line[-1] = _cut_cells(line[-1], room)
+                    break
+                line.pop()
+                left += 1
+            out.append((SEP.join(line) + " " if line else "") + _("+{n} more").format(n=left))
+            return out
+        out.append(SEP.join(line))
+        line = [item]
+    if line:
+        out.append(SEP.join(line))
+    return out
+
+
+def unique_prefixes(names: list[str]) -> list[str]:
+    """Each name's shortest prefix that no other name starts with (the whole name when it must)."""
+    out = []
+    for i, name in enumerate(names):
+        others = [n.casefold() for j, n in enumerate(names) if j != i]
+        for k in range(1, len(name) + 1):
+            p = name[:k].casefold()
+            if not any(o.startswith(p) for o in others):
+                out.append(name[:k])
+                break
+        else:
+            out.append(name)
+    return out
+
+
+def _figure(f: Figure, name: str, extra: bool = True) -> str:
+    text = ("▶" if f.turn else "") + name
+    if f.out:
+        return text + " ✝"
+    if f.health:
+        text += f" {f.health}"
+    if extra and f.extra:
+        text += f" {f.extra}"
+    return text
+
+
+def hero_lines(heroes: tuple[Figure, ...], width: int) -> list[str]:
+    """Every hero on as few lines as it takes: whole names, then (past :data:`HERO_LINES`) the
+    shortest unique prefixes, then without their extra figure; never one left out."""
+    names = [h.name for h in heroes]
+    short = unique_prefixes(names)
+    tries = (
+        (names, True),
+        (short, True),
+        (names, False),
+        (short, False),
+    )
+    for chosen, extra in tries:
+        items = [_figure(h, n, extra) for h, n in zip(heroes, chosen, strict=True)]
+        packed = pack(items, width, HERO_LINES, more=False)
+        if packed is not None:
+            return packed
+    # Still too many for the lines: as many lines as the shortest form takes (never a hero dropped).
+    items = [_figure(h, n, False) for h, n in zip(heroes, short, strict=True)]
+    return pack(items, width, len(items), more=False) or items
+
+
+def bar(
+    head: str,
+    figures_: list[str],
+    width: int,
+    *,
+    board: Board | None = None,
+    step: Pending | None = None,
+) -> list[str]:
+    """The bottom bar at ``width`` columns: the step, the fight, the heroes, the rest."""
+    width = max(20, width)
+    if board is None:
+        out = fit(head, figures_, width)
+        return ([_cut_cells(step.line(), width)] if step is not None else []) + out
+    out: list[str] = []
+    if step is not None:
+        out.append(_cut_cells(step.line(), width))
+    if board.fight:
+        items = [_figure(f, f.name) for f in board.fight]
+        title = f"⚔ {board.fight_title}:" if board.fight_title else "⚔"
+        packed = pack(items, width - _width(title) - 1, FIGHT_LINES, more=True) or []
+        out.extend((f"{title} {line}" if i == 0 else " " * (_width(title) + 1) + line) for i, line in enumerate(packed))
+    heroes = board.heroes
+    if step is not None and step.actor and not any(f.turn for f in (*board.fight, *heroes)):
+        heroes = tuple(replace(h, turn=True) if h.name == step.actor else h for h in heroes)
+    if heroes:
+        out.extend(hero_lines(heroes, width))
+    rest = pack([head, *board.rest], width, REST_LINES, more=True) or [_cut_cells(head, width)]
+    out.extend(rest)
+    return out

@@ -17,11 +17,16 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
 #: Words the shell answers itself.
 EXIT_WORDS = ("exit", "quit")
 HELP_WORDS = ("help", "?")
+#: Every word the shell itself answers, or that stays a command at a pending step.
+SHELL_WORDS = (*EXIT_WORDS, *HELP_WORDS, "clear", "shell", "companion")
 
 KEYS = (
     ("Tab", "complete a command, an option, a name from the session"),
     ("Up / Down", "walk the history (kept between shells)"),
     ("Ctrl-R", "search the history"),
     ("Ctrl-C", "clear the line"),
+    ("Enter", "at a roll the game waits for: roll it with the session's virtual dice"),
+    ("?", "at a step the game waits for: the answers it takes"),
+    ("clear", "clear the screen"),
     ("Ctrl-D, exit", "leave the shell"),
 )

@@ -43,12 +43,12 @@ def test_a_whole_game_in_a_terminal(tmp_path):
     step("Dragon player only", ENTER)  # Enter on "Hide it"
     step("Sam Barleyman's turn", DOWN * 3 + ENTER)  # Entered the lair: reveal the dragon
     step("Sam Barleyman's turn", DOWN * 4 + ENTER)  # Sneak: a chit from the hoard, and the alarm
-    step("Sam Barleyman's turn", UP * 4 + ENTER)  # End Sam's turn: the dragon turn draws a countdown chit
+    step("Sam Barleyman's turn", UP * 3 + ENTER)  # End Sam's turn: the dragon turn draws a countdown chit
     for _ in range(2):
-        step("the dragon player's turn", UP * 4 + ENTER)  # end the dragon player's turn
-        step("Sam Barleyman's turn", UP * 4 + ENTER)  # end Sam's turn
-    step("the dragon player's turn", UP * 4 + ENTER)
-    step("Sam Barleyman's turn", UP * 5 + ENTER)  # Leave the den (for good)
+        step("the dragon player's turn", UP * 3 + ENTER)  # end the dragon player's turn
+        step("Sam Barleyman's turn", UP * 3 + ENTER)  # end Sam's turn
+    step("the dragon player's turn", UP * 3 + ENTER)
+    step("Sam Barleyman's turn", UP * 4 + ENTER)  # Leave the den (for good)
     step("Leave the den for good", ENTER)  # Yes
     child.expect("The game is over")
     seen.append(ANSI.sub("", child.before + child.after))

@@ -36,6 +36,7 @@ GAME = GameSpec(
     status=view.status,
     advise=view.advise,
     risk=view.risk,
+    board=view.board,
     commands="companion.games.adventure_in_the_dungeon.cli:app",
     hero=view.heroes_line,
     log_title="The Adventure in the Dungeon",

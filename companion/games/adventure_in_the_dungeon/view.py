@@ -14,6 +14,7 @@ from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.data import HEROES
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.engine.requests import Request
@@ -213,3 +214,36 @@ def risk(state: State, request: Request) -> dict[str, float]:
 def heroes_line(state: State) -> str:
     """The log's front matter ``hero``: the four heroes."""
     return "Adelhardt, Krylla, Ibli and Regalan"
+
+
+# ---- the shell's bar ---------------------------------------------------------------------------
+
+
+def board(state: State) -> object:
+    """The table for the shell's bar: each hero's hits left (of the tally's hits), the monster of
+    the area being fought with its hit marks, the areas cleared and the Talisman search."""
+    from companion.engine.board import Board, Figure
+
+    g = state.game
+    tallies = state.trackers.tallies
+    heroes = []
+    for i, hero in enumerate(HEROES):
+        t = tallies.get(hero.name)
+        marks = ", ".join(_marks(state, i))
+        health = f"{t.left}/{t.max_hits}" if t is not None else ""
+        fallen = hero.key in g.fates or (t is not None and t.slain)
+        heroes.append(Figure(hero.name, health, "" if fallen else marks, out=fallen))
+    areas = R.areas(state.data)
+    fight: tuple[Figure, ...] = ()
+    title = ""
+    if g.area is not None and g.area in areas:
+        area = areas[g.area]
+        t = tallies.get(area.monster)
+        health = f"{t.left}/{t.max_hits}" if t is not None else ""
+        marks = ("I" * t.hits) if t is not None and t.hits else ""
+        fight = (Figure(area.monster, health, marks),)
+        title = _("Area {n}, round {round}").format(n=g.area, round=g.round)
+    ts = state.trackers.talisman
+    talisman = _("Talisman found") if ts.found else _("Talisman: {n} kills").format(n=ts.kills)
+    rest = (_("{n} of {m} areas cleared").format(n=len(g.cleared), m=len(areas)), talisman)
+    return Board(tuple(heroes), fight, title, rest)

@@ -109,3 +109,40 @@ def status_json(state: State) -> dict[str, Any]:
         "lang": g.lang,
         "cards": g.cards,
     }
+
+
+def board(state: State) -> Any:
+    """The table for the shell's bar: every player's ♥ and ★ with whose turn it is, the monsters on
+    the table with their strength, the floor and its deck, the monsters beaten."""
+    from companion.engine.board import Board, Figure
+
+    g = state.game
+    if not isinstance(g, DarkTower):
+        return Board()
+    lang = g.lang
+    playing = bool(g.decks) and not state.finished
+    heroes = tuple(
+        Figure(
+            hero.player,
+            f"♥{hero.health}/{hero.max_health}",
+            f"★{hero.energy}",
+            turn=playing and i == g.turn,
+            out=hero.fallen,
+        )
+        for i, hero in enumerate(g.heroes)
+    )
+    fight = tuple(
+        Figure(lookup.name_of(state, "monster", m), str(lookup.monster_card(state, m).strength)) for m in g.group
+    )
+    rest = []
+    if g.decks:
+        deck = g.deck()
+        rest.append(
+            ngettext("{floor} · deck: {n} left ({cards})", "{floor} · deck: {n} left ({cards})", deck.left).format(
+                floor=f"{C.term('floor', lang)} {g.floor}", n=deck.left, cards=lookup.deck_text(deck, lang)
+            )
+        )
+        rest.append(f"{C.term('beaten', lang)}: {g.beaten}")
+    else:
+        rest.append(lookup.waiting_for(state))
+    return Board(heroes, fight, C.term("table", lang) if fight else "", tuple(rest))

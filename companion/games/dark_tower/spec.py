@@ -31,6 +31,12 @@ def status(state: State) -> list[tuple[str, str]]:
     return rows(state)
 
 
+def board(state: State) -> object:
+    from companion.games.dark_tower.screen import board as made
+
+    return made(state)
+
+
 def hero(state: State) -> str | None:
     from companion.games.dark_tower import cards, lookup
 
@@ -62,6 +68,7 @@ GAME = GameSpec(
     play=play,
     reducers={"dark": _reduce},
     status=status,
+    board=board,
     commands="companion.games.dark_tower.cli:app",
     hero=hero,
     log_title=N_("Dark Tower"),

@@ -39,6 +39,7 @@ GAME = GameSpec(
     play=engine.play,
     reducers={actions.EVENT: actions.reduce},
     status=view.status_rows,
+    board=view.board,
     commands="companion.games.dragons_den.cli:app",
     hero=view.hero_line,
     log_title="The Dragon's Den",

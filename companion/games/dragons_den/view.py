@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.dragons_den import data, rules
 from companion.games.dragons_den.state import DRAGON, HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -209,3 +210,38 @@ def hero_line(state: State) -> str | None:
 
 
 __all__ = ["DRAGON", "den_json", "health_table", "status_rows"]
+
+
+# ---- the shell's bar ---------------------------------------------------------------------------
+
+
+def board(state: State) -> Any:
+    """The table for the shell's bar: every hero's health and treasure, the dragon and the monsters
+    awake with their health, whose turn it is, the alarm and the hoard."""
+    from companion.engine.board import Board
+    from companion.engine.board import Figure as Shown
+
+    den: Den = state.game
+    heroes = []
+    for h in den.heroes:
+        gp = carried_gp(h, state.data)
+        treasure = _("◆{n} {gp} gp").format(n=len(h.treasure), gp=f"{gp:,}") if h.treasure else ""
+        gone = h.status != IN
+        health = f"{h.health}/{h.max_health}" if not gone else h.status
+        turn = den.phase == HEROES and den.turn == h.key
+        heroes.append(Shown(short(h), health, treasure, turn=turn, out=h.status == "slain"))
+    foes = []
+    dragon = den.dragon
+    if dragon is not None and dragon.status == IN:
+        foes.append(Shown(dragon.name, f"{dragon.health}/{dragon.max_health}", turn=den.phase == DRAGON))
+    for m in den.monsters_alive():
+        foes.append(Shown(m.name, f"{m.health}/{m.max_health}"))
+    rest = [] if den.phase == SETUP else [_("round {n}").format(n=den.round), alarm_text(den)]
+    if den.phase == SETUP:
+        rest.append(phase_text(den))
+    elif den.phase == DRAGON:
+        rest.insert(0, _("the dragon player's turn"))
+    elif den.phase == OVER:
+        rest.insert(0, phase_text(den))
+    rest.append(_("hoard {n}/{m}").format(n=len(den.hoard), m=data.HOARD_CHITS))
+    return Board(tuple(heroes), tuple(foes), _("the den") if foes else "", tuple(rest))

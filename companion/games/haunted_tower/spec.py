@@ -73,6 +73,12 @@ def status(state: State) -> list[tuple[str, object]]:
     return status_rows(state)
 
 
+def board(state: State) -> object:
+    from companion.games.haunted_tower.view import board as made
+
+    return made(state)
+
+
 def hero_line(state: State) -> str | None:
     heroes = state.game.heroes if state.game else []
     return ", ".join(h.name for h in heroes) or None
@@ -88,6 +94,7 @@ GAME = GameSpec(
     reducers={"haunted": reduce},
     status=status,  # type: ignore[arg-type]
     advise=advise,
+    board=board,
     commands="companion.games.haunted_tower.cli:app",
     hero=hero_line,
     log_title="D&D: The Haunted Tower",

@@ -13,6 +13,7 @@ from companion.games.haunted_tower import data as D
 from companion.games.haunted_tower import lookup, rules_climb, rules_numbers, rules_score
 from companion.games.haunted_tower import odds as O
 from companion.games.haunted_tower.monsters import MONSTERS, SPECTER, Monster
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -156,7 +157,7 @@ def hp_line(name: str, hp: int, ends: tuple[tuple[O.End, Any], ...]) -> str:
     from companion.sim.chart import spark
 
     shares = [Fraction(0)] * (hp + 1)
-    for (_, h), p in ends:
+    for (_unused, h), p in ends:
         shares[h] += p
     mean = sum(h * p for h, p in enumerate(shares))
     return f"{name}'s HP at the end: fallen {spark(shares)} {hp} · {float(mean):.1f} on average"
@@ -380,3 +381,64 @@ def monster_table(variants: list[str]) -> Table:
             m.special,
         )
     return table
+
+
+# ---- the shell's bar ---------------------------------------------------------------------------
+
+
+def board(state: State) -> Any:
+    """The table for the shell's bar: the fight (hero and monster, with HP), every hero's HP and
+    chits, whose turn it is (the figure to act in a fight, else who moves first this round)."""
+    from companion.engine.board import Board, Figure
+
+    g = lookup.game(state)
+    f = g.fight
+    acting = ""
+    if f is not None:
+        if f.phase == "monster":
+            acting = f.monster
+        elif f.phase in ("hero", "initiative", "pick"):
+            acting = f.hero
+        elif f.phase == "table":
+            acting = f.monster
+    elif g.order and not g.rolloff:
+        acting = g.order[0]
+    heroes = []
+    for hero in g.heroes:
+        chits = f"●{len(hero.chits)}"
+        if hero.minus:
+            chits += f" −1×{len(hero.minus)}"
+        heroes.append(
+            Figure(
+                hero.name,
+                f"{max(0, hero.hp)}/{hero.max_hp}",
+                chits,
+                turn=hero.name == acting,
+                out=hero.out,
+            )
+        )
+    fight: tuple[Figure, ...] = ()
+    title = ""
+    if f is not None:
+        m = MONSTERS[f.monster]
+        fighter = lookup.find_hero(g, f.hero, living=False)
+        hp = f"{max(0, fighter.hp)}/{fighter.max_hp}" if fighter is not None else ""
+        fight = (
+            Figure(f.hero, hp, turn=acting == f.hero),
+            Figure(
+                m.name,
+                f"{max(0, f.hp)}/{m.hp}",
+                _("Att {att} AC {ac}").format(att=m.att, ac=m.ac),
+                turn=acting == f.monster,
+            ),
+        )
+        title = _("fight {n}, round {round}").format(n=f.n, round=f.round)
+    rest = []
+    if g.phase == "setup":
+        rest.append(_("setup: {n} of {lo}-{hi} heroes").format(n=len(g.heroes), lo=D.MIN_PLAYERS, hi=D.MAX_PLAYERS))
+    elif g.round:
+        rest.append(_("round {n}").format(n=g.round))
+    if g.specter_seen and not g.specter_dead and (f is None or f.monster != SPECTER):
+        rest.append(_("{monster} waits").format(monster=MONSTERS[SPECTER].name))
+    rest.append(_("fights: {n}").format(n=g.fights))
+    return Board(tuple(heroes), fight, title, tuple(rest), turn_known=f is not None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.odds import dc_chance
+from companion.i18n import _
 from companion.sim.chart import spark
 
 from . import data as d
@@ -203,3 +204,41 @@ def hero(state: State) -> str | None:
         return state.hero
     attrs = " ".join(f"{a} {g.attributes[a]}" for a in d.ATTRIBUTES)
     return f"{state.hero or 'Hero'} (level {state.trackers.level}; {attrs})"
+
+
+# ---- the shell's bar ---------------------------------------------------------------------------
+
+
+def board(state: State) -> Any:
+    """The table for the shell's bar: the hero's HP, daggers and potions; the fight's foes left."""
+    from companion.engine.board import Board, Figure
+
+    g: Tower = state.game
+    t = state.trackers
+    hp = t.counter("hp")
+    kit = f"{_plural(t.items.get(d.DAGGER, 0), 'dagger')}, {_plural(t.items.get(d.POTION, 0), 'potion')}"
+    hero = Figure(state.hero or "Hero", f"{hp.value}/{hp.max or hp.value}", kit, turn=True, out=hp.value <= 0)
+    fight: tuple[Figure, ...] = ()
+    title = ""
+    f = g.fight
+    if f is not None and state.finished is None and f.killed < f.foes:
+        fight = tuple(Figure(rules.foe_name(f, i)) for i in range(f.killed + 1, f.foes + 1))
+        title = _("{killed}/{foes} killed").format(killed=f.killed, foes=f.foes)
+        if f.attribute:
+            title += _(", with {attribute}").format(attribute=f.attribute)
+    where = _("room {n}").format(n=g.at) if g.at else _("at the stairs")
+    rest = [
+        _("floor {n}/{last}, {where}").format(n=t.floor, last=d.LAST_FLOOR, where=where),
+        _("level {n}, XP {xp}").format(n=t.level, xp=t.counter("xp").value),
+    ]
+    return Board((hero,), fight, title, tuple(rest))
+
+
+def best(state: State, request: Request) -> str | None:
+    """The fight choice with the highest chance to win (no further potions counted)."""
+    chances = risk(state, request)
+    options = {o.value for o in getattr(request, "options", ())}
+    shown = {k: v for k, v in chances.items() if k in options}
+    if not shown:
+        return None
+    return min(shown, key=lambda k: shown[k])
