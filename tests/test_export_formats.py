@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import html5lib
@@ -135,8 +136,12 @@ def test_html_header_charts_moments_and_dice_of_a_won_game():
     titles = {"".join(t.itertext()) for t in doc.iter(f"{SVG}title")}
     assert {"HP and hits left over the session", "XP and level", "d6: share of rolls per face"} <= titles
     moments = "".join(doc.find(f".//{XHTML}section[@id='moments']").itertext())
-    assert "The lowest chance to win a fight: 5/16 (31.2%)" in " ".join(moments.split())
-    assert "that turned it" in moments
+    moments = " ".join(moments.split())
+    assert "62 fights; the 3 with the lowest chance to win (every fight is listed after the log):" in moments
+    assert "Floor 3, room 2: 3 Skeleton Warriors won Lowest chance to win: 5/16 (31.2%) after action 242" in moments
+    assert "What turned it: action 243, Drink a potion (heal to Max HP)." in moments
+    every = doc.find(f".//{XHTML}section[@id='fights']")
+    assert len(list(every.iter(f"{XHTML}h3"))) == 62
     rows = [["".join(td.itertext()) for td in tr.iter(f"{XHTML}td")] for tr in doc.iter(f"{XHTML}tr")]
     assert ["physical", "0", "0", "0", "0", "0", "0", "0", "–", "no rolls"] in rows
     [virtual] = [r for r in rows if r and r[0] == "virtual (control)"]
@@ -228,18 +233,24 @@ def test_the_big_moments_of_a_lost_game():
     from companion.export.moments import moments
 
     src = source("talisman-example.md")
-    found = moments(replayed("talisman-example.md", odds=True), src.state.finished)
-    assert found is not None and found.result == "lost" and found.probed
-    assert found.lowest is not None and 0 < found.lowest.chance < 1
-    assert found.turn is not None and found.turn.after < found.turn.before and found.turn.roll is not None
+    found = moments(replayed("talisman-example.md", odds=True))
+    assert found.probed and len(found.fights) == 12
+    last = found.fights[-1]
+    assert last.title == "Area 13: the Iron Skeletons" and last.result == "lost"
+    assert 0 < last.lowest.chance < 1 and isinstance(last.lowest.chance, Fraction)
+    assert last.turn is not None and last.turn.after is None and last.turn.end == "lost" and last.turn.rolls
+    assert [f.result for f in found.fights[:-1]] == ["won"] * 11
     text = page(src, replayed("talisman-example.md", odds=True))
-    assert "The roll that turned it against the hero:" in text
+    assert "to a loss." in " ".join(text.split())
 
 
-def test_a_game_in_play_has_no_big_moments_and_an_unfinished_word_is_neither():
+def test_a_freeform_page_says_why_it_has_no_big_moments():
     from companion.export.moments import moments, outcome
 
-    assert moments(replayed("freeform-example.md"), None) is None
+    found = moments(replayed("freeform-example.md", odds=True))
+    assert found.fights == [] and not found.probed
+    text = " ".join(page(source("freeform-example.md"), replayed("freeform-example.md", odds=True)).split())
+    assert "A freeform session keeps no fight rules, so companion has no odds to count its fights by" in text
     assert [outcome(x) for x in ("won", "lost: every hero has fallen", "dead on floor 3", "a draw", None)] == [
         "won",
         "lost",

@@ -42,14 +42,14 @@ def _make(fmt: str, source: Source) -> str:
         return json.dumps(document(source), ensure_ascii=False, indent=1) + "\n"
     from companion.export.replay import replay
 
-    steps = replay(source.meta, source.events)
     if fmt == "lonelog":
         from companion.export.lonelog import render
 
-        return render(source, steps)
+        return render(source, replay(source.meta, source.events))
     from companion.export.html import page
+    from companion.export.moments import probe_for
 
-    return page(source, steps)
+    return page(source, replay(source.meta, source.events, probe_for(source.meta.game)))
 
 
 def _check_format(fmt: str) -> str:

@@ -21,12 +21,14 @@ from markupsafe import Markup
 from companion import __version__
 from companion.export import charts
 from companion.export.audit import DieAudit, audit, die_label, needed
-from companion.export.moments import Moments, moments, outcome
+from companion.export.moments import At, Fight, Moments, moments, outcome
 from companion.export.replay import Replay
 from companion.export.rolls import collect
 from companion.export.source import Source
 
 TEMPLATES = Path(__file__).parent / "templates"
+#: The big moments shown first: the fights with the lowest chance to win (every fight is listed after the log).
+CLOSEST = 3
 
 
 def _env() -> jinja2.Environment:
@@ -48,11 +50,10 @@ def _pct(x: Fraction | float) -> str:
 
 
 def _odds(x: Fraction) -> str:
-    """``5/16 (31.3%)``: the exact fraction where it is short, and the percentage."""
-    x = Fraction(x)
-    if x.denominator <= 1000:
-        return f"{x.numerator}/{x.denominator} ({_pct(x)})"
-    return _pct(x)
+    """``5/16 (31.3%)``: the exact fraction where it is short enough to read, and the percentage."""
+    from companion.sim.fights import chance_text
+
+    return chance_text(Fraction(x))
 
 
 def markdown_html(markdown: str) -> Markup:
@@ -89,20 +90,53 @@ def _dice(results: list[DieAudit]) -> list[dict[str, Any]]:
     return out
 
 
+def _at(at: At) -> dict[str, Any]:
+    """A chance on the page: its exact value, as read, where, and the odds command that gives it."""
+    x = at.chance
+    return {
+        "value": f"{x.numerator}/{x.denominator}",
+        "text": _odds(x),
+        "action": at.step,
+        "words": at.position.words,
+        "command": at.position.command(),
+    }
+
+
+def _fight(f: Fight) -> dict[str, Any]:
+    turn = None
+    if f.turn is not None:
+        t = f.turn
+        what = [_roll_text(d["roll"]) if "roll" in d else d.get("choice") or d["action"] for d in t.done]
+        turn = {
+            "first": t.first + 1,
+            "last": t.last + 1,
+            "what": what,
+            "rolls": len(t.rolls),
+            "before": _at(t.before),
+            "same": t.before == f.lowest,
+            "after": _at(t.after) if t.after is not None else None,
+            "end": t.end,
+            "up": t.change > 0,
+        }
+    return {"title": f.title, "result": f.result, "lowest": _at(f.lowest), "turn": turn}
+
+
+def _closest(fights: list[Fight]) -> list[Fight]:
+    """The big moments shown first: every fight in the order fought, or the CLOSEST lowest, lowest first."""
+    if len(fights) <= CLOSEST:
+        return fights
+    return sorted(fights, key=lambda f: f.lowest.chance)[:CLOSEST]
+
+
 def context(source: Source, replay: Replay) -> dict[str, Any]:
     state = source.state
     rolls = collect(source.events)
     results = audit(rolls.faces)
     health = charts.health_chart(replay)
     progress = charts.progress_chart(replay)
-    found: Moments | None = moments(replay, state.finished)
+    found: Moments = moments(replay)
     physical = sum(1 for f in rolls.faces if f.source == "physical")
     virtual = sum(1 for f in rolls.faces if f.source == "virtual")
-    turn = None
-    if found is not None and found.turn is not None:
-        t = found.turn
-        what = f"the roll {_roll_text(t.roll)}" if t.roll is not None else f"the choice: {(t.choice or '')[2:]}"
-        turn = {"before": t.before, "after": t.after, "what": what, "action": t.step + 1, "roll": t.roll is not None}
     return {
         "title": source.title,
         "session": source.meta.name,
@@ -124,8 +158,9 @@ def context(source: Source, replay: Replay) -> dict[str, Any]:
         "fights": len(replay.fights()),
         "health_chart": Markup(health) if health else None,  # pygal's SVG: it escapes the text
         "progress_chart": Markup(progress) if progress else None,
-        "moments": found,
-        "turn": turn,
+        "probed": found.probed,
+        "fights_read": [_fight(f) for f in found.fights],
+        "closest": [_fight(f) for f in _closest(found.fights)],
         "dice": _dice(results),
         "amended": rolls.amended,
         "unknown": rolls.unknown,

@@ -1,104 +1,199 @@
-"""The big moments of a won or lost game: the lowest chance to win met, and the roll that turned it.
+"""The big moments of a session: each fight's lowest chance to win, and the roll or choice that turned it.
 
-A game plugs in a *probe*: given the state after an event and the request the game waits on next, the
-exact chance (a Fraction, from the game's own odds code, never sampled) to win the fight under way,
-or None outside a fight. The replay asks the probe after every event, so the chance is known all
-along the session:
+A game plugs in a *probe* (``FightOddsEntry.probe`` in :mod:`companion.sim.fights`): the replay asks
+it before and after every event for the chance to win the fight under way, from the game's own
+exact odds (never sampled), as a :class:`~companion.sim.fights.Reading` that names the position
+(its words, and the ``companion odds fight`` arguments that give the same fraction), and whether a
+fight is over (won, lost or fled). For every fight this module finds:
 
-- **the lowest chance met**: the smallest chance to win a fight the player faced;
-- **the roll that turned it**: in a won game, the roll (or the choice, such as a potion drunk) after
-  the low point, in the same fight, that raised the chance most, with the chance before and after;
-  in a lost game, the one in any fight that lowered it most.
+- **the lowest chance** met in it, where, and in what position;
+- **what turned it**: between two readings of the fight, the stretch of play (one roll or choice,
+  or the rolls of a round where the game reads only at its choices) that moved the chance most: in
+  a won fight the biggest rise after the low point, in a lost one the biggest fall, otherwise the
+  biggest change either way. The end of a fight counts as a reading: 1 when won, 0 when lost.
 
-The Inverted Tower probes at every step of a fight (its odds are the rest of the fight with the
-attribute chosen); The Adventure in the Dungeon at each "fight or flee" (fighting on to the end, as
-its play screen shows). The table assistants have no probe yet: their page says so.
+A game still in play gets its fights so far. Chances counted as floats (The Adventure in the
+Dungeon's, at every choice) pick the moments; the moments shown are counted again exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from companion.export.replay import Replay
+from companion.export.replay import Replay, Step
+from companion.sim.fights import Position, Reading
 
-Probe = Callable[[Any, Any], "tuple[Fraction, str] | None"]
 
+def probe_for(game: str) -> Any:
+    """A fresh probe for one replay of ``game``'s session, or None (a game with no fight odds)."""
+    from companion.sim.fights import FIGHT_ODDS, load
 
-def _tower(state: Any, request: Any) -> tuple[Fraction, str] | None:
-    from companion.games.inverted_tower.view import remaining_odds
-
-    g = state.game
-    f = getattr(g, "fight", None)
-    if f is None or not f.attribute or state.trackers.counter("hp").value <= 0:
+    entry = FIGHT_ODDS.get(game)
+    if entry is None or not entry.probe:
         return None
-    odds = remaining_odds(state, f, g.attributes[f.attribute])
-    left = max(0, f.normal - f.killed) + (1 if f.strong and f.killed < f.foes else 0)
-    what = f"{left} foe{'s' if left != 1 else ''} left, HP {state.trackers.counter('hp').value}, floor {g.floor}"
-    return Fraction(odds.win), what
-
-
-def _dungeon(state: Any, request: Any) -> tuple[Fraction, str] | None:
-    if request is None or getattr(request, "key", None) != "round.action":
-        return None
-    from companion.games.adventure_in_the_dungeon import odds as O
-    from companion.games.adventure_in_the_dungeon import rules as R
-    from companion.games.adventure_in_the_dungeon.engine import model_for, snapshot
-
-    g = state.game
-    areas = R.areas(state.data)
-    if g.area is None or g.area not in areas:
-        return None
-    area = areas[g.area]
-    model = model_for(state, area)
-    odds = O.fight_odds(model, snapshot(state, model), at="choice", exact=False)
-    return Fraction(odds.slain), f"the {area.monster}, Area {area.number}, round {g.round}"
-
-
-PROBES: dict[str, Probe] = {"inverted-tower": _tower, "talisman": _dungeon}
-
-
-def probe_for(game: str) -> Probe | None:
-    return PROBES.get(game)
+    return load(entry.probe)()
 
 
 @dataclass(frozen=True)
-class Moment:
+class At:
+    """A chance to win at one moment: after ``step`` actions (the page says "after action ``step``")."""
+
     step: int
     chance: Fraction
-    what: str
+    position: Position
 
 
 @dataclass(frozen=True)
 class Turn:
-    """The action that turned a fight (a roll, or a choice such as drinking a potion) and the chance
-    to win before and after it."""
+    """The stretch of play (steps ``first`` to ``last``) between two readings that moved the chance most."""
 
-    step: int
-    before: Fraction
-    after: Fraction
-    #: The roll as the log keeps it (companion/log/model.py), or None for a choice.
-    roll: dict[str, Any] | None
-    #: The choice, as lonelog writes it ("@ Drink a potion (heal to Max HP)"), or None for a roll.
-    choice: str | None = None
+    first: int
+    last: int
+    before: At
+    #: The reading after it; None when the fight ended with it (``end`` says how).
+    after: At | None
+    end: str | None
+    #: What was done in it, one item a step: a roll as the log keeps it (``{"roll": ...}``, see
+    #: companion/log/model.py), a choice (``{"choice": "Drink a potion (heal to Max HP)"}``) or a
+    #: game's action without a roll (``{"action": "Sam attacks the Goblin: hit"}``).
+    done: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def rolls(self) -> list[dict[str, Any]]:
+        return [d["roll"] for d in self.done if "roll" in d]
+
+    @property
+    def change(self) -> Fraction:
+        return (self.after.chance if self.after is not None else _END[self.end or ""]) - self.before.chance
+
+
+@dataclass(frozen=True)
+class Fight:
+    title: str
+    #: The first and last step of play the fight was read at.
+    first: int
+    last: int
+    #: "won", "lost", "fled", or None (still on when the session was exported, or ended otherwise).
+    result: str | None
+    lowest: At
+    turn: Turn | None
 
 
 @dataclass(frozen=True)
 class Moments:
-    result: str  # "won" or "lost"
-    lowest: Moment | None
-    turn: Turn | None
+    fights: list[Fight]
+    #: False where the game has no fight odds to read (the page says so).
     probed: bool
 
+    @property
+    def lowest(self) -> Fight | None:
+        """The fight with the lowest chance met (the first of equals)."""
+        return min(self.fights, key=lambda f: f.lowest.chance, default=None)
 
-def _choice(step: Any) -> str | None:
-    if step.event.get("t") != "answer":
+
+_END = {"won": Fraction(1), "lost": Fraction(0)}
+
+
+@dataclass
+class _Point:
+    """A reading on a fight's timeline: ``t`` is 2i just before step i, 2i + 1 just after it."""
+
+    t: int
+    value: float | Fraction
+    reading: Reading | None  # None: the fight's end
+
+
+#: Events that change a tracker by hand (not a roll, a choice or a game's action).
+_BY_HAND = frozenset(("note", "mode", "amend", "tally", "counter", "xp", "item", "room", "floor", "talisman",
+                      "hero", "gamedata", "end"))  # fmt: skip
+
+
+def _done(step: Step) -> list[dict[str, Any]]:
+    """What a step did, for "what turned it": its rolls, else its choice, else a game's action."""
+    rolls = [{"roll": e["r"]} for e in step.entries if e["k"] == "roll"]
+    if rolls:
+        return rolls
+    kind = step.event.get("t")
+    if kind == "answer":
+        from companion.export.lonelog import choice_line
+
+        line = choice_line(step.request, step.event)
+        return [{"choice": line[2:]}] if line else []
+    if kind in _BY_HAND:
+        return []
+    said = next((e.get("t", "") for e in step.entries if e["k"] in ("line", "text") and e.get("t")), "")
+    return [{"action": said}] if said else []
+
+
+def _at(point: _Point) -> At:
+    assert point.reading is not None
+    return At((point.t + 1) // 2, point.reading.fraction(), point.reading.position)
+
+
+def moments(replay: Replay) -> Moments:
+    """Every fight the probe read in ``replay`` (in the order they began), with its big moments."""
+    timelines: dict[Any, list[_Point]] = {}
+    titles: dict[Any, str] = {}
+    results: dict[Any, str] = {}
+    read = False
+    for i, step in enumerate(replay.steps):
+        for t, reading in ((2 * i, step.before), (2 * i + 1, step.after)):
+            if reading is not None:
+                read = True
+                timelines.setdefault(reading.fight, []).append(_Point(t, reading.chance, reading))
+                titles[reading.fight] = reading.title  # the last: a group of monsters may grow
+        for key, how in step.ended.items():
+            if key in timelines:
+                results[key] = how
+                if how in _END:
+                    timelines[key].append(_Point(2 * i + 1, _END[how], None))
+    fights = [_fight(replay, titles[k], points, results.get(k)) for k, points in timelines.items()]
+    return Moments([f for f in fights if f is not None], probed=read or _probed(replay.meta.game))
+
+
+def _probed(game: str) -> bool:
+    from companion.sim.fights import FIGHT_ODDS
+
+    return bool(FIGHT_ODDS.get(game) and FIGHT_ODDS[game].probe)
+
+
+def _fight(replay: Replay, title: str, points: list[_Point], result: str | None) -> Fight | None:
+    readings = [p for p in points if p.reading is not None]
+    if not readings:
         return None
-    from companion.export.lonelog import choice_line
-
-    return choice_line(step.request, step.event)
+    low = min(readings, key=lambda p: (p.value, p.t))
+    best: tuple[float | Fraction, _Point, _Point, int, int] | None = None
+    for p, q in itertools.pairwise(points):
+        first, last = (p.t + 1) // 2, (q.t - 1) // 2
+        delta = q.value - p.value
+        if first > last or delta == 0:
+            continue
+        if not any(_done(s) for s in replay.steps[first : last + 1]):
+            continue
+        if result == "won":
+            wanted, size = delta > 0 and p.t >= low.t, delta
+        elif result == "lost":
+            wanted, size = delta < 0, -delta
+        else:
+            wanted, size = True, abs(delta)
+        if wanted and (best is None or size > best[0]):
+            best = (size, p, q, first, last)
+    turn = None
+    if best is not None:
+        _, p, q, first, last = best
+        steps = replay.steps[first : last + 1]
+        turn = Turn(
+            first,
+            last,
+            _at(p),
+            _at(q) if q.reading is not None else None,
+            result if q.reading is None else None,
+            [d for s in steps for d in _done(s)],
+        )
+    return Fight(title, readings[0].t // 2, points[-1].t // 2, result, _at(low), turn)
 
 
 def outcome(finished: str | None) -> str | None:
@@ -111,41 +206,3 @@ def outcome(finished: str | None) -> str | None:
     if head.startswith(("lost", "dead", "died", "defeat", "lose")):
         return "lost"
     return None
-
-
-def moments(replay: Replay, finished: str | None) -> Moments | None:
-    result = outcome(finished)
-    if result is None:
-        return None
-    points = [(i, s.chance) for i, s in enumerate(replay.steps) if s.chance is not None]
-    if not points:
-        return Moments(result, None, None, probed=False)
-    low_i, low = min(points, key=lambda p: (p[1][0], p[0]))
-    lowest = Moment(low_i, low[0], low[1])
-    if result == "won":
-        # The fight the low point is in: the stretch of steps around it with a fight on.
-        first, last_step = low_i, low_i
-        while first > 0 and replay.steps[first - 1].fight:
-            first -= 1
-        while last_step + 1 < len(replay.steps) and replay.steps[last_step + 1].fight:
-            last_step += 1
-    else:
-        first, last_step = 0, len(replay.steps) - 1
-    best: Turn | None = None
-    before: Fraction | None = None
-    for i in range(first, last_step + 1):
-        step = replay.steps[i]
-        if not step.fight:
-            before = None  # a fight ended: the next one starts its own count
-            continue
-        after = step.chance[0] if step.chance is not None else None
-        rolls = [e["r"] for e in step.entries if e["k"] == "roll"]
-        choice = _choice(step) if not rolls else None
-        if (rolls or choice) and before is not None and after is not None:
-            delta = after - before
-            wanted = (i > low_i and delta > 0) if result == "won" else delta < 0
-            if wanted and (best is None or abs(delta) > abs(best.after - best.before)):
-                best = Turn(i, before, after, rolls[-1] if rolls else None, choice)
-        if after is not None:
-            before = after
-    return Moments(result, lowest, best, probed=True)

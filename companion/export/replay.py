@@ -4,8 +4,9 @@ The fold (:mod:`companion.session.fold`) is the only thing that turns events int
 module drives a fresh fold over the saved events, exactly as ``Session.rebuild`` does, and after
 each event writes down:
 
-- the request the game was waiting on when the event answered it (for lonelog's ``@`` choices and
-  the odds at the big moments);
+- the request the game was waiting on when the event answered it (for lonelog's ``@`` choices);
+- with a game's probe (companion/export/moments.py), the chance to win the fight under way before
+  the event and after it, and the fights the event ended;
 - the log entries the event added (lonelog follows the log as it grew);
 - the numbers the charts draw: HP and any other counter, each hero's hits left (tallies), each
   figure's health (a game's heroes, monsters and dragon), XP and level;
@@ -17,9 +18,7 @@ Games are read by their shape, not by name: a figure is any object in the game's
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from companion.engine.requests import Request
@@ -28,6 +27,7 @@ from companion.log.model import Entry
 from companion.session.fold import Fold, amendments
 from companion.session.service import new_state
 from companion.session.state import Meta, State
+from companion.sim.fights import Reading
 
 #: At most this many figures get a line in the health chart (heroes first).
 MAX_FIGURES = 10
@@ -45,8 +45,11 @@ class Step:
     #: Tracked numbers after the event: series name → value.
     values: dict[str, int]
     fight: bool
-    #: The exact chance to win the fight under way and what it is about (see export/moments.py).
-    chance: tuple[Fraction, str] | None = None
+    #: The fight read just before this event and just after it (see export/moments.py).
+    before: Reading | None = None
+    after: Reading | None = None
+    #: The fights this event ended: their key → "won", "lost" or "fled".
+    ended: dict[Any, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -164,21 +167,33 @@ def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict
     return out
 
 
-def replay(
-    meta: Meta, events: list[dict[str, Any]], probe: Callable[[State, Any], tuple[Fraction, str] | None] | None = None
-) -> Replay:
-    """Fold ``events`` from the start, keeping every step (``probe``: the chance to win after each)."""
+def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None) -> Replay:
+    """Fold ``events`` from the start, keeping every step; ``probe`` (a game's, see
+    :func:`companion.export.moments.probe_for`) reads the fights along the way."""
     spec = load(meta.game)
     fold = Fold(spec, new_state(spec, meta), amended=amendments(events))
     result = Replay(meta, fold.state)
+    fights: dict[Any, Reading] = {}  # every fight read and not over: its last reading
     for event in events:
         request = fold.pending
         if event.get("t") == "answer" and fold.engine is None and spec.play is not None:
             fold.start()
             request = fold.pending
+        before_reading = _read(probe.before, fold.state, request, event) if probe is not None else None
         before = len(fold.state.log.entries)
         fold.apply(event)
         state = fold.state
+        after = None
+        ended: dict[Any, str] = {}
+        if probe is not None:
+            if before_reading is not None:
+                after = _read(probe.after, before_reading, state, fold.pending)
+                fights[before_reading.fight] = after or before_reading
+            for key, last in list(fights.items()):
+                how = _read(probe.result, last, state)
+                if how is not None:
+                    ended[key] = how
+                    del fights[key]
         result.steps.append(
             Step(
                 event=event,
@@ -186,11 +201,27 @@ def replay(
                 entries=state.log.entries[before:],
                 values=_values(state, result.kinds, result.maxima),
                 fight=fight_on(state.game),
-                chance=probe(state, fold.pending) if probe is not None else None,
+                before=before_reading,
+                after=after,
+                ended=ended,
             )
         )
     _trim_figures(result)
     return result
+
+
+def _read(method: Any, *args: Any) -> Any:
+    """A probe's answer; None where it cannot read the state (a corner a one-shot command made):
+    the page then leaves that moment out rather than fail the whole export (``COMPANION_DEBUG=1``
+    raises instead)."""
+    try:
+        return method(*args)
+    except Exception:
+        import os
+
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        return None
 
 
 def _trim_figures(result: Replay) -> None:

@@ -67,6 +67,42 @@ _WORDS = {"win": "win", "lose": "lose", "flee": "flee", "draw": "draw", "death":
 
 
 @dataclass(frozen=True)
+class Position:
+    """A fight as it stood at one moment: in words, and as the arguments of ``companion odds fight``
+    that give its chance to win (the same fraction the moment shows)."""
+
+    words: str
+    #: What follows ``companion odds fight``: the game, then its options.
+    args: tuple[str, ...]
+
+    def command(self) -> str:
+        import shlex
+
+        return "companion odds fight " + shlex.join(self.args)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The chance to win a fight at one moment of a session (the exports' big moments read these).
+
+    ``fight`` tells fights apart (the same key from its first moment to its last); ``title`` names
+    the fight; ``chance`` is exact, or a float where exact counting is slow, and then ``exact``
+    counts the fraction (only for the moments a page shows).
+    """
+
+    fight: Any
+    title: str
+    chance: Fraction | float
+    position: Position
+    exact: Callable[[], Fraction] | None = field(default=None, compare=False)
+
+    def fraction(self) -> Fraction:
+        if isinstance(self.chance, Fraction):
+            return self.chance
+        return self.exact() if self.exact is not None else Fraction(self.chance)
+
+
+@dataclass(frozen=True)
 class FightOddsEntry:
     """A game's plug into ``companion odds fight``."""
 
@@ -78,6 +114,11 @@ class FightOddsEntry:
     outcome: str
     #: One example command line, for the help.
     example: str = ""
+    #: "module:class" of the game's probe for the exports' big moments: ``before(state, request,
+    #: event)`` the :class:`Reading` before an event, ``after(reading, state, request)`` the same
+    #: fight's after it (None when over or not countable), ``result(reading, state)`` "won", "lost" or
+    #: "fled" once that fight is over (None while it goes on). See companion/export/moments.py.
+    probe: str = ""
 
 
 #: Canonical game name → its entry (how a game plugs in: docs/odds-and-simulation.md).
@@ -87,30 +128,35 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         command="companion.games.inverted_tower.cli:odds",
         outcome="companion.games.inverted_tower.odds:fight_outcome",
         example="companion odds fight inverted-tower --mobs 2 --elite --attr 2 --hp 5 --floor 3 --daggers 1",
+        probe="companion.games.inverted_tower.moments:Probe",
     ),
     "dark-tower": FightOddsEntry(
         summary="a monster or a group: the heroes' bonus, the dice and ★ spells against the strength",
         command="companion.games.dark_tower.cli_view:odds_fight",
         outcome="companion.games.dark_tower.odds:fight_outcome",
         example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
+        probe="companion.games.dark_tower.moments:Probe",
     ),
     "haunted-tower": FightOddsEntry(
         summary="a duel with initiative: a monster of the listing against a hero (or the fight in progress)",
         command="companion.games.haunted_tower.cli_view:odds_fight",
         outcome="companion.games.haunted_tower.odds:fight_outcome",
         example="companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 --run-at 1",
+        probe="companion.games.haunted_tower.moments:Probe",
     ),
     "dragons-den": FightOddsEntry(
         summary="an exchange of attacks at the current health: a hero against a monster",
         command="companion.games.dragons_den.cli_tables:odds_fight",
         outcome="companion.games.dragons_den.odds:fight_outcome",
         example="companion odds fight dragons-den --health 8 --against 4",
+        probe="companion.games.dragons_den.moments:Probe",
     ),
     "talisman": FightOddsEntry(
         summary="a round, or a whole fight against an area's monster with the party as it stands",
-        command="companion.games.adventure_in_the_dungeon.cli:odds_fight",
+        command="companion.games.adventure_in_the_dungeon.cli_fight:odds_fight",
         outcome="companion.games.adventure_in_the_dungeon.odds:fight_outcome",
         example="companion odds fight talisman 9 --round",
+        probe="companion.games.adventure_in_the_dungeon.moments:Probe",
     ),
 }
 

@@ -187,13 +187,36 @@ def odds_fight(
     items: Annotated[
         int | None, typer.Option("--items", help="Magic items the hero holds (the robber fly takes them).", min=0)
     ] = None,
+    turn: Annotated[
+        str | None,
+        typer.Option(
+            "--turn",
+            help="Where the round stands: round (before initiative), hero-first, hero-last, monster-first, "
+            "monster-last or monster-extra (its extra attack when the hero fails to run away).",
+            metavar="WHERE",
+            show_default=False,
+        ),
+    ] = None,
+    drained: Annotated[
+        bool, typer.Option("--drained", help="The monster has already given the hero its one −1 chit.")
+    ] = False,
+    slowed: Annotated[
+        bool, typer.Option("--slowed", help="The carrion crawler's venom: −2 on the hero's next attack.")
+    ] = False,
+    run_fail_turn: Annotated[
+        bool,
+        typer.Option(
+            "--run-fail-turn", help="The run-fail-turn variant: no extra attack when the hero fails to run away."
+        ),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Exact odds of a duel with initiative: win, fall (a death), get away, and the hero's HP at the end.
 
     With a Haunted Tower game active and no monster named, the fight in progress as it stands (its
     hero, the monster's HP, where the round is, the best weapon); with --hero, that hero against the
-    monster named. Without a game, give the hero's --hp, --attack and --ac.
+    monster named. Without a game, give the hero's --hp, --attack and --ac (and, for a fight under
+    way, --monster-hp, --turn and the rest, as an exported page names its big moments).
     """
     env: Env = ctx.obj
     from companion.cli.kit import active_game
@@ -231,8 +254,13 @@ def odds_fight(
             "name the monster and give the hero's numbers, e.g. "
             "companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 (or start a fight in a game)"
         )
+    from companion.games.haunted_tower.odds import TURNS
+
+    if turn is not None and turn not in TURNS:
+        raise InputError(f"--turn {turn!r}: give one of {', '.join(TURNS)}")
     given = {"hero_hp": hp, "hero_attack": attack, "hero_ac": ac, "hero_damage": damage, "monster_hp": monster_hp}
-    given |= {"run_at": run_at, "items": items}
+    given |= {"run_at": run_at, "items": items, "turn": turn}
+    given |= {"drained": drained or None, "slowed": slowed or None, "free_attack": False if run_fail_turn else None}
     args |= {k: v for k, v in given.items() if v is not None}
     missing = [
         opt for key, opt in (("hero_hp", "--hp"), ("hero_attack", "--attack"), ("hero_ac", "--ac")) if key not in args

@@ -276,6 +276,16 @@ app.command("buy")(_trade("buy"))
 app.command("sell")(_trade("sell"))
 
 
+def _dagger_plan(text: str) -> int | tuple[int, ...]:
+    """``--daggers``: ``N`` (one on each of the first N rolls) or a plan, daggers on each roll (``2,0,1``)."""
+    from companion.errors import InputError
+
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isdigit() for p in parts) or len(parts) > 20 or any(int(p) > 20 for p in parts):
+        raise InputError(f"--daggers {text!r}: give N (0-20) or daggers on each roll, e.g. 2,0,1")
+    return int(parts[0]) if len(parts) == 1 else tuple(int(p) for p in parts)
+
+
 @app.command("odds")
 def odds(
     ctx: typer.Context,
@@ -295,8 +305,13 @@ def odds(
         int | None, typer.Option("--floor", help="The floor (default: your hero's).", min=1, max=10, show_default=False)
     ] = None,
     daggers: Annotated[
-        int, typer.Option("--daggers", help="Daggers to spend, one a roll from the first.", min=0, max=20)
-    ] = 0,
+        str,
+        typer.Option(
+            "--daggers",
+            help="Daggers to spend: N, one a roll from the first; or how many on each roll, e.g. 2,0,1.",
+            metavar="N|PLAN",
+        ),
+    ] = "0",
     variant: Annotated[
         list[str] | None,
         typer.Option("--variant", "-V", help="A variant (default: the session's).", show_default=False),
@@ -343,9 +358,10 @@ def odds(
         if not attrs:
             raise InputError(f"no Inverted Tower session is active to read {key} from: give --attr as a number")
         value, label = attrs[key], key
+    plan = _dagger_plan(daggers)
     hp_ = hp if hp is not None else (session_hp or data.START_MAX_HP)
     floor_ = floor if floor is not None else (session_floor or 1)
-    o = fight_outcome(hp_, value, floor_, mobs, elite=elite, boss=boss, daggers=daggers, variants=variants, label=label)
+    o = fight_outcome(hp_, value, floor_, mobs, elite=elite, boss=boss, daggers=plan, variants=variants, label=label)
     if json_out:
         out = to_json(o)
         ends = out["charts"][0]["rows"]
@@ -358,7 +374,7 @@ def odds(
                 "mobs": mobs,
                 "elite": elite,
                 "boss": boss,
-                "daggers": daggers,
+                "daggers": plan if isinstance(plan, int) else list(plan),
                 "variants": variants,
                 "hp_distribution": {row["label"].replace("dead", "0"): row["chance"] for row in ends},
             }

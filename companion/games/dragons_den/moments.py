@@ -1,0 +1,90 @@
+"""The Dragon's Den's fights as the exports' big moments read them (companion/export/moments.py).
+
+A fight is a hero and a monster trading blows: it is read at each attack between the two (a hero's
+on the monster, or the monster's on the hero), and it is over when one of them is slain. The chance
+to win is the hero's in an exchange of single blows from there, as the attack's odds line shows it
+(:func:`.odds.exchange`): before a blow, with its striker first; after it, with the other side next.
+The dragon, whose only attack is its breath, is not read. Each reading names the position as
+``companion odds fight dragons-den`` takes it, so that command gives the same fraction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.requests import RollRequest
+from companion.games.dragons_den.odds import fight_outcome
+from companion.games.dragons_den.state import IN, SLAIN
+from companion.sim.fights import Position, Reading
+
+
+def _choice(event: Any) -> Any:
+    if event is None or event.get("t") != "answer":
+        return None
+    return (event.get("v") or {}).get("choice")
+
+
+class Probe:
+    def __init__(self) -> None:
+        #: The attack under way in guided play: (attacker, target), and a monster picked to attack.
+        self.attack: tuple[str, str] | None = None
+        self.monster = ""
+        #: Fight key → whether the hero strikes the next blow.
+        self.first: dict[tuple[str, str], bool] = {}
+
+    def before(self, state: Any, request: Any, event: Any) -> Reading | None:
+        den = state.game
+        key = getattr(request, "key", None)
+        chosen = _choice(event)
+        pair: tuple[str, str] | None = None
+        if event is not None and event.get("t") == "dragon" and event.get("do") == "attack":
+            args = event.get("args") or {}
+            pair = (str(args.get("attacker", "")), str(args.get("target", "")))
+        elif key == "dd.menu" and isinstance(chosen, str) and chosen.startswith("attack:"):
+            pair = (den.turn, chosen.split(":", 1)[1])
+        elif key == "dd.monster" and isinstance(chosen, str):
+            self.monster = chosen
+        elif key == "dd.target" and isinstance(chosen, str) and chosen != "back":
+            pair = (self.monster, chosen)
+        elif isinstance(request, RollRequest) and key == "dd.attack":
+            pair = self.attack
+        self.attack = pair
+        if pair is None:
+            return None
+        a, t = den.figure(pair[0]), den.figure(pair[1])
+        if a is None or t is None or "dragon" in (a.kind, t.kind) or (a.kind == "hero") == (t.kind == "hero"):
+            return None
+        hero, monster = (a, t) if a.kind == "hero" else (t, a)
+        fight = (hero.key, monster.key)
+        self.first[fight] = a.kind == "hero"
+        return self._reading(den, fight)
+
+    def _reading(self, den: Any, fight: tuple[str, str]) -> Reading | None:
+        hero, monster = den.figure(fight[0]), den.figure(fight[1])
+        if hero is None or monster is None or hero.status != IN or monster.status != IN:
+            return None
+        first = self.first[fight]
+        o = fight_outcome(hero.health, monster.health, first=first, name=hero.name, other=f"the {monster.name}")
+        args = ["dragons-den", "--health", str(hero.health), "--against", str(monster.health)]
+        if not first:
+            args.append("--second")
+        striker = hero.name if first else f"the {monster.name}"
+        words = f"{hero.name} (health {hero.health}) against the {monster.name} (health {monster.health})"
+        words += f", {striker} to strike"
+        return Reading(fight, f"{hero.name} against the {monster.name}", o.win, Position(words, tuple(args)))
+
+    def after(self, reading: Reading, state: Any, request: Any) -> Reading | None:
+        fight = reading.fight
+        if getattr(request, "key", None) in (None, "dd.menu"):  # the blow is struck: the other side is next
+            self.first[fight] = not self.first[fight]
+            self.attack = None
+        return self._reading(state.game, fight)
+
+    def result(self, reading: Reading, state: Any) -> str | None:
+        den = state.game
+        hero, monster = den.figure(reading.fight[0]), den.figure(reading.fight[1])
+        if monster is not None and monster.status == SLAIN:
+            return "won"
+        if hero is not None and hero.status == SLAIN:
+            return "lost"
+        return None
