@@ -22,7 +22,7 @@ def odds(env: Env, words: list[str], *, mod: int, json_out: bool) -> bool:
     kind, name = words[0].lower(), " ".join(words[1:])
     if kind == "dr" and _game_table(env, name.lower(), None):
         return _builtin_odds(env, name.lower(), json_out)
-    found = available(env)
+    found = available(env, kind, name)
     if kind == "dr" and not found.packs and not found.broken:
         return False
     pack, obj = lookup(env, kind, name, found)

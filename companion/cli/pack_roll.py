@@ -149,7 +149,7 @@ def roll(
     kind, name = words[0].lower(), " ".join(words[1:])
     if kind == "dr" and (game is not None or _game_table(env, name.lower(), None)):
         return False
-    found = available(env)
+    found = available(env, kind, name)
     if kind == "dr" and not found.packs and not found.broken and _leave_to_game(env):
         return False  # no packs at all: the built-in games' DR and its messages
     pack, obj = lookup(env, kind, name, found)

@@ -29,8 +29,12 @@ def wants(words: list[str]) -> bool:
 # ---- finding packs ---------------------------------------------------------------------------
 
 
-def available(env: Env) -> Found:
-    """The active session's copies first, then the player's folder."""
+def available(env: Env, kind: str | None = None, wanted: str | None = None) -> Found:
+    """The active session's copies first, then the player's folder.
+
+    With ``kind`` and ``wanted`` (a table or check name), the folder is not read when a session's copy
+    has it (the session's copy would win anyway), and otherwise only the packs that name it are read.
+    """
     from companion.cli.kit import active_name, store
     from companion.packs.find import Found, config_dir, scan, session_dir
 
@@ -38,8 +42,31 @@ def available(env: Env) -> Found:
     name = active_name(env)
     if name is not None:
         scan(session_dir(store(env).files(name).dir), found, origin="session")
-    scan(config_dir(env.data_dir), found, origin="folder")
+        if kind is not None and wanted is not None and _hits(found, kind, wanted):
+            return found
+    folder = config_dir(env.data_dir)
+    if kind is not None and wanted is not None:
+        # First only the folder's packs that name the table: a pack that does not cannot answer, and
+        # however big or broken, it does not slow the roll. Nothing found: all of them, for the message.
+        quick = Found(list(found.packs), list(found.broken), dict(found.origin))
+        scan(folder, quick, origin="folder", mentioning=wanted.strip().rpartition("/")[2])
+        if _hits(quick, kind, wanted):
+            return quick
+    scan(folder, found, origin="folder")
     return found
+
+
+def _hits(found: Found, kind: str, name: str) -> list[tuple[Pack, Any]]:
+    """The packs (and their table or check) that answer ``DR name`` (``kind`` "dr") or ``check name``."""
+    pack_name, _, item = name.strip().lower().rpartition("/")
+    hits = []
+    for pack in found.packs:
+        if pack_name and pack.name != pack_name:
+            continue
+        obj = pack.table(item) if kind == "dr" else pack.check(item)
+        if obj is not None:
+            hits.append((pack, obj))
+    return hits
 
 
 def names_for_completion(kind: str, data: Path, override: Path | None, session: str | None) -> list[tuple[str, str]]:
@@ -83,15 +110,9 @@ def _leave_to_game(env: Env) -> bool:
 
 def lookup(env: Env, kind: str, name: str, found: Found | None = None) -> tuple[Pack, Any]:
     """The pack and the table (``kind`` "dr") or check ("check") called ``name`` or ``PACK/NAME``."""
-    found = found if found is not None else available(env)
-    pack_name, _, item = name.strip().lower().rpartition("/")
-    hits = []
-    for pack in found.packs:
-        if pack_name and pack.name != pack_name:
-            continue
-        obj = pack.table(item) if kind == "dr" else pack.check(item)
-        if obj is not None:
-            hits.append((pack, obj))
+    found = found if found is not None else available(env, kind, name)
+    item = name.strip().lower().rpartition("/")[2]
+    hits = _hits(found, kind, name)
     what = "table" if kind == "dr" else "check"
     if not hits:
         if found.broken:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import InputError
-from companion.packs.pack import Pack, PackRow, PackTable, read_pack
+from companion.packs.bounds import read_source
+from companion.packs.pack import Pack, PackRow, PackTable, parse_pack, read_pack
 
 SESSION_FOLDER = "tables"
 
@@ -45,7 +46,12 @@ class Found:
     origin: dict[str, str] = field(default_factory=dict)
 
 
-def scan(folder: Path, found: Found | None = None, *, origin: str = "folder") -> Found:
+def scan(folder: Path, found: Found | None = None, *, origin: str = "folder", mentioning: str | None = None) -> Found:
+    """The packs in ``folder`` (and the files refused), added to ``found``.
+
+    ``mentioning``: only the packs whose text names it (a table or check wanted): the others cannot
+    have it, and are neither checked nor reported, so a big or broken pack beside them costs a read.
+    """
     found = found if found is not None else Found()
     try:
         files = sorted(p for p in folder.iterdir() if p.suffix == ".toml" and p.is_file())
@@ -54,7 +60,13 @@ def scan(folder: Path, found: Found | None = None, *, origin: str = "folder") ->
     names = {p.name for p in found.packs}  # a pack already found (a session's copy) wins
     for path in files:
         try:
-            pack = read_pack(path)
+            if mentioning is None:
+                pack = read_pack(path)
+            else:
+                source = read_source(path, str(path))
+                if not _mentions(source, mentioning):
+                    continue
+                pack = parse_pack(source, str(path))
         except InputError as exc:
             found.broken.append(exc)
             continue
@@ -64,6 +76,11 @@ def scan(folder: Path, found: Found | None = None, *, origin: str = "folder") ->
         found.packs.append(pack)
         found.origin[pack.name] = origin
     return found
+
+
+def _mentions(source: str, name: str) -> bool:
+    """Whether a pack's text may name ``name`` (a TOML escape such as \\u0072 could spell it: then yes)."""
+    return name.lower() in source.lower() or "\\u" in source or "\\U" in source
 
 
 def builtin_packs(games: list[str | None] | None = None) -> list[Pack]:

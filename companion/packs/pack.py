@@ -19,8 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.errors import InputError
-from companion.packs import read_checks
+from companion.packs import bounds, read_checks
 from companion.packs.model import (  # noqa: F401  (the names the rest of companion imports from here)
     BUILTIN_TRACKERS,
     MAX_DEPTH,
@@ -98,18 +97,13 @@ BLOCKS: dict[str, Callable[[Reader, Any, dict[str, Any]], None]] = {
 def read_pack(path: str | Path, *, shown: str | None = None) -> Pack:
     """Read and check the pack at ``path``; ``shown`` is the name messages use for the file."""
     where = shown or str(path)
-    try:
-        source = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{where}: no such file; give the path of a .toml table pack") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{where}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    return parse_pack(source, where)
+    return parse_pack(bounds.read_source(path, where), where)
 
 
 def parse_pack(source: str, where: str) -> Pack:
     import tomllib
 
+    bounds.check_source(source, where, lambda line, message: PackError(where, line, message))
     try:
         data = tomllib.loads(source)
     except tomllib.TOMLDecodeError as exc:
@@ -120,6 +114,8 @@ def parse_pack(source: str, where: str) -> Pack:
         what = what[:1].lower() + what[1:]
         advice = "put text in double quotes" if what.startswith("invalid value") else "see docs/tables.md"
         raise PackError(where, line, f"TOML syntax: {what}; {advice}") from None
+    except (RecursionError, ValueError) as exc:  # bounds.check_source refuses what leads here first
+        raise PackError(where, None, f"TOML cannot be read ({type(exc).__name__}); see docs/tables.md") from None
     return pack_from(data, source, where)
 
 
@@ -127,6 +123,7 @@ def pack_from(data: dict[str, Any], source: str, where: str) -> Pack:
     """The pack ``data`` (what ``tomllib`` read from ``source``) describes, checked."""
     r = Reader(source, where)
     r.keys(data, (), tuple(BLOCKS), "top-level")
+    bounds.check_data(r.fail, data)  # how many tables and rows, how long each text: before any is read
     found: dict[str, Any] = {}
     for key, reader in BLOCKS.items():
         reader(r, data.get(key), found)

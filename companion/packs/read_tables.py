@@ -38,6 +38,7 @@ def read_table(r: Reader, name: str, data: Any, trackers: dict[str, TrackerSpec]
     if weighted:
         dice, expr, rows = _weighted(r, name, data, raw, weighted, trackers)
         read = "weights"
+        r.spend((*path, "dice"), dice, expr, totals=False)  # its 1dW has MAX_WEIGHTS sides at most
     else:
         if isinstance(data.get("dice"), str) and data["dice"].strip().lower() == "d66":
             from companion.dice.expr import parse
@@ -189,7 +190,13 @@ def _cover(r: Reader, table: PackTable, path: Path) -> PackTable:
     import itertools
 
     rows = list(table.rows)
-    totals = table.totals
+    if table.read == "d66":
+        totals = table.totals
+    else:  # a sum of dice gives every total from its lowest to its highest: no odds worked out here
+        from companion.packs.bounds import span
+
+        low, high = span(table.expr)
+        totals = list(range(low, high + 1))
     if table.read == "d66":  # only the 36 cells count: 16 and 21 are neighbours
         runs = sorted((t, t, i) for i, row in enumerate(rows) for t in totals if row.covers(t))
     else:
@@ -208,13 +215,13 @@ def _cover(r: Reader, table: PackTable, path: Path) -> PackTable:
         if any(b == _OPEN for _, b in row.runs):  # "N+": up to the highest total
             spans = tuple((a, max(high, a) if b == _OPEN else b) for a, b in row.runs)
             row = rows[i] = dataclasses.replace(row, hi=max(b for _, b in spans), spans=spans if len(spans) > 1 else ())
-        if not any(row.covers(t) for t in outcomes if row.lo <= t <= row.hi):
+        if not _reached(table, row, low, high, outcomes):
             rolls = f"{low}-{high}" if table.read == "sum" else spans_text(totals)
             raise r.fail(
                 (*path, "rows", i, "roll"),
                 f"table {table.name}: row {row.span} can never be rolled on {table.dice} ({rolls}); fix its roll",
             )
-    missing = [t for t in totals if not any(row.covers(t) for row in rows)]
+    missing = _missing(table, rows, low, high)
     if missing:
         rolls = f"{low}-{high}" if table.read == "sum" else spans_text(totals)
         raise r.fail(
@@ -223,3 +230,25 @@ def _cover(r: Reader, table: PackTable, path: Path) -> PackTable:
             "add a row or widen one",
         )
     return dataclasses.replace(table, rows=tuple(rows))
+
+
+# A sum of dice gives every total from its lowest to its highest, so rows are checked against that
+# span in one pass over their runs (rows x totals would be a million steps for a d1000 table). d66 has
+# 36 cells with gaps between them (16 and 21): those are checked cell by cell.
+
+
+def _reached(table: PackTable, row: PackRow, low: int, high: int, outcomes: set[int]) -> bool:
+    if table.read == "d66":
+        return any(row.covers(t) for t in outcomes)
+    return any(a <= high and b >= low for a, b in row.runs)
+
+
+def _missing(table: PackTable, rows: list[PackRow], low: int, high: int) -> list[int]:
+    if table.read == "d66":
+        return [t for t in table.totals if not any(row.covers(t) for row in rows)]
+    missing, reached = [], low  # the runs do not overlap (checked before): the gaps between them
+    for a, b in sorted(run for row in rows for run in row.runs):
+        missing.extend(range(reached, min(a, high + 1)))
+        reached = max(reached, b + 1)
+    missing.extend(range(reached, high + 1))
+    return missing

@@ -30,6 +30,8 @@ class Reader:
     def __init__(self, source: str, where: str) -> None:
         self.source = source
         self.where = where
+        #: The steps every table's and check's exact odds take, so far (``bounds.check_dice``).
+        self.odds_work = 0
 
     def fail(self, path: Path, message: str) -> PackError:
         from companion.packs.lines import find_line
@@ -70,7 +72,15 @@ class Reader:
             raise self.fail(
                 path, f"dice {text!r} cannot be rolled on a table; write dice such as 1d6, 2d6, 1d6+1, d20 or d%"
             )
+        self.spend(path, text, expr)
         return text.strip(), expr
+
+    def spend(self, path: Path, text: str, expr: Expr, *, totals: bool = True) -> None:
+        """Count the work of ``expr``'s exact odds towards the pack's bound; refuse dice with more
+        totals than a table may have (``totals``; a weighted table has a bound of its own)."""
+        from companion.packs.bounds import check_dice
+
+        self.odds_work = check_dice(self.fail, path, text, expr, self.odds_work, totals=totals)
 
     def choice(self, value: Any, path: Path, allowed: tuple[str, ...]) -> str:
         """One of ``allowed`` (the first when the key is left out)."""

@@ -226,7 +226,16 @@ def table_odds(table: PackTable, drawn: set[str] | list[str] = ()) -> list[tuple
     that is left, as rolling again until one comes up gives it (a drawn row's chance is 0)."""
     counts, n = table.outcomes
     gone = set(drawn)
-    ways = [(row, sum(c for t, c in counts.items() if row.covers(t))) for row in table.rows]
+    # One pass over the totals (rows x totals would be a million steps for a d1000 table).
+    low, high = min(counts), max(counts)
+    where = {
+        t: i for i, row in enumerate(table.rows) for a, b in row.runs for t in range(max(a, low), min(b, high) + 1)
+    }
+    by_row = [0] * len(table.rows)
+    for t, c in counts.items():
+        if t in where:
+            by_row[where[t]] += c
+    ways = list(zip(table.rows, by_row, strict=True))
     left = sum(w for row, w in ways if row.span not in gone)
     if not left:
         return [(row, Fraction(0)) for row, _w in ways]
