@@ -92,7 +92,7 @@ def test_lonelog_of_a_guided_game_has_scenes_choices_and_consequences():
     text = lonelog.render(src, replayed("inverted-tower-example.md"))
     assert "\n### S1 Floor 1\n" in text and "\n### S10 Floor 10\n" in text
     assert "\n@ Explore a new room\n" in text
-    assert "\nd: Fight: Skeleton Warrior 1 of 2: DC +1 STR [2] = 3 vs 5+ -> fail (virtual)\n" in text
+    assert "\nd: Fight: Skeleton Warrior 1 of 2: DC +1 STR [2] vs 4+ -> fail (virtual)\n" in text
     assert "\n=> Room 1: Mob 1 (killed) Mob 2 (killed)\n" in text
     assert "*Date: 2026-01-01 | Scenes: S1-S10 | Result: won*" in text
 

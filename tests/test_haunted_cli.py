@@ -98,7 +98,7 @@ def test_a_fight_step_by_step(table):
     ok("haunted", "init", "--got", "5,2")
     refused("haunted", "attack", "--got", "7")  # not a face of 1d6
     data = js("haunted", "attack", "--got", "6")
-    roll = "d: `1d6>=6` +3 Att → `[6]` = 9 vs 6+ → **pass** (natural 6) · physical — Aria attacks the Ghoul"
+    roll = "d: `1d6>=6` +3 Att → `[6]` vs 3+ → **pass** (natural 6) · physical — Aria attacks the Ghoul"
     assert data["log"][0] == roll
     assert data["fight"]["hp"] == 1 and data["next"] == "Next: the Ghoul attacks: companion haunted attack"
     refused("haunted", "attack", "--with", "Sword")  # --with is for the hero

@@ -72,7 +72,7 @@ def test_play_runs_a_fight_from_the_menu(terminal):
     assert "Fight 1: Aria vs the Ghoul (blue chit)" in out
     assert "Aria attacks first: 1/2 (50.0%), ties rolled again." in out
     assert "Fight on to the end: win " in out
-    assert "1d6>=5 +3 Att: passes on 5+ → 5/6 (83.3%)" in out  # the odds before the Ghoul's roll
+    assert "1d6>=5 +3 Att: passes on 2+ → 5/6 (83.3%)" in out  # the odds before the Ghoul's roll
     assert "Aria hits for 1: the Ghoul HP 1/2." in out
     assert "\n  1d6\n" not in out and "\n  1d10\n" not in out  # no bare expression before plain rolls
     assert "Saved. Resume with: companion play" in out

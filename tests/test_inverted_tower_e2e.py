@@ -134,5 +134,5 @@ def test_a_hero_plays_rooms_with_typed_dice_is_interrupted_crashes_and_resumes(e
     assert "## Floor 1\n\n- Room 1: Bonfire\n" in log
     assert "- Room 2: Mob 1 (killed) Mob 2 (killed)\n" in log
     assert "- Room 3: Stairs\n" in log
-    assert "  - d: `DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — Fight: Skeleton Warrior 2 of 2\n" in log
+    assert "  - d: `DC` +1 STR → `[4]` vs 4+ → **pass** · physical — Fight: Skeleton Warrior 2 of 2\n" in log
     assert 'hero: "Aria (level 1; STR 1 DEX 0 INT 0)"' in log

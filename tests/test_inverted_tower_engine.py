@@ -66,7 +66,7 @@ def test_the_dungeon_log_is_written_in_the_drafts_form():
     # Below each line, the rolls behind it, with what was rolled and why.
     assert "- Room 1: Trap (INT) (Failed)\n  - d: `DC` → `[5]` vs 5+ → **pass** · physical — New room" in log
     assert "  - d: `SR STR,DEX,INT` → `[5]` → **option 3: INT** · physical — Trap: which kind?" in log
-    assert "  - d: `DC` +1 INT → `[3]` = 4 vs 5+ → **fail** · physical — Trap (INT): get past it" in log
+    assert "  - d: `DC` +1 INT → `[3]` vs 4+ → **fail** · physical — Trap (INT): get past it" in log
     assert "  - d: `DR treasure` → `[2]` → **2: 1 gp** · physical — Treasure" in log
 
 

@@ -88,7 +88,7 @@ def test_play_a_hero_two_rooms_undo_quit_and_resume():
     log = Path(session.meta.log_path).read_text(encoding="utf-8")
     assert "- Room 1: Stairs" in log
     assert "- Room 2: Mob 1 (killed)" in log
-    assert "`DC` +1 DEX +1 dagger → `[1]` = 3 vs 5+ → **fail** (natural 1: always fails) · physical" in log
+    assert "`DC` +1 DEX +1 dagger → `[1]` vs 3+ → **fail** (natural 1: always fails) · physical" in log
     # Resume: the tail of the log is shown again, and play goes on where it stopped.
     env2 = make_env()
     out2 = drive(env2, [UP + ENTER])  # at the turn menu: save and quit

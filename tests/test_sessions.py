@@ -53,7 +53,7 @@ def test_a_roll_in_an_active_session_is_recorded() -> None:
     session = open_session(home(), "s")
     assert session.count == 2 and session.state.rolls == 2
     text = (logs() / "s.md").read_text()
-    assert "d: `DC` −1 → `[5]` = 4 vs 5+ → **fail** · physical — attack" in text
+    assert "d: `DC` −1 → `[5]` vs 6+ → **fail** · physical — attack" in text  # what the die must show
 
 
 def test_session_virtual_dice_follow_one_seeded_stream() -> None:

@@ -168,6 +168,40 @@ def game_session(env: Env, game: str, refuse: Callable[[Session], Exception]) ->
         yield session
 
 
+def fill_needs(env: Env, session: Session, event: dict[str, Any]) -> None:
+    """Ask for the numbers from the player's own book that ``event`` needs first (``GameSpec.needs``):
+    at a terminal each is asked once, kept in the player's catalogue and recorded in the session;
+    without one the command is refused with one line saying how to give it."""
+    from companion.errors import InputError
+
+    hook = session.spec.needs
+    if hook is None:
+        return
+    for need in hook(session.state, event):
+        request = need.request
+        if not env.interactive:
+            raise InputError(need.refusal)
+        from companion.shell import prompts
+
+        kind = type(request).__name__
+        answer: Any = (
+            prompts.ask_number(request)  # type: ignore[arg-type]
+            if kind == "Number"
+            else prompts.ask_choice(request, extras=False)  # type: ignore[arg-type]
+            if kind == "Choice"
+            else prompts.ask_text(request)  # type: ignore[arg-type]
+        )
+        if answer in ("undo", "quit"):
+            raise InputError("nothing recorded: the number was not given")
+        from companion.session import catalogue
+
+        folder = data_dir(env.data_dir)
+        values = catalogue.load(folder, session.meta.game)
+        values[need.key] = answer
+        catalogue.save(folder, session.meta.game, values)
+        session.record({"t": "gamedata", "values": {need.key: answer}, "source": "asked"})
+
+
 def dry(session: Session) -> State:
     """A copy of the state to try an action on first (for its result, or its refusal) before it is recorded."""
     import copy

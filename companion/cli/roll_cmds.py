@@ -278,7 +278,9 @@ def odds_cmd(
             env.print(f"  option {k} ({names[k - 1]}): {fraction(p)}")
         return
     grid = RichTable(box=None, show_header=True, pad_edge=False)
-    grid.add_column("total" if pool is None else "sum", justify="right")
+    # A check lists what the dice show (its target is what they must show); a plain roll its totals.
+    shift = o.expr.const + mod if e.op is not None else 0
+    grid.add_column("dice" if e.op is not None else "total" if pool is None else "sum", justify="right")
     grid.add_column("chance", justify="right")
     grid.add_column("")
     dist = o.totals  # for a dt pool these are its sums, with the constant and --mod added
@@ -288,7 +290,7 @@ def odds_cmd(
     peak = max(dist.values())
     for total, p in dist.items():
         bar = "█" * max(1, round(float(p / peak) * 30)) if p else ""
-        grid.add_row(str(total), percent(p), Text(bar, style="magenta"))
+        grid.add_row(str(total - shift), percent(p), Text(bar, style="magenta"))
     env.print(grid)
     if pool is not None:
         for label, idx in (("♥ hearts", 1), ("★ stars", 2)):

@@ -137,6 +137,8 @@ def new(
         env.print(f"Tables: {escape(p.title)} ({escape(names.lstrip(', '))})")
     if session.spec.play is not None:
         env.print(_("Next: [bold]companion play[/bold]"))
+    for line in session.spec.ways:  # the other way to play this game, at the table
+        env.print(line, markup=False)
 
 
 sessions_app = typer.Typer(

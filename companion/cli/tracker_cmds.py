@@ -61,6 +61,10 @@ def _change_tally(env: Env, event: dict[str, Any], replace: bool = False) -> Ses
     with opened(env) as session:
         name = event["name"]
         _refuse_guided_tally(session, name)
+        if event["op"] != "add":
+            from companion.cli.kit import fill_needs
+
+            fill_needs(env, session, event)  # e.g. the hits a hero withstands, from the player's book
         if event["op"] == "add" and name in session.state.trackers.tallies and not replace:
             raise InputError(
                 f"{name} already has a tally ({session.state.trackers.tallies[name].book()}); "
@@ -74,6 +78,8 @@ def _show_tally(env: Env, session: Session, name: str | None, json_out: bool) ->
     from companion.session import codec
 
     tallies = session.state.trackers.tallies
+    if name is not None and name not in tallies:  # the game may know it by another case ("xorn")
+        name = next((k for k in tallies if k.casefold() == " ".join(name.split()).casefold()), name)
     chosen = [tallies[name]] if name is not None and name in tallies else list(tallies.values())
     if json_out:
         env.print_json([codec.dump(t) | {"book": t.book(), "left": t.left, "slain": t.slain} for t in chosen])
@@ -369,6 +375,12 @@ def talisman(
         if ts.found:
             raise InputError("the Talisman is already found: leave the dungeon!")
         event: dict[str, Any] = {"t": "talisman"}
+        if left is None and session.spec.talisman_left is not None:
+            from companion.cli.kit import fill_needs
+
+            session.spec.talisman_left(session.state)  # refused when no kill waits for its roll
+            fill_needs(env, session, event)  # Area 12, when the count of monsters left turns on it
+            left = session.spec.talisman_left(session.state)
         if left is not None:
             event["left"] = left
         if not (ts.held_by_last or left == 0):

@@ -67,7 +67,9 @@ def outcome_text(roll: Roll, row: str | None = None) -> str:
     if expr.kind == "talisman":
         return _("the Talisman is found!") if roll.success else _("not found")
     if roll.hearts is not None:
-        text = f"{roll.total}, ♥{roll.hearts} ★{roll.stars}"
+        # a check by a dt pool reads its numbers against what they must show; a fight adds its bonus
+        shown = roll.total - roll.modifier if roll.success is not None else roll.total
+        text = f"{shown}, ♥{roll.hearts} ★{roll.stars}"
         if roll.success is not None:
             text += " → " + (_("pass") if roll.success else _("fail"))
         return text
@@ -96,12 +98,16 @@ def segments(roll: Roll, *, row: str | None = None, show_odds: bool = False) -> 
         segs.append((" " + mod, "cyan"))
     segs.append(("  " + dice_text(roll), "bold magenta"))
     several = roll.faces is None or len(roll.faces) > 1
-    if expr.kind in ("DC", "sum", "talisman") and not expr.has_dt and (roll.modifier or several):
-        segs.append((f" = {roll.total}", "bold"))
+    target = target_text(expr, roll.modifier - expr.const)
+    if expr.kind in ("DC", "sum", "talisman") and not expr.has_dt:
+        if target is not None:  # a check: what the dice show, against what they must show
+            if several:
+                segs.append((f" = {roll.total - roll.modifier}", "bold"))
+        elif roll.modifier or several:
+            segs.append((f" = {roll.total}", "bold"))
     if expr.kind != "sum" or roll.success is not None or roll.hearts is not None:
         style = "bold green" if roll.success else ("bold red" if roll.success is False else "bold")
         segs.append(("  → " + outcome_text(roll, row), style))
-    target = target_text(expr, roll.modifier - expr.const)
     if target and expr.kind != "talisman":
         segs.append((_(" (needs {target})").format(target=target), "dim"))
     nat = natural_text(roll)

@@ -9,8 +9,25 @@ from companion.dice.expr import DC_TARGET, Expr
 from companion.i18n import _
 
 
+def dice_range(expr: Expr) -> tuple[int, int]:
+    """The least and the most the dice of ``expr`` can show, added up (no modifier)."""
+    lo = hi = 0
+    for term in expr.terms:
+        low, high = (0, 3) if term.die.custom else (1, term.die.sides)
+        if term.sign > 0:
+            lo, hi = lo + term.count * low, hi + term.count * high
+        else:
+            lo, hi = lo - term.count * high, hi - term.count * low
+    return lo, hi
+
+
 def target_text(expr: Expr, modifier: int = 0) -> str | None:
-    """What a roll is checked against, in words: ``5+``, ``a natural 6``, ``7+``, ``12``."""
+    """What the player's dice must show for the roll to pass, in words: ``5+``, ``a natural 6``,
+    ``7+``, ``12``, ``3 or less``.
+
+    One meaning everywhere (the prompt, the log, the odds): the dice as they fall, before any
+    modifier. A ``2d6>=6`` roll at −1 passes on 7+, because the dice must show 7 for the total to be 6.
+    """
     mod = expr.const + modifier
     if expr.kind == "DC":
         need = DC_TARGET - mod
@@ -21,15 +38,16 @@ def target_text(expr: Expr, modifier: int = 0) -> str | None:
         return _("a natural 6")
     if expr.kind == "talisman":
         return "12"
-    if expr.op is None:
+    if expr.op is None or expr.target is None:
         return None
-    t = expr.target
+    need = expr.target - mod
+    lo, hi = dice_range(expr)
     if expr.op == ">=":
-        return f"{t}+"
+        return f"{min(max(lo, need), hi + 1)}+"
     if expr.op == "<=":
-        return _("{n} or less").format(n=t)
+        return _("{n} or less").format(n=max(min(hi, need), lo - 1))
     if expr.op == ">":
-        return _("more than {n}").format(n=t)
+        return _("more than {n}").format(n=min(max(lo - 1, need), hi))
     if expr.op == "<":
-        return _("less than {n}").format(n=t)
-    return _("exactly {n}").format(n=t)
+        return _("less than {n}").format(n=max(min(hi + 1, need), lo))
+    return _("exactly {n}").format(n=need)

@@ -42,7 +42,7 @@ def roll_line(r: dict) -> str:
     parts.append(dice)
     text = " ".join(parts)
     several = r["dice"].count("[") > 1 or r["dice"] == "(total only)"
-    if (r.get("mods") or several) and not str(r["outcome"]).startswith(f"{r['total']},"):
+    if (several or (r.get("mods") and not r.get("target"))) and not str(r["outcome"]).startswith(f"{r['total']},"):
         text += f" = {r['total']}"
     if r.get("target"):
         text += f" vs {r['target']}"

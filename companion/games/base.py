@@ -27,6 +27,18 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Need:
+    """A number from the player's own book that a one-shot command needs before it can act: the
+    ``gamedata`` key it is kept under, the request that asks for it at a terminal (kept in the player's
+    catalogue for every next game), and the one line that refuses the command without a terminal
+    (saying where the number is and the command that gives it once)."""
+
+    key: str
+    request: Request
+    refusal: str
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str
     title: str
@@ -75,3 +87,13 @@ class GameSpec:
     #: sends it after a one-shot event changes the state while the engine waits on a request, so
     #: a table game's menu is always built from the current state (replays send it at the same place).
     refresh: bool = False
+    #: A game that keeps its own state in step with the generic trackers (the Adventure's area map
+    #: follows the monsters' tallies): called for every generic event with a function that folds it.
+    tracked: Callable[[State, dict[str, Any], Callable[[], None]], None] | None = None
+    #: The numbers from the player's book a generic one-shot event needs first (tally, talisman).
+    needs: Callable[[State, dict[str, Any]], list[Need]] | None = None
+    #: For ``companion talisman``: the monsters left alive after the kill being rolled for (None: not
+    #: known, but more than one); raises InputError when no kill waits for its roll.
+    talisman_left: Callable[[State], int | None] | None = None
+    #: Lines ``companion new`` prints after "Next: companion play": the other way to play.
+    ways: tuple[str, ...] = ()

@@ -87,7 +87,9 @@ def roll_text(r: dict[str, Any]) -> str:
         )
     text = " ".join(parts) + f" → {dice}"
     several = dice_shown.count("[") > 1 or dice_shown in ("(total only)", _("(total only)"))
-    if (mods or several) and not r["outcome"].startswith(f"{r['total']},"):  # a dt pool says its sum itself
+    # A check is read by its dice against what they must show (``[4] [5] = 9 vs 7+``); a plain sum by
+    # its total, modifiers counted (``[3] = 5``); a dt pool says its sum itself.
+    if (several or (mods and not r.get("target"))) and not r["outcome"].startswith(f"{r['total']},"):
         text += f" = {r['total']}"
     if r.get("target"):
         text += _(" vs {target}").format(target=r["target"])

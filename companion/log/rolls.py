@@ -18,28 +18,19 @@ def roll_line(
     amended_from: str | None = None,
     reason: str | None = None,
 ) -> dict[str, Any]:
+    target = target_text(roll.expr, roll.modifier - roll.expr.const)
     return roll_data(
         expr=str(roll.expr),
         dice=dice_text(roll),
         mods=modifier_text(roll),
-        total=roll.total,
+        # A check shows what the dice show, against what they must show (one meaning everywhere);
+        # any other roll its total, modifiers counted.
+        total=roll.total - roll.modifier if target is not None and not roll.expr.has_dt else roll.total,
         outcome=outcome_text(roll, row),
-        target=_target(roll),
+        target=target,
         source=roll.source,
         why=why,
         natural=natural_text(roll),
         amended_from=amended_from,
         reason=reason,
     )
-
-
-def _target(roll: Roll) -> str | None:
-    """What the logged number is checked against.
-
-    The log shows a Dice Check's total (``[3] = 4``), and a total is read against the DC's own 5+;
-    the face a modifier makes necessary (``4+``) belongs to the odds shown before the roll, and beside
-    a total it would read as "4 vs 4+ → fail".
-    """
-    if roll.expr.kind == "DC" and roll.faces is not None and roll.modifier != roll.expr.const:
-        return target_text(roll.expr, -roll.expr.const)
-    return target_text(roll.expr, roll.modifier - roll.expr.const)

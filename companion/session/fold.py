@@ -106,7 +106,10 @@ class Fold:
             for payload in event.get("rolls", ()):
                 self._count_virtual(payload)
         elif reducer is not None:
-            reducer(self, event)
+            if self.spec.tracked is not None and kind not in NO_REFRESH:
+                self.spec.tracked(self.state, event, lambda: reducer(self, event))  # the game keeps in step
+            else:
+                reducer(self, event)
         else:
             raise ReplayError(f"event {event.get('id')} has an unknown type {kind!r}")
         if "at" in event:
@@ -351,9 +354,11 @@ class Fold:
             raise InputError(_("no tally named {name!r}").format(name=name))
         n = int(event.get("n", 1))
         if op == "hit":
+            if tally.slain:
+                raise InputError(f"{name} is slain already ({tally.hits} of {tally.max_hits} hits): no more hits")
             tally.hits = min(tally.max_hits, tally.hits + n)
         elif op == "heal":
-            tally.hits = max(0, tally.hits - n)
+            tally.set_hits(tally.hits - n)
         elif op == "remove":
             del tallies[name]
             log.text(f"{name} removed from the tallies.", event=event.get("id"))

@@ -28,6 +28,9 @@ class Tally:
     monster: bool = False
     #: How a character died by something other than hits ("drowned"): the death mark on the sheet.
     fate: str = ""
+    #: Each cure of a character, as (hits left before, hits left after): the book writes the count
+    #: going up again ("7 6 5 6"), so the sheet keeps every number it had.
+    cures: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def left(self) -> int:
@@ -37,13 +40,31 @@ class Tally:
     def slain(self) -> bool:
         return self.hits >= self.max_hits
 
+    def set_hits(self, hits: int) -> None:
+        """Change the hits scored; fewer than before is a cure, which the sheet keeps."""
+        hits = max(0, min(self.max_hits, hits))
+        if hits < self.hits and not self.monster:
+            self.cures.append((self.left, self.max_hits - hits))
+        self.hits = hits
+
+    def counts(self) -> list[int]:
+        """The numbers written after a character's class: down from what they withstand, up again on a
+        cure, down to the hits left now."""
+        out: list[int] = []
+        start = self.max_hits
+        for low, high in self.cures:
+            out.extend(range(start, low - 1, -1))
+            start = high
+        out.extend(range(start, self.left - 1, -1))
+        return out
+
     def book(self) -> str:
         """The book's form: the name, the class, then the hits left counting down."""
         if self.monster:
             marks = "I" * min(self.hits, self.max_hits) or "–"
             state = " (slain)" if self.slain else ""
             return f"{self.name}: {marks} ({self.hits} of {self.max_hits} hits){state}"
-        counts = " ".join(str(n) for n in range(self.max_hits, self.max_hits - min(self.hits, self.max_hits) - 1, -1))
+        counts = " ".join(str(n) for n in self.counts())
         head = f"{self.name} – {self.role.upper()}" if self.role else self.name
         if self.fate and not self.slain:
             return f"{head}: {counts} († {self.fate})"

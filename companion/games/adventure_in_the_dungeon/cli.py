@@ -152,7 +152,7 @@ def data_cmd(
 
 
 def _missing(values: dict[str, Any]) -> list[Any]:
-    from companion.games.adventure_in_the_dungeon.engine import missing
+    from companion.games.adventure_in_the_dungeon.engine_numbers import missing
 
     return missing(values)
 
@@ -189,7 +189,8 @@ def areas_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     from companion.games.adventure_in_the_dungeon import data as D
     from companion.games.adventure_in_the_dungeon import rules as R
 
-    values = _values(env)
+    got = _session_values(env)
+    state, values = got if got is not None else (None, _catalogue(env))
     nums = R.numbers(values)
     rows = []
     for n, area in R.areas(values).items():
@@ -200,6 +201,10 @@ def areas_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
             "hits": area.hits,
             "rules": area.summary,
         }
+        if state is not None:  # the game's map: the hits each monster has taken, and who is slain
+            t = state.trackers.tallies.get(area.monster)
+            row["taken"] = t.hits if t is not None else 0
+            row["slain"] = n in state.game.cleared
         if nums is not None:
             model = R.compile_model(area, nums)
             row["monster_needs"] = {}
@@ -218,15 +223,20 @@ def areas_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     from rich.markup import escape
 
     for row in rows:
+        now = ""
+        if row.get("slain"):
+            now = " [bold]Slain.[/bold]"
+        elif row.get("taken"):
+            now = f" It has taken {'I' * row['taken']} ({row['taken']} of {row['hits']})."
         env.print(
             f"[bold]Area {row['area']}: {escape(row['place'])}[/bold] — {escape(row['monster'])}, "
-            f"{row['hits']} hits to slay: {escape(row['rules'])}"
+            f"{row['hits']} hits to slay: {escape(row['rules'])}.{now}"
         )
         if "monster_needs" in row:
             hits = " · ".join(f"{D.HEROES[i].name} {v}+" for i, v in enumerate(row["monster_needs"].values()))
-            env.print(f"  [dim]it hits (dice total needed):[/dim] {hits}")
+            env.print(f"  [dim]it hits when its dice show:[/dim] {hits}")
             heroes = " · ".join(f"{h.name} {row['hero_needs'][h.key]}+" for h in D.HEROES if h.key in row["hero_needs"])
-            env.print(f"  [dim]heroes hit it (dice total needed):[/dim] {heroes}")
+            env.print(f"  [dim]heroes hit it when their dice show:[/dim] {heroes}")
     if nums is None:
         env.print(
             "[dim]Enter the heroes' numbers (companion play asks, or companion dungeon data) to see the rolls.[/dim]"

@@ -19,8 +19,9 @@ from companion.dice.expr import TALISMAN
 from companion.engine.requests import Choice, Option, RollRequest
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
+from companion.games.adventure_in_the_dungeon import table
 from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS, Area
-from companion.games.adventure_in_the_dungeon.engine_numbers import ask_data, missing
+from companion.games.adventure_in_the_dungeon.engine_numbers import ask_data
 from companion.games.adventure_in_the_dungeon.engine_requests import first_choice, hero_request, monster_request
 from companion.games.adventure_in_the_dungeon.engine_words import (
     cure_words,
@@ -76,16 +77,15 @@ class Dungeon:
 
 def setup(state: State) -> None:
     state.game = Dungeon()
+    table.party(state)  # Adelhardt's tally at once: the rule text prints his nine hits
 
 
 def read_data(state: State, values: dict[str, Any]) -> dict[str, Any]:
-    """A ``gamedata`` event stored the player's numbers: once they are all there, the party's
-    tallies exist at once (so ``status`` and ``tally hit`` work before the first answer). Returns the
-    values the log lists: none of Area 12's monster fields when it holds no monster."""
-    nums = R.numbers(state.data)
-    if nums is not None and not missing(state.data):
-        for i, hero in enumerate(HEROES):
-            _tally(state, hero.name, nums.maxh[i], hero.role)
+    """A ``gamedata`` event stored the player's numbers: each hero whose hits are known has a tally at
+    once (so ``status`` and ``tally hit`` work before the first answer, or with no guided play at all).
+    Returns the values the log lists: none of Area 12's monster fields when it holds no monster."""
+    table.party(state)
+    table.follow(state)  # Area 12's monster may be one the player has tallied already
     if state.data.get(D.AREA12_KIND) == "monster":
         return values
     return {k: v for k, v in values.items() if not k.startswith("area12.") or k == D.AREA12_KIND}
@@ -171,9 +171,11 @@ def _apply(
         return
     tallies = state.trackers.tallies
     if new.hs != old.hs:
-        p, r, f, w = _NAMES
-        hs = new.hs
-        tallies[p].hits, tallies[r].hits, tallies[f].hits, tallies[w].hits = hs
+        for name, hits, was_hits in zip(_NAMES, new.hs, old.hs, strict=True):
+            if hits < was_hits:
+                tallies[name].set_hits(hits)  # a cure: the sheet writes the count going up again
+            else:
+                tallies[name].hits = hits
     if monster and new.m != old.m:
         tallies[model.area.monster].hits = new.m
     g.dead, g.para, g.trap, g.twine = new.dead, new.para, new.trap, new.twine
@@ -214,6 +216,8 @@ def _apply(
 def play(state: State) -> Engine:
     yield from ask_data(state)
     start(state)
+    while len(state.game.cleared) > state.trackers.talisman.kills and not state.trackers.talisman.found:
+        yield from talisman(state)  # a kill made at the table, by hand, before guided play began
     while True:
         if not living(state):
             finish(state, "lost")
@@ -497,7 +501,7 @@ def talisman(state: State) -> Engine:
     ts = state.trackers.talisman
     if ts.found:
         return
-    left = len(monsters_left(state))
+    left = len(R.areas(state.data)) - (ts.kills + 1)  # after this kill (kills made at the table count too)
     log = state.log
     if ts.needs_roll(left):
         kill = ts.kills + 1

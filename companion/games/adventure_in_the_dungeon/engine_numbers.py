@@ -39,7 +39,8 @@ def missing(values: dict[str, Any]) -> list[D.DataField]:
     return out
 
 
-def _ask(fld: D.DataField) -> Number | Text | Choice:
+def ask_field(fld: D.DataField) -> Number | Text | Choice:
+    """The request that asks the player for one field (its key: ``data.`` and the field's key)."""
     key = "data." + fld.key
     if fld.kind == "choice":
         return Choice(key, f"{fld.prompt} ({fld.where})", tuple(Option(v, label) for v, label in fld.options))
@@ -63,7 +64,7 @@ def ask_data(state: State) -> Engine:
             )
         first = False
         fld = todo[0]
-        answer = yield _ask(fld)
+        answer = yield ask_field(fld)
         if fld.key == D.SOURCE and answer == D.SUGGESTED:
             # companion's suggestion, stored as house numbers like any the player types
             state.data[D.SOURCE] = "house"

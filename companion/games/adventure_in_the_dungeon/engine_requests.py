@@ -79,15 +79,17 @@ def first_choice(model: Model) -> Choice:
         from fractions import Fraction
 
         from companion.dice.render import fraction
+        from companion.dice.targets import target_text
 
-        need, _, parts = R.hero_roll(model.area, model.to_hit, RANGERESS, False)
+        need, mod, parts = R.hero_roll(model.area, model.to_hit, RANGERESS, False)
         p = Fraction(sum(w for w, d in model.hit[RANGERESS][0] if d), 36)
         shown = "".join(f" {v:+d} {n}".replace("-", "−") for n, v in parts if v)
+        dice = target_text(at_least(need), mod)  # what her dice must show, as every prompt says it
         got = Choice(
             "round.first",
             f"Krylla may strike the {model.area.monster} before {model.area.says('it attacks', 'they attack')}.",
             (
-                Option("strike", "Krylla strikes first", f"2d6>={need}{shown}: passes on {need}+ → {fraction(p)}"),
+                Option("strike", "Krylla strikes first", f"2d6>={need}{shown}: passes on {dice} → {fraction(p)}"),
                 Option("wait", "Krylla waits and attacks with the others"),
             ),
         )

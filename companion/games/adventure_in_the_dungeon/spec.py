@@ -1,6 +1,6 @@
 """The game's :class:`~companion.games.base.GameSpec`: its engine, screen, variants and commands."""
 
-from companion.games.adventure_in_the_dungeon import engine, view
+from companion.games.adventure_in_the_dungeon import engine, table, view
 from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS
 from companion.games.base import GameSpec, Variant
 
@@ -46,4 +46,13 @@ GAME = GameSpec(
         "gold": "the party seeks the Talisman, not gold (companion item NAME +1 for what you carry)",
     },
     guided_tallies=lambda state: bool(getattr(state.game, "started", False)),
+    tracked=table.tracked,
+    needs=table.needs,
+    talisman_left=table.talisman_left,
+    ways=(
+        "  guided: companion runs each fight and asks your book's numbers once;",
+        "  or fight from your book and keep only the sheet here: mark hits with",
+        "  companion tally hit Krylla (or Xorn), roll for the Talisman after a kill",
+        "  with companion talisman; companion dungeon areas shows the map.",
+    ),
 )

@@ -59,11 +59,9 @@ def status(state: State) -> list[tuple[str, str]]:
     g = state.game
     tallies = state.trackers.tallies
     rows: list[tuple[str, str]] = []
-    if not g.started and any(h.name not in tallies for h in HEROES):
-        return [("Party", "enter the heroes' numbers from your book first")]
     for i, hero in enumerate(HEROES):
         t = tallies.get(hero.name)
-        text = t.book() if t is not None else hero.name
+        text = t.book() if t is not None else f"{hero.name} – {hero.role}: hits from your book (asked at the first hit)"
         marks = _marks(state, i)
         rows.append(("Party" if i == 0 else "", text + (" · " + ", ".join(marks) if marks else "")))
     areas = R.areas(state.data)
@@ -101,7 +99,9 @@ def status(state: State) -> list[tuple[str, str]]:
     else:
         cure = "ready (once per game)"
     rows.append(("Cure", cure))
-    rows.append(("Numbers", D.SOURCES.get(state.data.get(D.SOURCE), "entered by the player")))
+    source = state.data.get(D.SOURCE)
+    unknown = "entered by the player" if source else "asked when a step needs them"
+    rows.append(("Numbers", D.SOURCES.get(source, unknown)))
     return rows
 
 
