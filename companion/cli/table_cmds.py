@@ -21,9 +21,11 @@ Examples:
   companion tables show inverted-tower
   companion new freeform --tables examples/tables/sunken-crypt.toml
   companion roll DR room
+  companion roll DR room --row 4
   companion odds DR monster
   companion roll check swim
   companion tracker torches -1
+  companion tables import examples/tables/hedge-witch.md
 """
 
 tables_app = typer.Typer(
@@ -175,6 +177,12 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
 
 def _table_json(t: PackTable) -> dict[str, Any]:
     return {"title": t.title, "dice": t.dice, "rows": [{"roll": r.span, "result": r.result} for r in t.rows]}
+
+
+from companion.cli.table_io_cmds import export_cmd, import_cmd  # noqa: E402  (after tables_app: added to it)
+
+tables_app.command("import")(import_cmd)
+tables_app.command("export")(export_cmd)
 
 
 @tables_app.command("validate")
