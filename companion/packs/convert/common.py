@@ -15,9 +15,8 @@ from companion.errors import InputError
 
 #: A file bigger than this is refused before it is read (16 MiB; a whole Datasworn ruleset is ~3 MiB).
 MAX_BYTES = 16 * 2**20
-#: At most this many files in one import (a folder of notes), and this many rows in all.
+#: At most this many files in one import (a folder of notes).
 MAX_FILES = 500
-MAX_ROWS = 50_000
 
 _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -228,17 +227,16 @@ def to_toml(data: dict[str, Any], header: str = "") -> tuple[str, list[tuple[str
 def make_pack(imported: Imported, where: str, header: str = "") -> tuple[Any, str]:
     """Write ``imported`` as TOML and read it back as a pack, checked like any pack; a refusal names the
     line of the source the refused part came from."""
+    from companion.packs.bounds import MAX_ROWS as most
     from companion.packs.pack import parse_pack
     from companion.packs.reader import PackError
 
+    first = next(iter(imported.origins.values())).shown if imported.origins else where
     rows = sum(len(t.get("rows", ())) for t in imported.data.get("tables", {}).values())
-    if rows > MAX_ROWS:
+    if rows > most:  # refused before the pack is written out, with the figure a pack is bounded by
         from companion.i18n import _
 
-        shown = next(iter(imported.origins.values())).shown if imported.origins else where
-        raise InputError(
-            _("{file}: {n} rows; companion imports at most {most} at a time").format(file=shown, n=rows, most=MAX_ROWS)
-        )
+        raise InputError(_("{file}: {n} rows; a pack holds at most {most}").format(file=first, n=rows, most=most))
     text, paths = to_toml(imported.data, header)
     try:
         return parse_pack(text, where), text
@@ -249,7 +247,7 @@ def make_pack(imported: Imported, where: str, header: str = "") -> tuple[Any, st
             if origin is not None:
                 shown, line = origin.where()
                 raise PackError(shown, line, exc.what) from None
-        raise PackError(where, None, exc.what) from None
+        raise PackError(first, None, exc.what) from None
 
 
 def pack_data(pack: Any) -> dict[str, Any]:
