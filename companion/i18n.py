@@ -159,6 +159,25 @@ def count(n: int, singular: str, plural: str) -> str:
     return ngettext(singular, plural, n).format(n=n)
 
 
+def number(x: float, places: int = 0, *, group: bool = False) -> str:
+    """``x`` with ``places`` decimals, as the language shown writes a number: ``0.21``, ``10,000`` in
+    English; ``0,21``, ``10 000`` in Russian. The one place a number is formatted for the language: its
+    decimal and group separators are the catalogue's (``pgettext("number", ".")``, ``(",")``)."""
+    text = f"{x:,.{places}f}" if group else f"{x:.{places}f}"
+    if _trans is None:
+        return text
+    point, comma = pgettext("number", "."), pgettext("number", ",")
+    return "".join(point if c == "." else comma if c == "," else c for c in text)
+
+
+def percent(x: float, places: int = 1, *, sign: str = "") -> str:
+    """``x`` (a percentage, 93.75) as the language writes it: ``93.8%``; Russian ``93,8 %`` (a no-break
+    space, so the sign never leaves its number at a line's end). ``sign`` goes before the number
+    (``<0.1%``)."""
+    n = sign + number(x, places)
+    return n + "%" if _trans is None else pgettext("number", "{n}%").format(n=n)
+
+
 class _Source:
     """The English words as they are (the message ids)."""
 

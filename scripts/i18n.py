@@ -27,9 +27,13 @@ PACKAGE = ROOT / "companion"
 LOCALE = PACKAGE / "locale"
 #: Game domain → the game's package folder.
 GAME_DOMAINS = {"dark-tower": PACKAGE / "games" / "dark_tower"}
-#: Game domain → its command tree, whose help texts are messages too (companion/cli/help_words.py).
-GAME_COMMANDS = {"dark-tower": "companion.games.dark_tower.cli:app"}
 SHARED = "companion"
+#: Domain → its command trees, whose help texts and usage names are messages too
+#: (companion/cli/help_words.py): a game's own group; the root and every shared command for the rest.
+COMMANDS = {
+    "dark-tower": ["companion.games.dark_tower.cli:app"],
+    SHARED: ["companion.cli.app:app", "companion.cli.fight_cmds:app"],
+}
 KEYWORDS = {**DEFAULT_KEYWORDS, "count": (2, 3)}
 
 
@@ -48,23 +52,52 @@ def extract(domain: str) -> Catalog:
             "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
             catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
-    if domain in GAME_COMMANDS:
-        for text in help_texts(GAME_COMMANDS[domain]):
-            catalog.add(text, None, [(GAME_COMMANDS[domain].replace(":", " "), 0)], auto_comments=["--help"])
+    for target in command_trees(domain):
+        where = [(target.replace(":", " "), 0)]
+        texts, names = help_texts(target)
+        for text in texts:
+            catalog.add(text, None, where, auto_comments=["--help"])
+        for name in names:
+            catalog.add(name, None, where, auto_comments=["--help: a name in the usage line"], context="metavar")
+    if domain == SHARED:  # companion --help lists every game's group by its own help's first sentence
+        for name, text in group_help().items():
+            catalog.add(text, None, [(f"companion --help: {name}", 0)], auto_comments=["companion --help"])
     return catalog
 
 
-def help_texts(target: str) -> list[str]:
-    """The help texts of a typer app (``module:attribute``), as ``--help`` shows them."""
+def group_help() -> dict[str, str]:
+    """Each game group's help as ``companion --help`` lists it."""
+    sys.path.insert(0, str(ROOT))
+    from companion.cli.group import _short_help
+    from companion.games import COMMAND_GROUPS
+
+    return {name: _short_help(name) for name in COMMAND_GROUPS}
+
+
+def command_trees(domain: str) -> list[str]:
+    """The typer apps (``module:attribute``) whose help is in ``domain``."""
+    trees = list(COMMANDS.get(domain, []))
+    if domain == SHARED:
+        sys.path.insert(0, str(ROOT))
+        from companion.cli.registry import COMMAND_MODULES
+
+        trees += [f"{module}:app" for module in dict.fromkeys(COMMAND_MODULES.values())]
+    return trees
+
+
+def help_texts(target: str) -> tuple[list[str], list[str]]:
+    """The help texts of a typer app (``module:attribute``) as ``--help`` shows them, and the words of
+    its usage names (``{kind}``, ``<int>``, ``[OPTIONS]``)."""
     import importlib
 
     import typer
 
     sys.path.insert(0, str(ROOT))
-    from companion.cli.help_words import texts
+    from companion.cli.help_words import metavars, texts
 
     module, _sep, attr = target.partition(":")
-    return texts(typer.main.get_command(getattr(importlib.import_module(module), attr)))
+    command = typer.main.get_command(getattr(importlib.import_module(module), attr))
+    return texts(command), metavars(command)
 
 
 def domains() -> list[str]:

@@ -17,9 +17,10 @@ from typing import Any
 
 from typer.core import TyperGroup
 
+from companion.cli import click_words
 from companion.cli.signals import EXIT_INTERRUPTED, ended, interrupted_line
 from companion.errors import CompanionError
-from companion.i18n import _
+from companion.i18n import N_, _
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -62,14 +63,13 @@ class CompanionGroup(TyperGroup):
 
         if name in COMMAND_MODULES:
             built = _built(COMMAND_MODULES[name] + ":app")
-            return built.commands.get(name) if hasattr(built, "commands") else built
+            command = built.commands.get(name) if hasattr(built, "commands") else built
+            _speak_help(command)
+            return command
         if name in COMMAND_GROUPS:
-            lang = _speak_for_game(ctx, COMMAND_GROUPS[name])
+            _speak_for_game(ctx, COMMAND_GROUPS[name])
             built = _built(COMMAND_GROUPS[name])
-            if lang != "en" or getattr(built, "_help_spoken", False):
-                from companion.cli.help_words import speak
-
-                speak(built)  # again in English after another language, in one process
+            _speak_help(built)
             built.name = name
             return built
         return None
@@ -90,11 +90,11 @@ class CompanionGroup(TyperGroup):
         limit = formatter.width - 6 - max(len(name) for name in names)
         placed = {name for members in SECTIONS.values() for name in members}
         sections = [(title, [n for n in members if n in names]) for title, members in SECTIONS.items()]
-        sections.append(("Other commands", [n for n in names if n not in placed]))
+        sections.append((N_("Other commands"), [n for n in names if n not in placed]))
         for title, members in sections:
             if members:
-                with formatter.section(title):
-                    formatter.write_dl([(name, _shorten(_short_help(name), limit)) for name in members])
+                with formatter.section(_(title)):
+                    formatter.write_dl([(name, _shorten(_(_short_help(name)), limit)) for name in members])
         return None
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
@@ -125,7 +125,15 @@ class CompanionGroup(TyperGroup):
             _stderr_line("\n" + line)
             raise _exit(code) from None
 
+    def get_help(self, ctx: Any) -> str:
+        if ctx.parent is None:  # companion --help: in the active session's language, as its commands
+            speak_active(ctx)
+            _speak_help(self)
+        return super().get_help(ctx)
+
     def invoke(self, ctx: Any) -> Any:
+        if ctx.parent is None:
+            speak_active(ctx)
         try:
             return super().invoke(ctx)
         except CompanionError as exc:
@@ -172,9 +180,14 @@ class CompanionGroup(TyperGroup):
             if _is_click_exception(exc):
                 code = exc.exit_code  # type: ignore[attr-defined]
                 command = getattr(getattr(exc, "ctx", None), "command_path", None) or "companion"
-                message = exc.format_message()  # type: ignore[attr-defined]
+                where = getattr(exc, "ctx", None)
+                if where is None or where.parent is None:  # a mistake in the root's own options
+                    speak_active(where)
+                message = click_words.message(exc)
                 help_hint = _(" (see '{command} --help')").format(command=command) if code == EXIT_USAGE else ""
-                if message:  # no arguments at all: the help was printed, nothing more to say
+                if type(exc).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help is the message
+                    sys.stderr.write(message + "\n")
+                elif message:
                     _stderr_line(f"{command}: {message}{help_hint}")
             elif type(exc).__name__ == "Abort":  # typer's Ctrl-D while parsing
                 _stderr_line("companion: " + _("end of input; every completed action is saved."))
@@ -197,6 +210,38 @@ def _speak_for_game(ctx: Any, target: str) -> str:
 
     game = next((g for g, package in GAMES.items() if target.startswith(package + ".")), None)
     return speak_game(ctx, game)
+
+
+def speak_active(ctx: Any) -> str:
+    """Show every command's words in the active session's language, or with none active in the one
+    asked for (``COMPANION_LANG``, the locale); the language shown. English reads no catalogue."""
+    from companion import i18n
+
+    try:
+        from companion.cli.env import Env
+        from companion.cli.kit import active_meta
+
+        # Before the root's options are read (its --help, a mistake in them), their variables say it.
+        params = {} if ctx is None else ctx.find_root().params
+        folder = params.get("data_dir") or os.environ.get("COMPANION_HOME") or None
+        env = Env.from_process(data_dir=folder, session=params.get("session") or os.environ.get("COMPANION_SESSION"))
+        meta = active_meta(env)
+    except Exception:  # an unreadable session says so when the command opens it; words only here
+        return i18n.language()
+    if meta is None:
+        return i18n.activate(i18n.choose(None))
+    return i18n.activate(meta.get("lang"), meta.get("game"))
+
+
+def _speak_help(command: Any) -> None:
+    """A command's help and usage in the language shown (again in English after another language, in
+    one process: the shell, the tests)."""
+    from companion import i18n
+
+    if i18n.language() != i18n.SOURCE or getattr(command, "_help_spoken", False):
+        from companion.cli.help_words import speak
+
+        speak(command)
 
 
 def speak_game(ctx: Any, game: str | None) -> str:
@@ -247,7 +292,9 @@ def _short_help(name: str) -> str:
 
 
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+    import inspect
+
+    return inspect.cleandoc(value) if isinstance(value, str) else ""
 
 
 def _shorten(text: str, limit: int) -> str:

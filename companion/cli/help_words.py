@@ -3,16 +3,19 @@
 A command's help (its docstring or ``help=``), its options' and arguments' help and its epilog are
 message ids as they are: ``scripts/i18n.py`` collects them from the command tree itself
 (:func:`texts`), and :func:`speak` puts each through the catalogue when help is shown. typer and its
-vendored click write their own words (Usage, Options, Commands, "Show this message and exit.") in
-English; they come from companion's catalogue too. Only called when the words are not English, so
-English help is exactly what it was.
+vendored click write their own words (Usage, Options, Commands, "Show this message and exit.",
+``[required]``, ``[default: 0]``) in English; they come from companion's catalogue too, and so do the
+names in the usage line (``[OPTIONS]``, an argument's ``{kind}``, an option's ``<int>``: the
+``metavar`` context, :func:`metavars`). Only called when the words are not English, so English help
+is exactly what it was.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, language, pgettext
 
 #: typer's help panel words (module constants of ``typer.rich_utils``, read when help is drawn).
 PANEL_WORDS = {
@@ -26,6 +29,14 @@ PANEL_WORDS = {
 }
 USAGE = N_("Usage:")
 HELP = N_("Show this message and exit.")
+#: What typer.core puts through gettext when it writes a parameter's help line (its ``_``).
+FRAMEWORK = (N_("required"), N_("default: {default}"), N_("env var: {var}"), N_("Options"), N_("Commands"))
+#: The usage line's own placeholders (a command's ``options_metavar`` and ``subcommand_metavar``).
+OPTIONS_METAVAR = "[OPTIONS]"
+SUBCOMMAND_METAVAR = "COMMAND [ARGS]..."
+#: A word in a metavar: ``{kind}``, ``[numbers]...``, ``<int range>``, ``EXPR`` (a choice, ``<a|b>``, is
+#: what is typed, and kept).
+_METAVAR_WORD = re.compile(r"[A-Za-z][A-Za-z ]*[A-Za-z]")
 
 
 def speak(command: Any) -> None:
@@ -59,6 +70,44 @@ def texts(command: Any) -> list[str]:
     return found
 
 
+def metavars(command: Any) -> list[str]:
+    """The words of every usage placeholder under ``command`` (translated in the ``metavar`` context)."""
+    import typer._click
+
+    found = [*_words(OPTIONS_METAVAR), *_words(SUBCOMMAND_METAVAR)]
+    with typer._click.Context(command) as ctx:
+        for param in command.params:
+            if param.name != "help":
+                found += _words(_english_metavar(param, ctx))
+    for sub in getattr(command, "commands", {}).values():
+        found += metavars(sub)
+    return list(dict.fromkeys(found))
+
+
+def metavar(text: str) -> str:
+    """A usage placeholder in the language shown: ``{kind}`` → ``{вид}``, ``<int>`` → ``<число>``."""
+    if language() == "en" or "|" in text:
+        return text
+    return _METAVAR_WORD.sub(lambda m: pgettext("metavar", m.group(0)), text)
+
+
+def name(hint: str) -> str:
+    """A parameter as an error names it (``'kind'``, ``'--got' / '-g'``) in the language shown, in «»."""
+    parts = [p.strip().strip("'") for p in hint.split(" / ")]
+    return " / ".join(f"«{p if p.startswith('-') else pgettext('metavar', p)}»" for p in parts)
+
+
+def _words(text: str) -> list[str]:
+    return [] if "|" in text else _METAVAR_WORD.findall(text)
+
+
+def _english_metavar(param: Any, ctx: Any) -> str:
+    make = getattr(param, "_english_make_metavar", param.make_metavar)
+    if getattr(param, "param_type_name", "") == "argument":
+        return make(ctx, usage=True)
+    return "" if getattr(param, "is_flag", False) else make(ctx)
+
+
 def _command(command: Any) -> None:
     # The texts as written are kept the first time, and every call translates those: one process may
     # show help in Russian, then in English (the shell, tests that run commands in-process).
@@ -67,14 +116,30 @@ def _command(command: Any) -> None:
         text = source.setdefault(attr, getattr(command, attr, None))
         if text:
             setattr(command, attr, _(text))
+    for attr in ("options_metavar", "subcommand_metavar"):
+        english = source.setdefault(attr, getattr(command, attr, None))
+        if english in (OPTIONS_METAVAR, SUBCOMMAND_METAVAR):
+            setattr(command, attr, metavar(english))
     for param in command.params:
         if getattr(param, "help", None):
             text = param.__dict__.setdefault("_help_source", param.help)
             param.help = _(text)
+        if "_english_make_metavar" not in param.__dict__:
+            _spoken_metavar(param)
     if not command.__dict__.get("_help_spoken"):
         _spoken_words(command)
     for sub in getattr(command, "commands", {}).values():
         _command(sub)
+
+
+def _spoken_metavar(param: Any) -> None:
+    english = param.make_metavar
+    param._english_make_metavar = english
+
+    def make_metavar(*args: Any, **kwargs: Any) -> str:
+        return metavar(english(*args, **kwargs))
+
+    param.make_metavar = make_metavar
 
 
 def _spoken_words(command: Any) -> None:

@@ -7,18 +7,20 @@ importing each other.
 
 from __future__ import annotations
 
+from companion.i18n import N_
+
 #: The root's help lists its commands under these headings, in this order (the games' own groups
 #: under "Games"; a command in none of them under "Other commands").
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "Dice": ("roll", "odds", "tables"),
-    "Sessions": (
+    N_("Dice"): ("roll", "odds", "tables"),
+    N_("Sessions"): (
         "new", "play", "next", "sessions", "use", "status", "undo", "redo", "amend", "note", "mode", "log",
         "export", "gamedata",
     ),
-    "Trackers": ("tally", "hp", "xp", "gold", "item", "room", "rooms", "floor", "talisman", "tracker"),
-    "Games": ("tower", "dark", "haunted", "dragon", "dungeon"),
-    "Analysis": ("simulate", "dice"),
-    "Shell": ("shell", "completion"),
+    N_("Trackers"): ("tally", "hp", "xp", "gold", "item", "room", "rooms", "floor", "talisman", "tracker"),
+    N_("Games"): ("tower", "dark", "haunted", "dragon", "dungeon"),
+    N_("Analysis"): ("simulate", "dice"),
+    N_("Shell"): ("shell", "completion"),
 }  # fmt: skip
 
 #: Command name → the module whose typer ``app`` defines it. Only the module of the command being

@@ -138,8 +138,10 @@ def percent(p: Fraction) -> str:
 
     A possible outcome never reads 0.0% (``<0.1%``, e.g. 1/7776), nor one short of certain 100.0%
     (``>99.9%``): the same rule as the fight charts (``companion.sim.fights.share_text``)."""
+    from companion.i18n import percent as shown
+
     if 0 < p < Fraction(1, 2000):
-        return "<0.1%"
+        return shown(0.1, sign="<")
     if 1 - Fraction(1, 2000) < p < 1:
-        return ">99.9%"
-    return f"{float(p) * 100:.1f}%"
+        return shown(99.9, sign=">")
+    return shown(float(p) * 100)

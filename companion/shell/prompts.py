@@ -135,23 +135,25 @@ STYLE = Style(
 )
 ERROR_STYLE = Style([("qmark", "fg:#dc322f bold"), ("question", "fg:#dc322f"), ("answer", "fg:#2aa198 bold")])
 
+#: The key letters' twins on a Russian (ЙЦУКЕН) keyboard: the same key, whatever layout is on.
+TWINS = {"u": "г", "q": "й", "v": "м", "p": "з", "r": "к"}
 #: Words a player may type at a roll prompt instead of faces.
-ROLL_WORDS = {"", "r", "roll"}
-UNDO_WORDS = {"u", "undo"}
-QUIT_WORDS = {"q", "quit", "exit"}
-SWITCH_WORDS = {"v", "virtual", "p", "physical"}
+ROLL_WORDS = {"", "r", "roll", TWINS["r"]}
+UNDO_WORDS = {"u", "undo", TWINS["u"]}
+QUIT_WORDS = {"q", "quit", "exit", TWINS["q"]}
+SWITCH_WORDS = {"v", "virtual", "p", "physical", TWINS["v"], TWINS["p"]}
 HELP_WORDS = {"?", "h", "help"}
 
-#: The keys, as the help (``?``) explains them.
+#: The keys, as the help (``?``) explains them (a line each, under 80 columns in every language).
 HELP_LINES = (
-    "Keys at every prompt:",
-    "  u  undo the last answer     q  save and quit (companion play resumes)",
-    "  ?  this help                v/p  virtual or physical dice (at a roll)",
-    "At a roll: Enter rolls for you; or type what your dice show, e.g. 3 4 or 3,4;",
-    "  one number for several dice is taken as their total (7 or =7).",
-    "At a menu: ↑/↓ (or j/k) and Enter; a number picks its option at once,",
-    "  a first letter moves to the next option starting with it. A menu starts",
-    "  on the best option where the game knows the odds.",
+    N_("Keys at every prompt:"),
+    N_("  u  undo the last answer     q  save and quit (companion play resumes)"),
+    N_("  ?  this help                v/p  virtual or physical dice (at a roll)"),
+    N_("At a roll: Enter rolls for you; or type what your dice show, e.g. 3 4 or 3,4;"),
+    N_("  one number for several dice is taken as their total (7 or =7)."),
+    N_("At a menu: ↑/↓ (or j/k) and Enter; a number picks its option at once,"),
+    N_("  a first letter moves to the next option starting with it. A menu starts"),
+    N_("  on the best option where the game knows the odds."),
 )
 
 
@@ -207,7 +209,7 @@ def say(lines: list[str] | tuple[str, ...] | str, style: str = "") -> None:
 
 
 def show_help() -> None:
-    say(HELP_LINES, "fg:ansicyan")
+    say([_(line) for line in HELP_LINES], "fg:ansicyan")
 
 
 def _ask_until_valid(
@@ -306,6 +308,7 @@ EXTRA_CHOICES = (
 MENU_HINT = N_("↑/↓ and Enter · 1-9 picks · u undo · q quit · v/p dice · ? help")
 #: Keys that answer a menu at once, and what they answer (v/p switch the dice, as at a roll).
 MENU_KEYS = {"u": "__undo__", "q": "__quit__", "?": "__help__", "v": "__switch__", "p": "__switch__"}
+MENU_KEYS.update({TWINS[key]: MENU_KEYS[key] for key in "uqvp"})
 #: Letters a menu keeps for itself (its keys, and j/k to move): no first-letter jump on them.
 RESERVED = set(MENU_KEYS) | {"j", "k"}
 #: Face words a die accepts (the Dark Tower's and the Dragon's Den's dice), for telling typed dice.
@@ -424,7 +427,10 @@ def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str,
     label = request.option(value).label
     other = request.option(safer[0]).label
     say(
-        f"  ⚠ {label}: the hero dies {_percent(chance)} of the time; {other}: {_percent(safer[1])}.",
+        "  ⚠ "
+        + _("{choice}: the hero dies {chance} of the time; {other}: {safer}.").format(
+            choice=label, chance=_percent(chance), other=other, safer=_percent(safer[1])
+        ),
         "fg:ansiyellow bold",
     )
     answer = questionary.text(
@@ -442,7 +448,11 @@ def _confirm_death(request: Choice, value: str, chance: float, safer: tuple[str,
 
 
 def _percent(p: float) -> str:
-    return f"{float(p) * 100:.1f}%"
+    from fractions import Fraction
+
+    from companion.dice.odds import percent
+
+    return percent(Fraction(p).limit_denominator(10**9))
 
 
 def _bind_keys(question: Any, keys: dict[str, str]) -> None:

@@ -210,23 +210,23 @@ def chance_text(p: Fraction) -> str:
     A long fraction that is possible but rounds to 0.00% shows as ``<0.01%`` (and a near-certainty
     as ``>99.99%``): a risk the odds count must not read as none.
     """
+    from companion.i18n import percent
+
     if p.denominator <= SHOWN_DENOMINATOR:
-        return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f}%)"
+        return f"{p.numerator}/{p.denominator} ({percent(float(p) * 100)})"
     if 0 < p < Fraction(1, 10**4):
-        return "<0.01%"
+        return percent(0.01, 2, sign="<")
     if 1 - Fraction(1, 10**4) < p < 1:
-        return ">99.99%"
-    return f"{float(p) * 100:.2f}%"
+        return percent(99.99, 2, sign=">")
+    return percent(float(p) * 100, 2)
 
 
 def share_text(p: Fraction) -> str:
     """A chart row's chance, ``32.9%``; a possible row never reads 0.0% (``<0.1%``), nor a row short of
     certain 100.0% (``>99.9%``)."""
-    if 0 < p < Fraction(1, 2000):
-        return "<0.1%"
-    if 1 - Fraction(1, 2000) < p < 1:
-        return ">99.9%"
-    return f"{float(p) * 100:.1f}%"
+    from companion.dice.odds import percent
+
+    return percent(p)
 
 
 def renderables(o: FightOutcome) -> list[Any]:
@@ -251,11 +251,11 @@ def renderables(o: FightOutcome) -> list[Any]:
         grid.add_row(Text(" " + label), chance_text(p))
     out.append(grid)
     if o.hp_left is not None:
-        from companion.i18n import _
+        from companion.i18n import _, number
 
-        text = " " + _("{hp} left on average {mean}").format(hp=o.hp_name, mean=f"{float(o.hp_left):.2f}")
+        text = " " + _("{hp} left on average {mean}").format(hp=o.hp_name, mean=number(float(o.hp_left), 2))
         if o.hp_if_win is not None:
-            text += f", {float(o.hp_if_win):.2f} " + o.words.get("hp_if_win", f"on a {o.word('win')}")
+            text += f", {number(float(o.hp_if_win), 2)} " + o.words.get("hp_if_win", f"on a {o.word('win')}")
         out.append(Text(text))
     for c in o.charts:
         out.append(Text(c.title, style="bold"))

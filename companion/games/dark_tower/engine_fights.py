@@ -16,7 +16,7 @@ from companion.games.dark_tower import lookup, odds, rules_checks, rules_fights,
 from companion.games.dark_tower.engine_asks import Flow, pct, yes_no
 from companion.games.dark_tower.lookup import game
 from companion.games.dark_tower.rules_fights import Plan
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, number
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -89,7 +89,7 @@ def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
     if dmg:
         lines.append(
             _("Damage to each hero in the fight: {damage} (average {mean})").format(
-                damage=dmg, mean=f"{float(fo.mean_damage):.2f}"
+                damage=dmg, mean=number(float(fo.mean_damage), 2)
             )
         )
     for i in rules_fights.participants(state, plan):
