@@ -183,3 +183,25 @@ def test_the_new_pack_screens_fit_and_break_no_word(env, cols):
             continue
         if len(line_a) == cols and line_a[-1].isalpha() and line_b[:1].isalpha():
             pytest.fail(f"a word is broken across two lines at {cols} columns:\n{line_a}\n{line_b}")
+
+
+@pytest.mark.parametrize("cols", [80, 120])
+def test_import_and_export_screens_fit_and_break_no_word(env, cols, tmp_path):
+    data = Path(__file__).resolve().parent / "data" / "tables"
+    shown: list[str] = []
+    for args in (
+        ("tables", "import", str(data / "old-datasworn.json")),
+        ("tables", "import", str(EXAMPLES / "hedge-witch.md")),
+        ("tables", "export", "hedge-witch", str(tmp_path / "hw.md")),
+        ("tables", "export", "hedge-witch", str(tmp_path / "hw"), "--format", "foundry"),
+    ):
+        code, lines = screen(env, cols, *args)
+        assert code == 0, (args, lines)
+        shown.extend(lines)
+    text = " ".join(shown)
+    assert "note: rolls Datasworn leaves to the player (auto: false) are made every time" in " ".join(text.split())
+    for line_a, line_b in itertools.pairwise(shown):
+        if "/" in line_a:  # a file path longer than the screen has to wrap somewhere
+            continue
+        if len(line_a) == cols and line_a[-1].isalpha() and line_b[:1].isalpha():
+            pytest.fail(f"a word is broken across two lines at {cols} columns:\n{line_a}\n{line_b}")

@@ -106,10 +106,9 @@ def import_cmd(
                 path=target,
             )
         ),
-        soft_wrap=True,
     )
     for note in imported.notes:
-        env.print("  " + escape(_("not kept as it was: {note}").format(note=note)), soft_wrap=True)
+        env.print("  " + escape(_("note: {note}").format(note=note)))
 
 
 def export_cmd(
@@ -167,12 +166,10 @@ def export_cmd(
                 what=_("Obsidian markdown") if kind == "markdown" else _("Foundry VTT roll tables"),
             )
         ),
-        soft_wrap=True,
     )
     if pack.checks or pack.trackers:
         env.print(
-            "  " + escape(_("its checks and trackers ride along in a companion note the other tool does not show")),
-            soft_wrap=True,
+            "  " + escape(_("its checks and trackers ride along in a companion note the other tool does not show"))
         )
 
 

@@ -46,9 +46,18 @@ class Imported:
     #: A path in ``data`` (``("tables", "room", "rows", 2)``) → where it came from.
     origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
 
+    #: Notes said once for many tables: a kind → the tables (see :meth:`later`).
+    grouped: dict[str, list[str]] = field(default_factory=dict)
+
     def note(self, text: str) -> None:
         if text not in self.notes:
             self.notes.append(text)
+
+    def later(self, kind: str, table: str) -> None:
+        """Note ``table`` under ``kind``, to be said in one line naming every such table."""
+        tables = self.grouped.setdefault(kind, [])
+        if table not in tables:
+            tables.append(table)
 
 
 # ---- reading a source ------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ _CONTENT = ("moves", "assets", "npcs", "atlas", "truths", "rarities", "delve_sit
 
 
 class _Node:
-    def __init__(self, key: str, value: dict, path: tuple, text: str, shown: str, parent: str) -> None:
+    def __init__(self, key: str, value: dict, path: tuple, text: str, shown: str, parent: tuple) -> None:
         self.key, self.value, self.path, self.text, self.shown, self.parent = key, value, path, text, shown, parent
         self.name = ""
 
@@ -48,7 +48,7 @@ def read(docs: list[tuple[Any, str, str]], imported: Imported) -> None:
             oracles = value["oracles"]
             if isinstance(oracles, dict):
                 for key, collection in oracles.items():
-                    _walk(key, collection, ("oracles", key), text, shown, nodes, "")
+                    _walk(key, collection, ("oracles", key), text, shown, nodes)
                     _head(collection if isinstance(collection, dict) else {}, imported, licenses, title=False)
             skipped = [k for k in _CONTENT if value.get(k)]
             if skipped:
@@ -56,11 +56,13 @@ def read(docs: list[tuple[Any, str, str]], imported: Imported) -> None:
                     _("the package's {parts} are not tables, and are not imported").format(parts=", ".join(skipped))
                 )
         else:
-            _walk(str(value.get("_id", "table")).rsplit("/", 1)[-1], value, (), text, shown, nodes, "")
+            _walk(str(value.get("_id", "table")).rsplit("/", 1)[-1], value, (), text, shown, nodes)
     if not nodes:
         raise InputError(f"{docs[0][2]}: no oracle tables (oracle_rollable) in it")
     _name(nodes, imported)
-    by_id = {}
+    by_id: dict[str, Any] = {}
+    for value, _text, _shown in docs:
+        _collections(value, by_id)
     for node in nodes:
         for ident in _ids(node.value.get("_id")):
             by_id[ident] = node
@@ -88,6 +90,16 @@ def read(docs: list[tuple[Any, str, str]], imported: Imported) -> None:
                 )
                 continue
             table["duplicates"] = rule
+    grouped = {
+        "blank": _("rows with no roll (shown in the book, never rolled) are left out of: {tables}"),
+        "match": _("what a match (doubles) means is not kept: {tables}"),
+        "column": _(
+            "these tables are columns of one table, sharing one roll in the book; companion rolls each alone: {tables}"
+        ),
+    }
+    for kind, text in grouped.items():
+        if imported.grouped.get(kind):
+            imported.note(text.format(tables=", ".join(imported.grouped[kind])))
     shown_version = ", ".join(sorted(versions)) or "no datasworn_version"
     rows = " and ".join(sorted(shapes)) or "no rows"
     imported.version = f"Datasworn {shown_version}, rows with {rows}"
@@ -114,7 +126,8 @@ def _head(value: dict, imported: Imported, licenses: list[str], *, title: bool =
             licenses.append(source["license"])
 
 
-def _walk(key: str, value: Any, path: tuple, text: str, shown: str, nodes: list[_Node], parent: str) -> None:
+def _walk(key: str, value: Any, path: tuple, text: str, shown: str, nodes: list[_Node], parent: tuple = ()) -> None:
+    """Every table under ``value``, each with the keys of the collections it is in (``parent``)."""
     if not isinstance(value, dict):
         return
     if value.get("type") == "oracle_rollable" or ("rows" in value and "contents" not in value):
@@ -124,7 +137,24 @@ def _walk(key: str, value: Any, path: tuple, text: str, shown: str, nodes: list[
         inner = value.get(part)
         if isinstance(inner, dict):
             for k, v in inner.items():
-                _walk(k, v, (*path, part, k), text, shown, nodes, key)
+                _walk(k, v, (*path, part, k), text, shown, nodes, (*parent, key))
+
+
+def _collections(value: Any, found: dict[str, Any]) -> None:
+    """Each collection's id → its name (a roll may name a collection of columns, one per region)."""
+    if not isinstance(value, dict):
+        return
+    if value.get("type") == "oracle_collection":
+        name = str(value.get("name") or value.get("_id"))
+        for ident in _ids(value.get("_id")):
+            ident = ident.replace("oracle_collection:", "")
+            found[ident] = name
+            found[ident.replace("/collections/oracles/", "/oracles/")] = name  # how 0.0 names it in a roll
+    for part in ("oracles", "contents", "collections"):
+        inner = value.get(part)
+        if isinstance(inner, dict):
+            for v in inner.values():
+                _collections(v, found)
 
 
 def _ids(ident: Any) -> list[str]:
@@ -136,23 +166,37 @@ def _ids(ident: Any) -> list[str]:
 
 
 def _name(nodes: list[_Node], imported: Imported) -> None:
+    """Each table's name: its key, or where several tables share a key, the keys of the collections it
+    is in before it, as many as make it one of a kind (``jungle-settlements-terminus``)."""
+    by_key: dict[str, list[_Node]] = {}
+    for node in nodes:
+        by_key.setdefault(node.key.lower(), []).append(node)
     taken: set[str] = set()
-    counts: dict[str, int] = {}
-    for node in nodes:
-        counts[node.key.lower()] = counts.get(node.key.lower(), 0) + 1
-    for node in nodes:
-        base = node.key.lower().replace("_", "-")[:40]
-        if counts[node.key.lower()] > 1 and node.parent:
-            base = f"{node.parent.lower().replace('_', '-')}-{base}"[:40]
-        node.name = unique(base, taken)
-        if node.name != node.key:
-            imported.note(
-                _("table {key} is named {name} (names are letters, digits and -; one name a table)").format(
-                    key=node.key, name=node.name
-                )
+    renamed = []
+    for key, group in by_key.items():
+        depth = 0
+        while len(group) > 1 and depth < 6:
+            names = (
+                ["-".join([*n.parent[len(n.parent) - depth :], key]).lower() for n in group]
+                if depth
+                else [key] * len(group)
             )
-        taken.add(node.name)
-        imported.origins[("tables", node.name)] = _origin(node, node.path)
+            if len(set(names)) == len(names):
+                break
+            depth += 1
+        for node in group:
+            base = ("-".join([*node.parent[len(node.parent) - depth :], key]) if depth else key).lower()[:40]
+            node.name = unique(base, taken)
+            taken.add(node.name)
+            if node.name != key:
+                renamed.append(node.name)
+            imported.origins[("tables", node.name)] = _origin(node, node.path)
+    if renamed:
+        imported.note(
+            _("{n} tables share a key with another table, and are named after their collections too: {names}").format(
+                n=len(renamed), names=", ".join(renamed)
+            )
+        )
 
 
 def _origin(node: _Node, path: tuple) -> Origin:
@@ -181,13 +225,9 @@ def _table(node: _Node, by_id: dict, imported: Imported, shapes: set[str], licen
     if isinstance(source, dict) and isinstance(source.get("license"), str):
         licenses.append(source["license"])
     if value.get("match"):
-        imported.note(_("table {name}: what a match (doubles) means is not kept").format(name=node.name))
+        imported.later("match", node.name)
     if value.get("oracle_type", "").startswith("column"):
-        imported.note(
-            _("table {name} is a column of a table whose columns share one roll; companion rolls it alone").format(
-                name=node.name
-            )
-        )
+        imported.later("column", node.name)
     rows_data = value.get("rows")
     if not isinstance(rows_data, list) or not rows_data:
         raise InputError(f"{node.shown}: table {node.name} has no rows")
@@ -198,11 +238,7 @@ def _table(node: _Node, by_id: dict, imported: Imported, shapes: set[str], licen
             continue
         span = _span(row, shapes)
         if span is None:
-            imported.note(
-                _("table {name}: a row with no roll (shown in the book, never rolled) is left out").format(
-                    name=node.name
-                )
-            )
+            imported.later("blank", node.name)
             continue
         imported.origins[("tables", node.name, "rows", len(rows))] = _origin(node, (*node.path, "rows", i))
         rows.append({"roll": span, "result": _text(row, node, by_id, imported), **_then(row, node, by_id, imported)})
@@ -268,6 +304,13 @@ def _then(row: dict, node: _Node, by_id: dict, imported: Imported) -> dict[str, 
     named = {_target(i, node, by_id, "a template names").name for i in _TEMPLATE.findall(template)}
     for roll in row.get("oracle_rolls") or []:
         if not isinstance(roll, dict):
+            continue
+        if isinstance(by_id.get(roll.get("oracle")), str):
+            imported.note(
+                _("table {name}: a row rolls {group}, a table of several columns: roll the column you want").format(
+                    name=node.name, group=by_id[roll["oracle"]]
+                )
+            )
             continue
         target = _target(roll.get("oracle"), node, by_id, "a row rolls")
         if target.name in named:
