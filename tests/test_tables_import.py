@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import cli, cli_json, open_session
+from tests.test_completion import bash_complete  # noqa: F401  (a fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "tables"
@@ -329,3 +330,11 @@ def test_a_fifo_is_not_read(isolated_home, tmp_path):
     os.mkfifo(fifo)
     result = cli("tables", "import", str(fifo))
     assert result.exit_code == 2 and "not a regular file" in result.stderr
+
+
+def test_tab_completes_the_packs_to_export_and_the_tables_to_reset(bash_complete, isolated_home):  # noqa: F811
+    ok("new", "freeform", "--tables", str(EXAMPLES / "lantern-fair.toml"))
+    ok("tables", "import", str(EXAMPLES / "cellar-finds.json"))
+    assert sorted(bash_complete("companion tables export ")) == ["cellar-finds", "lantern-fair"]
+    assert sorted(bash_complete("companion tables reset ")) == ["fortune", "lantern-fair"]
+    assert bash_complete("companion tables reset fo") == ["fortune"]

@@ -173,6 +173,23 @@ def table_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
     return [(name, about) for name, about in names if name.startswith(incomplete.lower())]
 
 
+def pack_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """``tables export`` and ``tables reset``: the packs in use (and, for reset, their unique tables)."""
+    try:
+        from companion.cli.pack_use import packs_for_completion
+
+        root = _root(ctx)
+        env = getattr(root, "obj", None)
+        override = getattr(env, "data_dir", None) or (getattr(root, "params", None) or {}).get("data_dir")
+        if override is None and os.environ.get("COMPANION_HOME"):
+            override = Path(os.environ["COMPANION_HOME"])
+        unique = (getattr(ctx, "command_path", "") or "").endswith("reset")
+        names = packs_for_completion(_data_dir(ctx), override, _active_session(ctx), unique=unique)
+    except Exception:
+        return []
+    return [(name, about) for name, about in names if name.startswith(incomplete.lower())]
+
+
 def attach(command: Any) -> Any:
     """Give every ``--variant``/``--session`` option under ``command`` its completer, if it has none.
 

@@ -87,6 +87,27 @@ def names_for_completion(kind: str, data: Path, override: Path | None, session: 
     return out
 
 
+def packs_for_completion(
+    data: Path, override: Path | None, session: str | None, *, unique: bool = False
+) -> list[tuple[str, str]]:
+    """Pack names for Tab (``tables export``), or with ``unique`` each pack's unique tables too (reset)."""
+    from companion.packs.find import Found, config_dir, scan, session_dir
+
+    found = Found()
+    if session:
+        scan(session_dir(data / "sessions" / session), found, origin="session")
+    scan(config_dir(override), found)
+    if not unique:
+        return [(p.name, p.title) for p in found.packs]
+    out = []
+    for p in found.packs:
+        tables = [t for t in p.tables.values() if t.draw == "unique"]
+        if tables:
+            out.append((p.name, p.title))
+            out += [(t.name, t.title) for t in tables]
+    return out
+
+
 def _game_table(env: Env, name: str, game: str | None) -> bool:
     """True when the game (--game, else the active session's) has a table of this name."""
     if game is None:

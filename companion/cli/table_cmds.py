@@ -176,7 +176,7 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
 
 
 def _table_json(t: PackTable) -> dict[str, Any]:
-    return {"title": t.title, "dice": t.dice, "rows": [{"roll": r.span, "result": r.result} for r in t.rows]}
+    return {"title": t.title, "dice": t.dice, "rows": [{"roll": r.span, "result": r.text} for r in t.rows]}
 
 
 from companion.cli.table_io_cmds import export_cmd, import_cmd  # noqa: E402  (after tables_app: added to it)
@@ -211,6 +211,12 @@ def validate_cmd(
     env.echo(f"{file}: ok, pack {p.name} ({', '.join(counts)})")
 
 
+def _pack_names(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    from companion.cli.complete import pack_names
+
+    return pack_names(ctx, incomplete)
+
+
 @tables_app.command("reset")
 def reset_cmd(
     ctx: typer.Context,
@@ -219,6 +225,7 @@ def reset_cmd(
         typer.Argument(
             help='A table with draw = "unique" (deck, or PACK/deck), or a pack: all its unique tables.',
             show_default=False,
+            autocompletion=_pack_names,
         ),
     ],
     json_out: JsonOpt = False,

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from companion.cli.env import Env
 
 
+def _packs(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    from companion.cli.complete import pack_names
+
+    return pack_names(ctx, incomplete)
+
+
 def import_cmd(
     ctx: typer.Context,
     files: Annotated[
@@ -114,7 +120,10 @@ def import_cmd(
 def export_cmd(
     ctx: typer.Context,
     name: Annotated[
-        str, typer.Argument(help="The pack to export (companion tables list names them).", show_default=False)
+        str,
+        typer.Argument(
+            help="The pack to export (companion tables list names them).", show_default=False, autocompletion=_packs
+        ),
     ],
     path: Annotated[
         str | None,
