@@ -15,6 +15,7 @@ import itertools
 import math
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import icepool
 import pytest
@@ -224,6 +225,13 @@ EXAMPLES = {
         "run_at": 2,
     },
     "dragons-den": {"health": 5, "against": 7, "name": "Ren", "other": "the troll"},
+    "pack": {
+        "pack": str(Path(__file__).resolve().parent.parent / "examples" / "tables" / "ashen-keep.toml"),
+        "fight": "sword",
+        "foe": {"SKILL": 9, "STAMINA": 10},
+        "you": {"STAMINA": 12},
+        "flee_at": 4,
+    },
 }
 
 

@@ -44,6 +44,8 @@ class FightGroup(TyperGroup):
         from companion.games import canonical, load
         from companion.sim.fights import FIGHT_ODDS
 
+        if name == "pack":  # a fight a table pack defines, not a game
+            return _command("pack", FIGHT_ODDS["pack"].command, FIGHT_ODDS["pack"].summary)
         game = canonical(name)  # an unknown game: one line naming the known games
         from companion.cli.group import speak_game
 

@@ -12,7 +12,7 @@ from companion.i18n import N_
 #: The root's help lists its commands under these headings, in this order (the games' own groups
 #: under "Games"; a command in none of them under "Other commands").
 SECTIONS: dict[str, tuple[str, ...]] = {
-    N_("Dice"): ("roll", "odds", "tables"),
+    N_("Dice"): ("roll", "odds", "tables", "fight"),
     N_("Sessions"): (
         "new", "play", "next", "sessions", "use", "status", "undo", "redo", "amend", "note", "mode", "log",
         "export", "gamedata",
@@ -57,5 +57,6 @@ COMMAND_MODULES: dict[str, str] = {
     "talisman": "companion.cli.tracker_cmds",
     "tables": "companion.cli.table_cmds",
     "tracker": "companion.cli.table_cmds",
+    "fight": "companion.cli.pack_fight_cmds",
     "completion": "companion.cli.completion_cmds",
 }

@@ -198,3 +198,13 @@ class Pack:
 
     def check(self, name: str) -> Check | None:
         return self.checks.get(name.lower())
+
+    @property
+    def fights(self) -> dict[str, Any]:
+        """``[fights.NAME]``: name → :class:`companion.packs.fight_model.Fight`."""
+        return self.extra.get("fights", {})  # type: ignore[no-any-return]
+
+    @property
+    def foes(self) -> dict[str, Any]:
+        """``[foes]``: name → :class:`companion.packs.fight_model.Foe`."""
+        return self.extra.get("foes", {})  # type: ignore[no-any-return]

@@ -84,6 +84,31 @@ def _checks(r: Reader, data: Any, found: dict[str, Any]) -> None:
         found["checks"][check.name] = check
 
 
+def _fights(r: Reader, data: Any, found: dict[str, Any]) -> None:
+    from companion.packs.read_fights import read_fight
+
+    data = {} if data is None else data
+    if not isinstance(data, dict):
+        from companion.i18n import _
+
+        raise r.fail(("fights",), _("fights must be sections: [fights.NAME]"))
+    fights = {}
+    for fname, fdata in data.items():
+        fight, _check = read_fight(r, fname, fdata, found["trackers"], found["checks"])
+        if fight.name in fights:
+            from companion.i18n import _
+
+            raise r.fail(("fights", fname), _("two fights are named {name!r} (names ignore case)").format(name=fname))
+        fights[fight.name] = fight
+    found["fights"] = fights
+
+
+def _foes(r: Reader, data: Any, found: dict[str, Any]) -> None:
+    from companion.packs.read_fights import read_foes
+
+    found["foes"] = read_foes(r, data, found["fights"])
+
+
 #: Each top-level key and its reader, in the order they are read. A reader puts what it read in
 #: ``found`` under its key; :class:`Pack` gets the four below by name, and any other block in ``extra``.
 BLOCKS: dict[str, Callable[[Reader, Any, dict[str, Any]], None]] = {
@@ -91,6 +116,8 @@ BLOCKS: dict[str, Callable[[Reader, Any, dict[str, Any]], None]] = {
     "trackers": _trackers,
     "tables": _tables,
     "checks": _checks,
+    "fights": _fights,
+    "foes": _foes,
 }
 
 
@@ -127,8 +154,10 @@ def pack_from(data: dict[str, Any], source: str, where: str) -> Pack:
     found: dict[str, Any] = {}
     for key, reader in BLOCKS.items():
         reader(r, data.get(key), found)
-    if not found["tables"] and not found["checks"]:
-        raise r.fail(("pack",), "the pack has no [tables.NAME] and no [checks.NAME]; add at least one")
+    if not found["tables"] and not found["checks"] and not found["fights"]:
+        raise r.fail(
+            ("pack",), "the pack has no [tables.NAME], no [checks.NAME] and no [fights.NAME]; add at least one"
+        )
     head = found["pack"]
     return Pack(
         name=head["name"],

@@ -92,6 +92,7 @@ class Fold:
             "end": Fold._end,
             "table": Fold._table,
             "table_reset": Fold._table_reset,
+            "fight": Fold._fight,
         }
 
     # ---- dispatch --------------------------------------------------------------------------
@@ -323,6 +324,12 @@ class Fold:
                 _("Table {table} reset: every row can come up again.").format(table=key.rpartition("/")[2]),
                 event=event.get("id"),
             )
+
+    def _fight(self, event: dict[str, Any]) -> None:
+        """A table pack's fight: ``companion fight start|round|luck|flee|end`` (docs/tables.md)."""
+        from companion.session.pack_fight import fold_fight
+
+        fold_fight(self, event)
 
     def _note(self, event: dict[str, Any]) -> None:
         self.state.log.note(event["text"], event=event.get("id"))

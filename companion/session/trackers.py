@@ -143,6 +143,25 @@ class TalismanSearch:
 
 
 @dataclass
+class PackFight:
+    """A table pack's fight in progress (``companion fight start``): the foe's numbers and where the
+    fight stands. Your own numbers are the session's counters."""
+
+    pack: str
+    fight: str
+    title: str
+    foe: str  # the foe's name as shown
+    #: The foe's trackers by key (lower case): the value now, the label as written, the value it started at.
+    values: dict[str, int] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
+    maxes: dict[str, int] = field(default_factory=dict)
+    rounds: int = 0
+    #: The last round's result ("win", "lose" or "tie"), and whether its LUCK test is taken.
+    last: str | None = None
+    tested: bool = False
+
+
+@dataclass
 class Trackers:
     tallies: dict[str, Tally] = field(default_factory=dict)
     counters: dict[str, Counter] = field(default_factory=dict)
@@ -153,6 +172,8 @@ class Trackers:
     talisman: TalismanSearch = field(default_factory=TalismanSearch)
     #: A table pack's ``draw = "unique"`` tables: "pack/table" → the rows drawn since its last reset.
     drawn: dict[str, list[str]] = field(default_factory=dict)
+    #: A table pack's fight in progress, if any.
+    fight: PackFight | None = None
 
     def counter(self, name: str) -> Counter:
         c = self.counters.get(name)

@@ -121,7 +121,8 @@ class FightOddsEntry:
     probe: str = ""
 
 
-#: Canonical game name → its entry (how a game plugs in: docs/odds-and-simulation.md).
+#: Canonical game name (or "pack": the fights a table pack defines) → its entry (how a game plugs in:
+#: docs/odds-and-simulation.md).
 FIGHT_ODDS: dict[str, FightOddsEntry] = {
     "inverted-tower": FightOddsEntry(
         summary="Skeleton Warriors, a Lich or a boss: HP, attribute, floor, daggers",
@@ -157,6 +158,12 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         outcome="companion.games.adventure_in_the_dungeon.odds:fight_outcome",
         example="companion odds fight talisman 9 --round",
         probe="companion.games.adventure_in_the_dungeon.moments:Probe",
+    ),
+    "pack": FightOddsEntry(
+        summary="a fight your table pack defines ([fights.NAME]) against a foe: win, lose, STAMINA left, rounds",
+        command="companion.cli.pack_fight_cmds:odds_fight",
+        outcome="companion.packs.fight_outcome:fight_outcome",
+        example="companion odds fight pack sword --tables examples/tables/ashen-keep.toml --foe ghoul",
     ),
 }
 
