@@ -233,6 +233,8 @@ def check_data(fail: Fail, data: dict[str, Any]) -> None:
             N_("the pack has {n} checks; a pack has at most {limit} (split the book into several packs)"),
         ),
         "trackers": (MAX_TRACKERS, N_("the pack has {n} trackers; a pack has at most {limit}")),
+        "fights": (MAX_TABLES, N_("the pack has {n} fights; a pack has at most {limit}")),
+        "foes": (MAX_TABLES, N_("the pack has {n} foes; a pack has at most {limit}")),
     }
     for key, (limit, message) in too_many.items():
         block = data.get(key)

@@ -35,6 +35,8 @@ from companion.i18n import _
 MAX_POSITIONS = 250_000
 #: The most positions in one loop of rounds (rounds that come back) solved exactly.
 MAX_LOOP = 400
+#: The most outcomes of rounds counted in all (positions times the outcomes of a round from each).
+MAX_WORK = 5_000_000
 
 Pos = Hashable
 Step = Callable[[Pos], tuple[list[tuple[int, Pos]], bool]]
@@ -56,6 +58,7 @@ class Ends:
 def _explore(start: Pos, step: Step, classify: Callable[[Pos], str | None]):
     moves: dict[Pos, tuple[int, int, list[tuple[int, Pos]], bool] | None] = {}
     stack = [start]
+    work = 0
     while stack:
         pos = stack.pop()
         if pos in moves:
@@ -64,6 +67,14 @@ def _explore(start: Pos, step: Step, classify: Callable[[Pos], str | None]):
             moves[pos] = None
             continue
         outcomes, is_round = step(pos)
+        work += len(outcomes)
+        if work > MAX_WORK:
+            raise InputError(
+                _(
+                    "this fight's rounds have more than {most:,} outcomes to count in all (many positions, "
+                    "and many results of the dice from each); lower the numbers or use fewer dice"
+                ).format(most=MAX_WORK)
+            )
         merged: dict[Pos, int] = {}
         for count, nxt in outcomes:
             if count:
