@@ -59,7 +59,7 @@ def test_the_fight_odds_of_a_russian_session_have_no_decimal_point(russian):
 
 ERRORS = {
     ("dark", "fihgt"): "companion dark: Нет такой команды: «fihgt»; может быть, «fight»?",
-    ("fihgt",): "companion: Нет такой команды: «fihgt».",
+    ("fihgt",): "companion: Нет такой команды: «fihgt»; может быть, «fight»?",  # the root has fight (a pack fight)
     ("dark", "fight", "--wiht", "Bo"): "companion dark fight: Нет такого параметра: «--wiht»; может быть, «--with»?",
     ("--wiht",): "companion: Нет такого параметра: «--wiht»",
     ("dark", "fight", "--got"): "companion: После параметра «--got» нужно значение.",
