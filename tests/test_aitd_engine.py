@@ -285,7 +285,7 @@ def test_the_creeper_kills_when_the_cure_is_spent_and_the_paralysed_die_when_it_
     d2.choose("wait", "round.first") if d2.req.key == "round.first" else None
     d2.hit("monster.paladin")  # Krylla is paralysed, so the Creeper goes for the top of the list
     option = d2.expect("round.action").option("cure:paladin")
-    assert "Krylla, still paralysed, then die" in option.hint
+    assert "Krylla, still paralysed, then dies" in option.hint
     d2.choose("cure:paladin")
     assert "rangeress" in state2.game.fates and "can no longer come" in state2.game.fates["rangeress"]
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, InputError
 from companion.store.paths import data_dir
 
 if TYPE_CHECKING:
@@ -130,6 +130,9 @@ def record_roll(
     from companion.session.fold import roll_event
 
     with opened(env, name=name) as session:
+        if session.state.finished is not None:
+            return None  # a finished game takes no more rolls: the roll is made aside (the caller says so)
+        _refuse_stray(session, expr, got)
         if got is not None:
             roll = read_physical(expr, got, mod)
         elif session.state.dice == "physical":
@@ -138,6 +141,26 @@ def record_roll(
             roll = session.dice().roll(expr, mod)
         session.record(roll_event(roll, why))
         return roll, session.name
+
+
+def _refuse_stray(session: Session, expr: Expr, got: str | None) -> None:
+    """A loose roll of the very roll a guided game waits for would be logged apart and leave the game
+    waiting: refused, pointing to the answer (``companion next``), or to ``--scratch`` for a roll aside."""
+    if session.spec.play is None:
+        return
+    from companion.engine.requests import RollRequest
+
+    if session.fold.engine is None and session.count and not session.fold.done:
+        session.rebuild()  # opened from its snapshot: what the game waits for is in its engine
+    session.fold.start()
+    request = session.fold.pending
+    if not isinstance(request, RollRequest) or str(request.expr) != str(expr) or session.fold.done:
+        return
+    answer = f"companion next {got.replace(' ', ',')}" if got else "companion next"
+    raise InputError(
+        f"the game waits for this roll ({request.why}): answer it with {answer} "
+        f"(a roll apart from the game: add --scratch)"
+    )
 
 
 def ask_physical(env: Env, expr: Expr, mod: int, why: str | None) -> Roll:

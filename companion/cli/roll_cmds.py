@@ -147,11 +147,16 @@ def roll(
 
         physical = read_physical(e, got, mod)
     session_roll = None
+    over = None
     if not scratch:
-        from companion.cli.kit import record_roll
+        from companion.cli.kit import active_name, record_roll
 
         session_roll = record_roll(env, e, mod, got=got, seed=seed, why=why)
+        if session_roll is None:
+            over = active_name(env)  # a session is active but its game is over: the roll is made aside
     extra: dict[str, object] = {}
+    if over is not None:
+        extra["not_recorded"] = over
     if session_roll is not None:
         result, session_name = session_roll
         extra["session"] = session_name
@@ -192,6 +197,12 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
         from companion.i18n import _
 
         segments.append(("  " + _("recorded in {session}").format(session=extra["session"]), "dim"))
+    elif "not_recorded" in extra:
+        from companion.i18n import _
+
+        segments.append(
+            ("  " + _("not recorded: {session} is over").format(session=extra["not_recorded"]), "dim")
+        )
     note = None
     if roll_.faces is None:  # type: ignore[attr-defined]  # one number for several dice: say so, as the prompt does
         from companion.dice.source import total_note

@@ -350,7 +350,41 @@ def _describe(event: dict[str, Any]) -> str:
         return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
     if t == "table_reset":  # companion tables reset NAME: a unique table's drawn rows put back
         return "tables reset " + ", ".join(k.rpartition("/")[2] for k in event.get("tables", ()))
-    return f"{t} {event.get('name') or event.get('op') or ''}".strip()
+    return _tracker_words(event) or f"{t} {event.get('name') or event.get('op') or ''}".strip()
+
+
+def _tracker_words(event: dict[str, Any]) -> str | None:
+    """A tracker change in the words the player typed it: ``HP −1``, ``2 hits on Orc``, ``rope +1``."""
+    t = event.get("t")
+    name = str(event.get("name", ""))
+
+    def signed(n: Any) -> str:
+        return f"{int(n):+d}".replace("-", "−")
+
+    if t == "counter":
+        label = event.get("label") or (name.upper() if len(name) <= 3 else name.capitalize())
+        parts = []
+        if "max" in event:
+            parts.append(f"max {event['max']}")
+        if event.get("op") == "set":
+            parts.append(f"={event['value']}")
+        elif event.get("op") == "add":
+            parts.append(signed(event["value"]))
+        return f"{label} " + ", ".join(parts) if parts else None
+    if t == "xp":
+        return f"XP {signed(event.get('n', 0))}"
+    if t == "item":
+        return f"{name} {signed(event.get('delta', 0))}"
+    if t == "tally":
+        n = int(event.get("n", 1))
+        hits = f"{n} hit{'s' if n != 1 else ''}"
+        return {
+            "hit": f"{hits} on {name}",
+            "heal": f"{hits} taken off {name}",
+            "add": f"a tally for {name}",
+            "remove": f"{name}'s tally removed",
+        }.get(str(event.get("op")))
+    return None
 
 
 def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:

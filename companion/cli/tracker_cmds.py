@@ -247,16 +247,38 @@ def xp(
         )
 
 
+#: ``companion item add rope``, as ``tally add``: the verbs that name the item after them, and their sign.
+ITEM_VERBS = {"add": 1, "gain": 1, "take": 1, "remove": -1, "spend": -1, "use": -1, "lose": -1}
+
+
 def item(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The item, e.g. dagger or potion.", show_default=False)],
+    name: Annotated[
+        str, typer.Argument(help="The item, e.g. dagger or potion (or add/remove NAME).", show_default=False)
+    ],
     change: Annotated[str, typer.Argument(help="+N or -N (default +1).")] = "+1",
+    count: Annotated[
+        int | None, typer.Argument(help="After add or remove: how many (default 1).", min=1, show_default=False)
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Gain or spend items (daggers, potions, keys)."""
+    """Gain or spend items (daggers, potions, keys).
+
+    \b
+    Examples:
+      companion item dagger +1
+      companion item potion -1
+      companion item add rope
+      companion item remove rope
+    """
     env: Env = ctx.obj
     from companion.errors import InputError
 
+    sign = ITEM_VERBS.get(name.strip().lower())
+    if sign is not None and change != "+1" and not change.lstrip().startswith(("+", "-", "=", "−")):
+        name, change = change, f"{sign * (count or 1):+d}"  # companion item add rope [N]
+    elif count is not None:
+        raise InputError(f"a count goes after add or remove (companion item add {name} {count})")
     op, n = parse_change(change, name)
     if op == "set":
         raise InputError(f"items change by +N or -N (e.g. companion item {name} -1)")

@@ -36,20 +36,21 @@ def status_rows(session: Session) -> list[tuple[str, object]]:
     else:
         t = state.trackers
         hp = t.counters.get("hp")
-        if hp is not None:
-            rows.append(("HP", bar(hp.value, hp.max) if hp.max else str(hp.value)))
+        if hp is not None:  # a table pack may call it by its book's name (STAMINA)
+            rows.append((hp.label or "HP", bar(hp.value, hp.max) if hp.max else str(hp.value)))
         for name, c in t.counters.items():
             if name != "hp":
                 rows.append(
                     (
-                        name.upper() if len(name) <= 3 else name.capitalize(),
+                        c.label or (name.upper() if len(name) <= 3 else name.capitalize()),
                         f"{c.value}" + (f"/{c.max}" if c.max is not None else ""),
                     )
                 )
         if t.items:
             rows.append(("Items", ", ".join(f"{k} ×{v}" for k, v in t.items.items() if v)))
         if t.rooms:
-            rows.append(("Floor", f"{t.floor} ({sum(1 for r in t.rooms if r.floor == t.floor)} rooms)"))
+            here = sum(1 for r in t.rooms if r.floor == t.floor)
+            rows.append(("Floor", f"{t.floor} ({here} room{'s' if here != 1 else ''})"))
         for tally in t.tallies.values():
             rows.append(("Tally", tally.book()))
         ts = t.talisman

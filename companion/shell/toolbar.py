@@ -51,7 +51,7 @@ def figures(session: Session) -> list[str]:
         if label == "Tally":
             out.append(text)
             continue
-        if label.upper() == "XP" and "level" not in text.lower():
+        if label.upper() == "XP" and "level" not in text.lower() and session.spec.xp_to_next is not None:
             text += f" (level {level})"
         out.append(f"{label} {text}" if text else label)
     if session.state.finished:

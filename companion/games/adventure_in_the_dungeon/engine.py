@@ -312,7 +312,7 @@ def cure_options(state: State) -> list[Option]:
         hint = "ends the paralysis" if g.para & b else f"{t.left} → {t.left + 1} hits left"
         others = [HEROES[j].name for j in range(4) if g.para & (1 << j) and j != i]
         if others:
-            hint += f"; {' and '.join(others)}, still paralysed, then die"
+            hint += f"; {' and '.join(others)}, still paralysed, then {'die' if len(others) > 1 else 'dies'}"
         out.append(Option(f"cure:{hero.key}", cure_words(i), hint))
     return out
 

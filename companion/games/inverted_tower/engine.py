@@ -310,6 +310,8 @@ def event(state: State, flags: Flags, number: int) -> Engine:
             if duplicate == d.STAIRS and g.floor >= d.LAST_FLOOR:
                 why = f"floor {d.LAST_FLOOR} has no stairs"
             rules.set_room(state, number, d.EMPTY, f"Empty ({why})")
+            # Said as a line of its own: the roll above names the event, which this floor already has.
+            state.log.text(f"Room {number} is empty: {why} on floor {g.floor}.")
         else:
             rules.set_room(state, number, d.EMPTY)
     elif kind == d.TRAP:
@@ -346,7 +348,10 @@ def bonfire(state: State) -> None:
     before = c.value
     rules.heal_full(state)
     if state.log.enabled:
-        state.log.text(f"The bonfire heals: HP {before} → {c.value}/{c.max}.")
+        if before >= c.max:
+            state.log.text(f"The bonfire: HP already full ({c.value}/{c.max}).")
+        else:
+            state.log.text(f"The bonfire heals: HP {before} → {c.value}/{c.max}.")
 
 
 def merchant(state: State, flags: Flags) -> Engine:
@@ -463,6 +468,8 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
             xp = rules.kill_xp(state, strong_now, flags.farming)
             if xp:
                 rules.gain_xp(state, xp)
+            elif log:
+                state.log.text(rules.no_xp_text(state))
         elif not rules.hurt(state, d.STRONG_DAMAGE_VARIANT if (strong_now and flags.elites2) else d.DAMAGE):
             break
     won = f.killed >= foes
@@ -493,6 +500,8 @@ def go_back(state: State, flags: Flags, number: int, descend: bool) -> Engine:
         yield from merchant(state, flags)
     elif kind == d.BONFIRE and flags.bonfire:
         bonfire(state)
+    elif kind == d.BONFIRE and state.log.enabled:
+        state.log.text(f"The bonfire does not burn again (variant {d.BONFIRE_EVERY_VISIT}: it heals on every visit).")
     if descend and (kind == d.STAIRS or kind == d.LAIR):
         rules.descend(state)
     g.busy = False

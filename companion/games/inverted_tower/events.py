@@ -183,6 +183,8 @@ def back(state: State, event: Event) -> None:
         rules.set_room(state, number, content=room_.content + " ⟶ Wandering: No")
     if g.rooms[number - 1] == d.BONFIRE and _flags(state).bonfire:
         rules.heal_full(state)
+    elif g.rooms[number - 1] == d.BONFIRE and state.log.enabled:
+        state.log.text(f"The bonfire does not burn again (variant {d.BONFIRE_EVERY_VISIT}: it heals on every visit).")
 
 
 def _fight(state: State) -> tuple[Tower, Fight]:
@@ -207,6 +209,8 @@ def kill(state: State, event: Event) -> None:
     gained = rules.kill_xp(state, strong, _flags(state).farming)
     if gained:
         rules.gain_xp(state, gained)
+    elif state.log.enabled:
+        state.log.text(rules.no_xp_text(state))
     if f.killed >= f.foes:
         g.fight = None
         if f.strong == "necromancer":

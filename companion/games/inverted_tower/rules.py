@@ -168,6 +168,15 @@ def kill_xp(state: State, strong: bool, farming: bool) -> int:
     return d.XP_STRONG if strong else d.XP_NORMAL
 
 
+def no_xp_text(state: State) -> str:
+    """Why a kill gave no XP (no-xp-farming: the hero's level is floor + 2 or more)."""
+    t = state.trackers
+    return (
+        f"No XP for this kill: level {t.level} on floor {t.floor} "
+        f"({d.NO_XP_FARMING}: no XP at floor + {d.FARMING_GAP} or more)."
+    )
+
+
 def place_point(state: State, attr: str) -> None:
     g: Tower = state.game
     if g.points <= 0:
