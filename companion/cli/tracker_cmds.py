@@ -267,7 +267,7 @@ def item(
     \b
     Examples:
       companion item dagger +1
-      companion item potion -1
+      companion item dagger -1
       companion item add rope
       companion item remove rope
     """

@@ -307,11 +307,12 @@ def event(state: State, flags: Flags, number: int) -> Engine:
     if not kind:
         if state.log.enabled:
             why = f"a second {d.ROOM_TITLES[duplicate]}" if duplicate else "every event is found"
+            said = f"{why} on floor {g.floor}"
             if duplicate == d.STAIRS and g.floor >= d.LAST_FLOOR:
-                why = f"floor {d.LAST_FLOOR} has no stairs"
+                why = said = f"floor {d.LAST_FLOOR} has no stairs"
             rules.set_room(state, number, d.EMPTY, f"Empty ({why})")
             # Said as a line of its own: the roll above names the event, which this floor already has.
-            state.log.text(f"Room {number} is empty: {why} on floor {g.floor}.")
+            state.log.text(f"Room {number} is empty: {said}.")
         else:
             rules.set_room(state, number, d.EMPTY)
     elif kind == d.TRAP:
