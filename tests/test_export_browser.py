@@ -31,7 +31,8 @@ WIDTH, HEIGHT = 1000, 2400
 A4 = (595.28, 841.89)
 
 
-def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+def chromium(tmp_path: Path, *args: str, url: str | None = None) -> subprocess.CompletedProcess:
+    """Headless Chromium on ``url`` (default: the example page) with ``args``, in a profile of its own."""
     command = [
         CHROMIUM,
         "--headless",
@@ -42,7 +43,7 @@ def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
         "--hide-scrollbars",
         f"--user-data-dir={tmp_path / 'profile'}",
         *args,
-        PAGE.as_uri(),
+        url or PAGE.as_uri(),
     ]
     env = {**os.environ, "HOME": str(tmp_path)}
     # Chromium starts in a few seconds; a loaded machine gets far more than ten times that.

@@ -8,6 +8,13 @@ inlines it. Three things are set so the SVG stays self-contained and the same on
 - a style with system fonts only (pygal would otherwise name a web font in some styles);
 - each chart's id is set from its name instead of a random uuid, and pygal's comments (which carry
   today's date and its web address) are dropped, so an export is byte-for-byte reproducible.
+
+Each chart is drawn twice: wide (860 units across, for a screen of 800 px or more and for paper) and
+narrow (400 across, fewer legend columns, for a phone). An SVG scales its text with its width, so
+one drawing cannot keep its text at 10 CSS px or more on both; the page shows the one that fits
+(docs/log-format.md, "On a phone"). The font sizes are chosen so that the text is at least 10 CSS px
+wherever each one is shown: 12 units at 760 px or more for the wide one, 12 at 336 px or more for the
+narrow one.
 """
 
 from __future__ import annotations
@@ -31,7 +38,12 @@ SOURCE_COLOURS = {"physical": PALETTE[0], "virtual": PALETTE[1]}
 FAIR = "#9a9a9a"
 
 
-def style(colors: tuple[str, ...] = PALETTE, opacity: str = ".9") -> Style:
+#: The two drawings of every chart (see the module's docstring).
+WIDE = {"width": 860, "legend_at_bottom_columns": 4, "truncate_legend": 40}
+NARROW = {"width": 400, "legend_at_bottom_columns": 2, "truncate_legend": 24}
+
+
+def style(colors: tuple[str, ...] = PALETTE, opacity: str = ".9", narrow: bool = False) -> Style:
     """System fonts only (no web font is named, so nothing is fetched), light guides, our colours."""
     fonts = {
         f"{part}_family": FONT
@@ -49,10 +61,10 @@ def style(colors: tuple[str, ...] = PALETTE, opacity: str = ".9") -> Style:
         opacity=opacity,
         opacity_hover=opacity,
         colors=colors,
-        title_font_size=15,
+        title_font_size=14 if narrow else 15,
         legend_font_size=12,
-        label_font_size=11,
-        major_label_font_size=11,
+        label_font_size=12,
+        major_label_font_size=12,
         **fonts,
     )
 
@@ -62,26 +74,24 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>|<script\b[^>]*/>", re.S)
 
 
-def _config(**extra: Any) -> dict[str, Any]:
+def _config(narrow: bool = False, **extra: Any) -> dict[str, Any]:
     return {
-        "style": style(),
+        "style": style(narrow=narrow),
         "js": [],
         "disable_xml_declaration": True,
-        "width": 860,
         "height": 340,
         "legend_at_bottom": True,
-        "legend_at_bottom_columns": 4,
         "show_x_guides": False,
-        "truncate_legend": 40,
         "margin": 12,
         # pygal places a bottom legend a little low on some charts; this keeps it inside the picture.
         "margin_bottom": 30,
+        **(NARROW if narrow else WIDE),
         **extra,
     }
 
 
-def _svg(chart: Any, name: str) -> str:
-    chart.uuid = name  # a fixed id instead of pygal's random one: the page is reproducible
+def _svg(chart: Any, name: str, narrow: bool = False) -> str:
+    chart.uuid = name + ("-narrow" if narrow else "")  # a fixed id, not pygal's random one: reproducible
     return _SCRIPT.sub("", _COMMENT.sub("", chart.render(is_unicode=True)))
 
 
@@ -113,27 +123,34 @@ def _marks(chart: Any, replay: Replay, top: float) -> None:
 
 
 def _timeline(
-    title: str, replay: Replay, series: dict[str, list[int | None]], top: float, name: str, **extra: Any
+    title: str,
+    replay: Replay,
+    series: dict[str, list[int | None]],
+    top: float,
+    name: str,
+    narrow: bool = False,
+    **extra: Any,
 ) -> str:
     colors = (*([FIGHT] if replay.fights() else []), *([MARK] if replay.headings() else []), *PALETTE)
     chart = pygal.XY(
         **_config(
+            narrow,
             title=title,
             x_title="action",
             allow_interruptions=True,
             range=(0, top),
             xrange=(1, max(2, len(replay.steps))),
-            style=style(colors, opacity=".55"),
+            style=style(colors, opacity=".55", narrow=narrow),
             **extra,
         )
     )
     _marks(chart, replay, top)
     for label, values in series.items():
         chart.add(label, _steps(values), show_dots=False, stroke_style={"width": 2.5})
-    return _svg(chart, name)
+    return _svg(chart, name, narrow)
 
 
-def health_chart(replay: Replay) -> str | None:
+def health_chart(replay: Replay, narrow: bool = False) -> str | None:
     """HP, each hero's hits left, each figure's health, over the session's actions."""
     series: dict[str, list[int | None]] = {}
     for kind in ("hp", "hits", "health"):
@@ -142,10 +159,10 @@ def health_chart(replay: Replay) -> str | None:
     if not series:
         return None
     top = max([x for v in series.values() for x in v if x is not None] + list(replay.maxima.values()) + [1])
-    return _timeline("HP and hits left over the session", replay, series, top, "health")
+    return _timeline("HP and hits left over the session", replay, series, top, "health", narrow)
 
 
-def progress_chart(replay: Replay) -> str | None:
+def progress_chart(replay: Replay, narrow: bool = False) -> str | None:
     """XP and level over time, where the game has them."""
     series: dict[str, list[int | None]] = {}
     for kind in ("xp", "level"):
@@ -154,18 +171,19 @@ def progress_chart(replay: Replay) -> str | None:
     if not series:
         return None
     top = max([x for v in series.values() for x in v if x is not None] + [1])
-    return _timeline("XP and level", replay, series, top, "progress", height=300)
+    return _timeline("XP and level", replay, series, top, "progress", narrow, height=300)
 
 
-def dice_chart(die: str, results: list[DieAudit]) -> str:
+def dice_chart(die: str, results: list[DieAudit], narrow: bool = False) -> str:
     """One die type's faces: each source's share of rolls per face, beside a fair die's share."""
     cats = categories(die)
     chart = pygal.Bar(
         **_config(
+            narrow,
             title=f"{die_label(die)}: share of rolls per face",
             y_title="% of rolls",
             height=300,
-            legend_at_bottom_columns=3,
+            legend_at_bottom_columns=2 if narrow else 3,
             value_formatter=lambda v: f"{v:.1f}%",
         )
     )
@@ -178,5 +196,5 @@ def dice_chart(die: str, results: list[DieAudit]) -> str:
                 f"{r.source} ({r.rolls} rolls)", [round(100 * r.counts[label] / r.rolls, 2) for label in cats.labels]
             )
     chart.add("a fair die", [round(100 * p, 2) for p in cats.probabilities])
-    chart.config.style = style((*colors, FAIR))
-    return _svg(chart, f"dice-{die}")
+    chart.config.style = style((*colors, FAIR), narrow=narrow)
+    return _svg(chart, f"dice-{die}", narrow)

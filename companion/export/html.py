@@ -29,6 +29,8 @@ from companion.export.source import Source
 TEMPLATES = Path(__file__).parent / "templates"
 #: The big moments shown first: the fights with the lowest chance to win (every fight is listed after the log).
 CLOSEST = 3
+#: At most this many rolls and choices are named for what turned a fight (a round can hold a dozen).
+SHOWN_DONE = 4
 
 
 def _env() -> jinja2.Environment:
@@ -74,6 +76,14 @@ def _roll_text(r: dict[str, Any]) -> str:
     return roll_line(r)[3:].replace(" -> ", " → ")
 
 
+def _both(draw: Any, *args: Any) -> dict[str, Markup] | None:
+    """A chart drawn wide and narrow (the page shows the one that fits the screen), or None."""
+    wide = draw(*args)
+    if wide is None:
+        return None
+    return {"wide": Markup(wide), "narrow": Markup(draw(*args, narrow=True))}  # pygal's SVG: it escapes the text
+
+
 def _dice(results: list[DieAudit]) -> list[dict[str, Any]]:
     out = []
     for die in dict.fromkeys(r.die for r in results):
@@ -84,7 +94,7 @@ def _dice(results: list[DieAudit]) -> list[dict[str, Any]]:
                 "label": die_label(die),
                 "needs": needed(die),
                 "rows": rows,
-                "chart": Markup(charts.dice_chart(die, rows)) if rolled else None,  # pygal's SVG
+                "chart": _both(charts.dice_chart, die, rows) if rolled else None,
             }
         )
     return out
@@ -107,6 +117,8 @@ def _fight(f: Fight) -> dict[str, Any]:
     if f.turn is not None:
         t = f.turn
         what = [_roll_text(d["roll"]) if "roll" in d else d.get("choice") or d["action"] for d in t.done]
+        if len(what) > SHOWN_DONE:  # a round's rolls: the first few, and how many more
+            what = [*what[: SHOWN_DONE - 1], f"and {len(what) - SHOWN_DONE + 1} more"]
         turn = {
             "first": t.first + 1,
             "last": t.last + 1,
@@ -132,8 +144,8 @@ def context(source: Source, replay: Replay) -> dict[str, Any]:
     state = source.state
     rolls = collect(source.events)
     results = audit(rolls.faces)
-    health = charts.health_chart(replay)
-    progress = charts.progress_chart(replay)
+    health = _both(charts.health_chart, replay)
+    progress = _both(charts.progress_chart, replay)
     found: Moments = moments(replay)
     physical = sum(1 for f in rolls.faces if f.source == "physical")
     virtual = sum(1 for f in rolls.faces if f.source == "virtual")
@@ -156,8 +168,8 @@ def context(source: Source, replay: Replay) -> dict[str, Any]:
         "virtual_dice": virtual,
         "floors": [text for _, text in replay.headings()],
         "fights": len(replay.fights()),
-        "health_chart": Markup(health) if health else None,  # pygal's SVG: it escapes the text
-        "progress_chart": Markup(progress) if progress else None,
+        "health_chart": health,
+        "progress_chart": progress,
         "probed": found.probed,
         "fights_read": [_fight(f) for f in found.fights],
         "closest": [_fight(f) for f in _closest(found.fights)],

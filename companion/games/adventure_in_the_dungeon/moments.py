@@ -32,6 +32,21 @@ MASKS = {
 FLAGS = {"cure": "cure_spent", "sfirst": "struck_first"}
 
 
+#: The same, as the page says them.
+SAID = {
+    "dead": "{heroes} dead",
+    "para": "{heroes} paralysed",
+    "trap": "{heroes} in the webs",
+    "twine": "{heroes} entwined",
+    "lock": "{heroes} locked out this round",
+    "nlock": "{heroes} locked out next round",
+    "att": "{heroes} attacked this round",
+    "struck": "{heroes} struck this round",
+    "cure": "the cure spent",
+    "sfirst": "Krylla struck first",
+}
+
+
 def marks(s: Any) -> list[str]:
     """The ``--mark`` values of a fight situation: ``struck:Krylla,Ibli``, ``cure_spent``."""
     out = []
@@ -47,9 +62,13 @@ def words(spec: Any, s: Any, at: str) -> str:
     """``the Xorn with 2 of 6 hits taken; hits taken: Adelhardt 3, Krylla 0, ...; at the choice``."""
     taken = ", ".join(f"{h.name} {n}" for h, n in zip(HEROES, s.hs, strict=True))
     text = f"the {spec.monster} with {s.m} of {spec.hits} hits taken; the heroes' hits taken: {taken}"
-    shown = marks(s)
-    if shown:
-        text += "; " + "; ".join(shown)
+    for field, said in SAID.items():
+        mask = getattr(s, field)
+        if isinstance(mask, bool):
+            if mask:
+                text += f"; {said}"
+        elif mask:
+            text += "; " + said.format(heroes=" and ".join(h.name for i, h in enumerate(HEROES) if mask >> i & 1))
     where = {"choice": "at the fight-or-flee choice", "begun": "as the round begins", "start": "between rounds"}
     return f"{text}; {where[at]}"
 

@@ -1,0 +1,116 @@
+"""The html export on a phone (390 CSS px) and on a wide screen (1280 px), in headless Chromium.
+
+Headless Chromium opens no window under 500 px, so the page is laid out in an iframe of the width
+under test (``srcdoc``: the same origin as the small harness page around it, which measures it once
+it has loaded and writes what it found into the harness, read back with ``--dump-dom``):
+
+- the page never scrolls sideways: its document is no wider than the frame (a wide table scrolls in
+  its own box);
+- every chart's text as laid out on the screen (its font size times the SVG's scale) is at least
+  10 CSS px;
+- the tables sit in their scrolling boxes, and the print stylesheet is still there.
+
+A screenshot of each width is taken too; after a failure it is kept in the test's folder (the
+assertion message names it) to look at.
+
+Skipped, with the reason, where Chromium is absent; ``.ci/run`` installs Debian's ``chromium``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.export_support import ROOT, examples_played_once, replayed, source  # noqa: F401 (a fixture)
+from tests.test_export_browser import CHROMIUM, chromium
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it as root)",
+    ),
+]
+
+#: What the harness measures in the framed page, once it has loaded.
+MEASURE = """
+const frame = document.getElementById("page");
+frame.addEventListener("load", () => {
+  const d = frame.contentDocument, w = frame.contentWindow;
+  const texts = [];
+  for (const t of d.querySelectorAll("svg text")) {
+    if (!t.textContent.trim() || !t.getBoundingClientRect().width) continue;  // empty, or not shown
+    const m = t.getScreenCTM();
+    texts.push([t.textContent.trim(), parseFloat(w.getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)]);
+  }
+  const tables = [...d.querySelectorAll("table")].map(t => [
+    t.parentElement.className, t.parentElement.clientWidth, t.scrollWidth, w.getComputedStyle(t.parentElement).overflowX
+  ]);
+  const edge = d.documentElement.clientWidth + 0.5;
+  const wide = [...d.body.querySelectorAll("*")]
+    .filter(e => e.getBoundingClientRect().right > edge && !e.closest(".scroll")).slice(0, 10)
+    .map(e => e.tagName + "." + e.className + ": " + (e.textContent || "").slice(0, 60));
+  const print = [...d.styleSheets].some(s => [...s.cssRules].some(r => r.media && r.media.mediaText === "print"));
+  document.getElementById("out").textContent = JSON.stringify({
+    client: d.documentElement.clientWidth, scroll: d.documentElement.scrollWidth, texts, tables, wide, print
+  });
+});
+"""
+
+
+def harness(page: str, width: int, height: int) -> str:
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><style>html, body { margin: 0; background: #ddd; }'
+        " iframe { border: 0; display: block; background: #fff; }</style></head><body>"
+        f'<iframe id="page" width="{width}" height="{height}" srcdoc="{html.escape(page, quote=True)}"></iframe>'
+        f'<pre id="out"></pre><script>{MEASURE}</script></body></html>'
+    )
+
+
+def laid_out(tmp_path: Path, page: str, width: int, name: str) -> tuple[dict, Path]:
+    """The page framed at ``width`` CSS px: what the harness measured, and a screenshot of its top."""
+    height = 2400
+    frame = tmp_path / f"{name}-{width}.html"
+    frame.write_text(harness(page, width, height), encoding="utf-8")
+    proc = chromium(tmp_path, "--virtual-time-budget=10000", "--dump-dom", url=frame.as_uri())
+    found = re.search(r'<pre id="out">(.*?)</pre>', proc.stdout, re.S)
+    assert found and found.group(1), f"the harness measured nothing: {proc.stderr[-1500:]}"
+    png = tmp_path / f"{name}-{width}.png"
+    window = f"--window-size={max(width, 500) + 20},{height}"
+    chromium(tmp_path, "--virtual-time-budget=10000", window, f"--screenshot={png}", url=frame.as_uri())
+    return json.loads(html.unescape(found.group(1))), png
+
+
+PAGES = {
+    "inverted-tower": lambda: (ROOT / "logs" / "inverted-tower-example.html").read_text(encoding="utf-8"),
+    "talisman": lambda: _page("talisman-example.md"),
+}
+
+
+def _page(name: str) -> str:
+    from companion.export.html import page
+
+    return page(source(name), replayed(name, odds=True))
+
+
+@pytest.mark.parametrize("game", sorted(PAGES))
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_page_reads_at_the_width(tmp_path, game, width):
+    m, png = laid_out(tmp_path, PAGES[game](), width, game)
+    where = f"(screenshot: {png})"
+    assert png.exists(), "a screenshot to look at"
+    assert m["scroll"] <= m["client"], f"the page scrolls sideways: {m['scroll']} > {m['client']} px {where}"
+    assert not m["wide"], f"wider than the screen outside a scrolling box: {m['wide']} {where}"
+    assert len(m["texts"]) >= 30, f"the charts' text is shown ({len(m['texts'])} pieces) {where}"
+    small = [(t, round(size, 1)) for t, size in m["texts"] if size < 10]
+    assert not small, f"chart text under 10 CSS px at {width} px: {small[:8]} {where}"
+    assert m["tables"] and all(box == "scroll" and overflow == "auto" for box, _, _, overflow in m["tables"]), m[
+        "tables"
+    ]
+    assert m["print"], "the print stylesheet is kept"
+    if width == 390 and game == "inverted-tower":
+        assert any(inner > box for _, box, inner, _ in m["tables"]), "the dice table is wider than a phone: it scrolls"
