@@ -160,3 +160,46 @@ def test_too_many_sets_of_flags_for_the_dense_pass_fall_back_to_the_level_pass(m
     assert narrow.states == wide.states
     for f, x in [(narrow.slain, wide.slain), (narrow.wiped, wide.wiped), (narrow.hits_left, wide.hits_left)]:
         assert f == pytest.approx(x, abs=1e-12)
+
+
+@pytest.mark.parametrize("area, s, at", _dense_cases())
+def test_the_exact_dense_pass_gives_the_level_pass_fractions(area, s, at, monkeypatch):
+    """Exact odds over flat lists (``forward.exact_dense_pass``, for the bigger fights) give the very
+    fractions of the level pass, end situation by end situation, and summed by outcome alike; it runs
+    but against the Remorhaz (#28). Here the small fights are made to take it too."""
+    monkeypatch.setattr(forward, "EXACT_DENSE_MIN", 0)
+    nums = R.Numbers((3, 3, 2, 2), (4, 6, 5, 9), (11, 9, 10, 8))
+    model = R.compile_model(next(a for a in D.AREAS if a.number == area), nums)
+    s = R.settle(model, s)
+    if R.outcome(model, s):
+        return
+    ch = Chain(model)
+    start = ch.encode(R.begin_round(s) if at == "start" else s)
+    dense = forward.exact_dense_pass(ch, {start: Fraction(1)}, T_ROUND)
+    if area == 10 or dense is None:
+        assert area in (7, 10) and dense is None  # the Remorhaz's lock-outs; the octopus's tentacles
+        return
+    level = forward.level_pass(ch, [(start, None, Fraction(1))], True, T_ROUND)
+    as_fractions = [{k: (o, Fraction(n, den)) for k, (o, n) in ends.items()} for ends, den, _ in (dense, level)]
+    assert as_fractions[0] == as_fractions[1] and dense[2] == level[2]
+    summed, den, _ = forward.exact_dense_pass(ch, {start: Fraction(1)}, T_ROUND, keys=False)
+    by: dict[str, Fraction] = {}
+    for o, p in as_fractions[1].values():
+        by[o] = by.get(o, Fraction(0)) + p
+    assert {o: Fraction(n, den) for o, n in summed.values()} == by
+
+
+def test_a_fresh_fight_against_the_xorn_counts_the_same_fractions_over_lists():
+    """The Xorn against the example log's house numbers: big enough for the exact dense pass as the
+    table runs it, and the same fractions as the level pass."""
+    nums = R.Numbers((9, 7, 8, 5), (4, 6, 5, 9), (11, 9, 10, 8))
+    model = R.compile_model(next(a for a in D.AREAS if a.number == 9), nums)
+    ch = Chain(model)
+    start = ch.encode(R.begin_round(R.Fight(0, (0, 0, 0, 0))))
+    assert ch.flag_stride >= forward.EXACT_DENSE_MIN
+    dense = forward.exact_dense_pass(ch, {start: Fraction(1)}, T_ROUND)
+    level = forward.level_pass(ch, [(start, None, Fraction(1))], True, T_ROUND)
+    assert dense is not None
+    assert {k: Fraction(n, dense[1]) for k, (_, n) in dense[0].items()} == {
+        k: Fraction(n, level[1]) for k, (_, n) in level[0].items()
+    }

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
-from companion.store.atomic import write_atomic
 
 DATA_PREFIX = "data."
 
@@ -48,6 +47,8 @@ def save(data_dir: Path, game: str, values: dict[str, Any]) -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(p) + ".lock", timeout=5):
         payload = {"format": "companion-gamedata", "game": game, "values": values}
+        from companion.store.atomic import write_atomic  # TinyDB's storage: only when a catalogue is written
+
         write_atomic(p, json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
     return p
 

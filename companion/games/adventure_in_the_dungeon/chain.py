@@ -29,11 +29,12 @@ numerators over one denominator per level, made Fractions at the end.
 
 from __future__ import annotations
 
+from math import lcm
 from typing import Any
 
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon.data import RANGERESS, WIZARD
-from companion.games.adventure_in_the_dungeon.forward import dense_pass, level_pass
+from companion.games.adventure_in_the_dungeon.forward import OUTCOME_KEYS, dense_pass, exact_dense_pass, level_pass
 from companion.games.adventure_in_the_dungeon.phases import phase_a, phase_b
 from companion.games.adventure_in_the_dungeon.rules import (
     SLAIN,
@@ -306,7 +307,7 @@ class Chain:
             )
         return got
 
-    def run(self, starts: dict[Fight, Any]) -> tuple[dict[int, tuple[str, Any]], Any, int]:
+    def run(self, starts: dict[Fight, Any], keys: bool = True) -> tuple[dict[int, tuple[str, Any]], Any, int]:
         """Push ``starts`` (round-start situation -> chance) through the chain: the end situations as
         (key -> (end, numerator)) over one common denominator (1 for floats), and how many situations
         were visited. The chances' type (float or Fraction) says the arithmetic: floats, or exact
@@ -328,6 +329,21 @@ class Chain:
                         was = ends.get(key, (o, 0.0))[1]
                         ends[key] = (o, was + p)
                 return got
+        else:
+            going = {key: p for key, o, p in items if not o}
+            got = exact_dense_pass(self, going, T_ROUND, keys) if going else None
+            if got is not None:
+                ends, den, visited = got
+                for key, o, p in items:
+                    if o:  # a start that is an end already: brought to the ends' denominator
+                        key = key if keys else OUTCOME_KEYS[o]
+                        new = lcm(den, p.denominator)
+                        if new != den:
+                            ends = {k: (e, n * (new // den)) for k, (e, n) in ends.items()}
+                            den = new
+                        was = ends.get(key, (o, 0))[1]
+                        ends[key] = (o, was + p.numerator * (den // p.denominator))
+                return ends, den, visited
         return level_pass(self, items, exact, T_ROUND)
 
     # ---- what the forward passes read ----

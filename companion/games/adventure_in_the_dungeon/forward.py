@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 from typing import TYPE_CHECKING, Any
 
 from companion.games.adventure_in_the_dungeon import data as D
-from companion.games.adventure_in_the_dungeon.rules import STUCK
+from companion.games.adventure_in_the_dungeon.rules import SLAIN, STUCK, WIPED
 
 if TYPE_CHECKING:
     from companion.games.adventure_in_the_dungeon.chain import Chain
@@ -34,6 +34,11 @@ Ends = dict[int, tuple[str, Any]]
 #: The dense pass keeps a list entry for every hit-count combination and every set of flags met:
 #: beyond this many entries in all (16 MiB of them), the level pass, which keeps only what is reached.
 DENSE_MAX = 1 << 21
+#: The keys of the ends summed by outcome (``keys=False``).
+OUTCOME_KEYS = {SLAIN: 0, WIPED: 1, STUCK: 2}
+#: Below this many hit-count combinations the exact pass keeps dicts (:func:`level_pass`): lists of every
+#: combination cost more to make than they save.
+EXACT_DENSE_MIN = 4096
 
 
 def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int, int] | None:
@@ -98,6 +103,167 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
                     for off, w in entries:
                         to[rest + off] += p * w
     return ends, 1, visited
+
+
+def exact_dense_pass(
+    ch: Chain, starts: dict[int, Any], tot: int, keys: bool = True
+) -> tuple[Ends, int, int] | None:
+    """:func:`level_pass`'s exact arithmetic over :func:`dense_pass`'s flat lists: the same integer
+    numerators over one denominator per level, the same ends, with list entries instead of dict
+    lookups. A situation's chance arrives from a few earlier levels, each over its own denominator: one
+    list per level offset (``jump``) holds what came from that far back, brought to the level's
+    denominator once, when the level is read. None where it does not apply (as for the dense pass: the
+    Remorhaz's lock-outs, or too many entries), and :func:`level_pass` counts the fight instead.
+
+    ``starts``: key -> Fraction (none ended). Without ``keys`` the ends are summed by how the fight
+    ends (one entry each, keyed 0, 1, 2...): all a table of the chances needs, at a fraction of the work."""
+    size = ch.flag_stride
+    if D.LOCKOUT in ch.model.rules or size < EXACT_DENSE_MIN:
+        return None
+    by_level, info = ch.rest_table(tuple(map(min, zip(*map(ch.digits, starts), strict=True))))
+    top = len(by_level) + 4
+    repeat = ch.model.area.repeat
+    rm = ch.radix_m
+    # planes[flags][jump]: numerators arriving from ``jump`` levels back (jump 0: the starts)
+    planes: dict[int, list[list[int]]] = {}
+    jumps = 1 + max(1, ch.hits + sum(b * ch._times(ch.hits, 1) for b in ch.blow) + 4)
+    if len({key // size for key in starts}) * size * jumps > DENSE_MAX:
+        return None
+    den0 = lcm(*(p.denominator for p in starts.values()))
+    # vden[level]: the denominator of what a level sends on; sent[level]: the levels it received from
+    vden: dict[int, int] = {}
+    came: dict[int, set[int]] = {}
+    for key, p in starts.items():
+        flags, rest = divmod(key, size)
+        lists = planes.setdefault(flags, [[0] * size for _ in range(jumps)])
+        lists[0][rest] += p.numerator * (den0 // p.denominator)
+        came.setdefault(ch.key_level(key), set()).add(-1)
+    vden[-1] = den0  # the starts, as if sent from level -1 with no jump of their own
+    ends: dict[int, tuple[str, int]] = {}
+    end_den = 1
+    kernels: dict[int, dict[Any, Any]] = {}
+    signatures: dict[int, dict[tuple[Any, int], Any]] = {}
+    reach: set[int] = set()
+    visited = 0
+    for lvl in range(min(map(ch.key_level, starts)), top):
+        sources = came.pop(lvl, None)
+        if not sources:
+            continue
+        den = lcm(*(vden[src] for src in sources))
+        muls = {(0 if src == -1 else lvl - src): den // vden[src] for src in sources}
+        here: list[tuple[int, int, int, Any]] = []  # (flags, rest, numerator, compiled kernel)
+        leaves: set[int] = set()
+        for flags in list(planes):
+            at = lvl - bin(flags & 0xF).count("1")
+            if not 0 <= at < len(by_level):
+                continue
+            lists = planes[flags]
+            base = flags * size
+            known = kernels.setdefault(flags, {})
+            signs = signatures.setdefault(flags, {})
+            for rest in by_level[at]:
+                num = 0
+                for jump, mul in muls.items():
+                    got = lists[jump][rest]
+                    if got:
+                        num += got * mul
+                        lists[jump][rest] = 0
+                if not num:
+                    continue
+                if repeat:
+                    sig = signs.get((info[rest], rest % rm))
+                    if sig is None:
+                        sig = signs[info[rest], rest % rm] = ch.flags_signature(rest, info[rest], flags)
+                else:
+                    sig = info[rest]
+                k = known.get(sig)
+                if k is None:
+                    end = ch.key_end(base + rest)
+                    if end:
+                        k = known[sig] = end
+                    else:
+                        terms, moves, stay = ch.compiled(base + rest)
+                        if any(e[1] for e in stay):
+                            return None  # a round that stays on the level and changes something
+                        split = []  # the moves by level offset: those that keep the flags, the others
+                        for dl, entries in moves:
+                            same = [(off, w) for off, w in entries if (base + rest + off) // size == flags]
+                            other = [(off, w) for off, w in entries if (base + rest + off) // size != flags]
+                            split.append((dl, same, other))
+                        f = tot - sum(e[0] for e in stay)
+                        # The chances of leaving, w / f, in lowest terms: the level's lcm grows by less.
+                        g = gcd(f, *(w for _, _, w in terms), *(w for _, e, _ in split for _, w in e))
+                        g = gcd(g, *(w for _, _, e in split for _, w in e)) if g > 1 else 1
+                        if g > 1:
+                            terms = [(off, end, w // g) for off, end, w in terms]
+                            split = [
+                                (dl, [(o, w // g) for o, w in same], [(o, w // g) for o, w in other])
+                                for dl, same, other in split
+                            ]
+                            f //= g
+                        k = known[sig] = (terms, split, f)
+                if k.__class__ is str:
+                    here.append((flags, rest, num, k))
+                    continue
+                visited += 1
+                here.append((flags, rest, num, k))
+                if k[2]:
+                    leaves.add(k[2])
+        if here:  # the level's chances in lowest common terms: what they all share is divided out
+            g = gcd(den, *(h[2] for h in here))
+            if g > 1:
+                den //= g
+                here = [(fl, r, n // g, k) for fl, r, n, k in here]
+        common = lcm(*leaves) if leaves else 1
+        out = den * common
+        vden[lvl] = out
+        # The ends met at this level and what it sends on, over ``out``.
+        level_ends: list[tuple[int, str, int]] = []
+        for flags, rest, num, k in here:
+            key = flags * size + rest
+            if k.__class__ is str:
+                level_ends.append((key, k, num * common))
+                continue
+            terms, moves, f = k
+            if not f:
+                level_ends.append((key, STUCK, num * common))
+                continue
+            x = num * (common // f)
+            for off, end, w in terms:
+                level_ends.append((key + off, end, x * w))
+            own = planes[flags]
+            for dl, same, other in moves:
+                reach.add(lvl + dl)
+                to = own[dl]
+                for off, w in same:
+                    to[rest + off] += x * w
+                for off, w in other:
+                    to_flags, to_rest = divmod(key + off, size)
+                    lists = planes.get(to_flags)
+                    if lists is None:
+                        if (len(planes) + 1) * size * jumps > DENSE_MAX:
+                            return None
+                        lists = planes[to_flags] = [[0] * size for _ in range(jumps)]
+                    lists[dl][to_rest] += x * w
+        for target in reach:
+            came.setdefault(target, set()).add(lvl)
+        reach.clear()
+        if level_ends:  # one denominator for every end so far (the lcm: a few numbers, not dozens)
+            new_den = lcm(end_den, out)
+            if new_den != end_den:
+                up = new_den // end_den
+                ends = {key: (o, n * up) for key, (o, n) in ends.items()}
+            scale = new_den // out
+            if not keys:  # summed by outcome: the keys stand for the outcomes
+                sums: dict[str, int] = {}
+                for _key, o, n in level_ends:
+                    sums[o] = sums.get(o, 0) + n
+                level_ends = [(OUTCOME_KEYS[o], o, n) for o, n in sums.items()]
+            for key, o, n in level_ends:
+                was = ends.get(key)
+                ends[key] = (o, n * scale + (was[1] if was else 0))
+            end_den = new_den
+    return ends, end_den, visited
 
 
 class _Parts:

@@ -246,7 +246,7 @@ def fight_odds(
         starts = {n: (Fraction(w, T_B) if exact else w / T_B) for n, w in starts.items()}
     else:
         starts = {begin_round(s) if at == "start" else s: one}
-    ends, den, visited = ch.run(starts)
+    ends, den, visited = ch.run(starts, keys=detail)  # the chances alone need only each outcome's sum
     return _odds(model, ends, den, visited, detail, ch.decode)
 
 
