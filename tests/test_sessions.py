@@ -239,7 +239,8 @@ def _apply(session, action) -> None:
     elif kind == "hit":
         if "Rat" not in session.state.trackers.tallies:
             session.record({"t": "tally", "op": "add", "name": "Rat", "max": 8, "monster": True})
-        session.record({"t": "tally", "op": "hit", "name": "Rat", "n": value})
+        if not session.state.trackers.tallies["Rat"].slain:  # a hit on a slain monster is refused
+            session.record({"t": "tally", "op": "hit", "name": "Rat", "n": value})
     elif kind == "hp":
         session.record({"t": "counter", "name": "hp", "max": 6, "op": "add", "value": value})
     elif kind == "item":
