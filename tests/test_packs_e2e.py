@@ -139,6 +139,7 @@ def test_d66_and_a_drawn_row_typed_at_the_prompt(env):
     assert run(env, "roll", "DR", "fortune", "--got", "4").returncode == 0  # The Well is drawn
     child = pty_spawn(COMPANION, ["roll", "DR", "stall"], env=env, dimensions=(24, 80), encoding="utf-8", timeout=30)
     child.expect("the tens die, then the units die")
+    child.expect("3 5 or 35")  # the hint says how a d66 is typed, not "one number for their total"
     child.send("47\r")  # a d66 has no 7
     child.expect("is not a d66 roll")
     child.sendcontrol("u")

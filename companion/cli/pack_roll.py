@@ -95,11 +95,13 @@ class _Dice:
                 raise InputError(refused)
             return roll
 
+        hint = None
         if table.read == "d66":
             from companion.i18n import _
 
             why = _("{why} (d66: the tens die, then the units die)").format(why=why)
-        return ask_faces(table.expr, 0, why, reader=reader)
+            hint = _("the tens die, then the units die: 3 5 or 35")
+        return ask_faces(table.expr, 0, why, reader=reader, hint=hint)
 
     def check(self, expr: Expr, why: str) -> Roll:
         """The roll of a check: its faces from --got, a prompt, or the virtual dice."""

@@ -241,8 +241,11 @@ def _ask_until_valid(
         question = ask(message, qmark="✗", style=ERROR_STYLE, reserve_space_for_menu=0)
 
 
-def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True) -> Roll:
-    """Ask for the faces of a physical roll until they are valid."""
+def ask_faces(
+    expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True, hint: str | None = None
+) -> Roll:
+    """Ask for the faces of a physical roll until they are valid (``hint``: what may be typed, when the
+    usual "faces like 3 4, or one number for their total" is not it)."""
 
     def check(text: str) -> str | None:
         try:
@@ -256,7 +259,8 @@ def ask_faces(expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], al
         if why
         else _("Roll {dice} and type what the dice show").format(dice=expr)
     )
-    text = _ask_until_valid(_message(question, _("faces like 3 4, or one number for their total · ? help")), check)
+    hint = hint or _("faces like 3 4, or one number for their total")
+    text = _ask_until_valid(_message(question, hint + " · " + _("? help")), check)
     return reader(expr, text, mod, allow_total=allow_total)
 
 
