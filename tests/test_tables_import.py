@@ -147,7 +147,7 @@ def test_an_exported_row_edited_in_obsidian_is_read_as_it_is_now(isolated_home, 
 @pytest.mark.parametrize(
     ("source", "version", "table"),
     [
-        (EXAMPLES / "salt-road.json", "Datasworn 0.1.0, rows with roll: {min, max}", "visitor"),
+        (EXAMPLES / "brine-flats.json", "Datasworn 0.1.0, rows with roll: {min, max}", "visitor"),
         (DATA / "old-datasworn.json", "Datasworn 0.0.10, rows with min and max on the row", "sign"),
     ],
 )
@@ -176,11 +176,11 @@ def test_datasworn_import_says_its_version_keeps_the_licence_and_the_sources_odd
 
 
 def test_datasworn_roll_twice_and_make_it_worse_in_a_session(isolated_home):
-    ok("tables", "import", str(EXAMPLES / "salt-road.json"))
-    pack = pack_of(isolated_home, "salt-road")
+    ok("tables", "import", str(EXAMPLES / "brine-flats.json"))
+    pack = pack_of(isolated_home, "brine-flats")
     assert pack.tables["trouble"].duplicates == "make_it_worse"
     assert pack.tables["visitor"].duplicates == "reroll"
-    ok("new", "freeform", "--tables", "salt-road")
+    ok("new", "freeform", "--tables", "brine-flats")
     # a salt storm (6) leads to trouble; 9 there rolls twice more: 2 and 3 are one row (1-3), made worse
     data = cli_json("roll", "DR", "weather", "--got", "6/9/2/3")
     assert [(r["table"], r["depth"]) for r in data["rolls"]] == [
