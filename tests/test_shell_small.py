@@ -1,0 +1,72 @@
+"""The shell's small things (#21 part 5): ``use NAME`` for a session made in another terminal, ``clear``,
+piped input's exit code, hints in the shell's own forms."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from tests.shell_term import COMPANION, CTRL_D, ENTER, Term
+from tests.terminal import run_cli
+
+pytestmark = pytest.mark.e2e
+
+
+def companion(*args: str) -> subprocess.CompletedProcess:
+    result = run_cli(dict(os.environ), *args)
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
+    return result
+
+
+def test_use_moves_the_shell_to_a_session_made_in_another_terminal():
+    companion("new", "freeform", "--name", "s1")
+    t = Term("shell")
+    t.wait_for("s1>")
+    # Another terminal starts s2: it becomes the current session there.
+    other = subprocess.run([COMPANION, "new", "freeform", "--name", "s2"], capture_output=True, text=True,
+                           env=dict(os.environ), timeout=120)  # fmt: skip
+    assert other.returncode == 0, other.stderr
+    t.line("use s2" + ENTER, "The shell is now on s2.")
+    t.line("tally add Goblin 3 --monster" + ENTER, "Goblin")
+    t.send(CTRL_D)
+    assert t.close() == 0
+    s2 = json.loads(companion("--session", "s2", "status", "--json").stdout)
+    s1 = json.loads(companion("--session", "s1", "status", "--json").stdout)
+    assert "Goblin" in s2["state"]["trackers"]["tallies"]  # the command landed in the game it was meant for
+    assert "Goblin" not in s1["state"]["trackers"]["tallies"]
+
+
+def test_clear_clears_the_screen():
+    companion("new", "freeform", "--name", "s1")
+    t = Term("shell")
+    t.wait_for("s1>")
+    t.line("note before the clear" + ENTER, "Noted")
+    t.line("clear" + ENTER, "s1>")
+    t.ready()
+    assert "before the clear" not in t.display()
+    t.send(CTRL_D)
+    assert t.close() == 0
+
+
+def test_piped_input_exits_non_zero_when_a_line_failed():
+    companion("new", "freeform", "--name", "s1")
+    good = subprocess.run([COMPANION, "shell"], input="roll 2d6 --got 3,4\nnote fine\n", capture_output=True,
+                          text=True, env=dict(os.environ), timeout=120)  # fmt: skip
+    assert good.returncode == 0, good.stderr
+    bad = subprocess.run([COMPANION, "shell"], input="roll 2d6 --got 9,9\nnote after the mistake\n",
+                         capture_output=True, text=True, env=dict(os.environ), timeout=120)  # fmt: skip
+    assert bad.returncode == 2, (bad.stdout, bad.stderr)
+    assert "Noted" in bad.stdout  # the lines after the failed one still ran
+    assert "Traceback" not in bad.stderr
+
+
+def test_hints_inside_the_shell_use_the_shells_forms():
+    companion("new", "freeform", "--name", "s1")
+    out = subprocess.run([COMPANION, "shell"], input="note one\nundo\n", capture_output=True, text=True,
+                         env=dict(os.environ), timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "redo brings it back" in out.stdout
+    assert "companion redo" not in out.stdout
