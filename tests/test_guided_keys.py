@@ -72,3 +72,34 @@ def test_a_die_typed_at_go_on_anyway_is_the_roll(monkeypatch):
     ahead.clear()
     assert ask(ENTER + ENTER + "2", DEADLY, risk=RISK, ahead=ahead) == "potion"  # Enter: choose again
     assert ahead == []
+
+
+def test_in_companion_play_a_die_typed_at_go_on_anyway_is_the_next_roll(tmp_path):
+    from tests.terminal import Terminal, prepare, terminal_env
+
+    env = terminal_env(tmp_path, 80, 30)
+    prepare(env, "new", "inverted-tower", "--name", "g", "--seed", "4", "--physical", "--hero", "Aria")
+    for answer in ("=STR", "1", "6", "1"):  # room 1 fails its DC: three Skeleton Warriors, no elite
+        prepare(env, "next", answer)
+    prepare(env, "hp", "=1")
+    term = Terminal(env, "play", columns=80, lines=30)
+    try:
+        term.ready()
+        assert "Fight with which attribute?" in term.display()
+        term.key("2")  # DEX +0: the hero dies more often than with STR
+        assert "Go on anyway?" in term.display()
+        term.key("4" + ENTER)  # a die typed at the question: going on, and it is the roll
+        screen = term.display()
+        while "Go on anyway?" in screen or "Spend daggers" in screen:  # the dagger menu, before the roll
+            term.key("1" if "Spend daggers" in screen and "Go on anyway?" not in screen else "y" + ENTER)
+            screen = term.display()
+        term.key("q")
+    finally:
+        term.kill()
+    import json
+
+    log = prepare(env, "log", "--raw")
+    status = json.loads(prepare(env, "status", "--json"))
+    assert status["state"]["game"]["fight"]["attribute"] == "DEX"  # went on with the deadly choice
+    fight_rolls = [line for line in log.splitlines() if "Fight: Skeleton Warrior 1 of 3" in line]
+    assert len(fight_rolls) == 1 and "→ `[4]`" in fight_rolls[0]  # the die typed at "Go on anyway?"

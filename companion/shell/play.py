@@ -56,7 +56,7 @@ def play(env: Env, session: Session) -> None:
     last_panel = None
     #: The risky choices confirmed in this fight (asked once per decision, not before every roll).
     confirmed: set[str] = set()
-    #: Faces typed at "Go on anyway?": the roll that follows.
+    #: Faces typed at "Go on anyway?": the next roll (after any choice that comes first, a dagger).
     ahead: list[str] = []
     while True:
         fold = session.fold
@@ -101,7 +101,6 @@ def play(env: Env, session: Session) -> None:
             else:
                 session.record(answer_event(request, roll))
                 continue
-        ahead.clear()
         risk = session.spec.risk(session.state, request) if isinstance(request, Choice) and session.spec.risk else None
         if isinstance(request, Choice) and not risk:
             confirmed.clear()  # a choice with nothing deadly in it: the risky decision is over
@@ -126,6 +125,8 @@ def play(env: Env, session: Session) -> None:
             assert isinstance(request, Text)
             answer = prompts.ask_text(request)
             answer = ("text", answer)
+        if answer in ("quit", "undo", "switch"):
+            ahead.clear()  # dice typed ahead are for the roll that was next, not after a step back
         if answer == "quit":
             env.print(
                 RichText(
