@@ -70,3 +70,23 @@ def test_hints_inside_the_shell_use_the_shells_forms():
     assert out.returncode == 0, out.stderr
     assert "redo brings it back" in out.stdout
     assert "companion redo" not in out.stdout
+
+
+def test_draws_are_made_at_once_and_a_private_menu_leaves_no_trace():
+    companion("new", "dragons-den", "--name", "den", "--seed", "4")
+    t = Term("shell", cols=100, rows=30)
+    t.wait_for("den>")
+    t.line("7" + ENTER, "Another hero, or start?")
+    t.line("st" + ENTER, "How are the chits drawn")
+    # companion draws the chits: the draws from its cups are made at once, no Enter for each
+    t.line("co" + ENTER, "heroes look away")
+    t.ready()
+    assert "Young Black Dragon" in t.display()  # the dragon player's own look
+    t.line("1" + ENTER, "den>")
+    t.ready()
+    assert "Young Black Dragon" not in t.display()  # cleared once answered
+    assert "Sam Barleyman's turn" in t.display()
+    t.send(CTRL_D)
+    assert t.close() == 0
+    log = companion("log", "--raw").stdout
+    assert "Young Black Dragon" not in log

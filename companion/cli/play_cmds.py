@@ -104,6 +104,8 @@ def next_cmd(
                 value = parse_text(request, text)  # type: ignore[arg-type]
             session.record(answer_event(request, value))
             said = answered(request, value)
+            if getattr(request, "secret", False):
+                said = (said[0], _("(kept secret)"))  # hidden information is not shown back
         fold = session.fold
         new = session.state.log.entries[before:] if answer else []
         from companion.engine.pending import of_session
@@ -149,6 +151,7 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
     who acts, in the shell), a roll's exact odds, the menu numbered, the game's odds and advice."""
     from rich.markup import escape
 
+    from companion.engine.requests import RollRequest
     from companion.i18n import _, language
 
     if shell and env.stdout_isatty:
@@ -161,7 +164,8 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
             env.print(f"[dim]{escape(line)}[/dim]")
     if pending.kind == "roll":
         env.print(f"[bold]{escape(head)}[/bold]: {escape(pending.odds or pending.dice)}")
-        if shell:
+        request = pending.request
+        if shell and not (isinstance(request, RollRequest) and request.virtual):  # a draw is made at once
             hint = (
                 _("Enter rolls, or type what the dice show (e.g. {example})")
                 if pending.enter_rolls

@@ -56,6 +56,8 @@ class Pending:
     #: Enter answers it with the session's virtual dice (the session rolls virtually, or a draw).
     enter_rolls: bool = False
     secret: bool = False
+    #: A menu for one player's eyes: shown while it waits, cleared from the screen once answered.
+    private: bool = False
     lo: int = 0
     hi: int = 0
     where: str = ""
@@ -72,6 +74,8 @@ class Pending:
             head = f"{self.actor}: {head}"
         if self.kind == "roll":
             return f"▶ {head} · {self.odds or self.dice}"
+        if self.kind == "choice" and self.private:
+            return f"▶ {head}"
         if self.kind == "choice":
             menu = "  ".join(f"{o.number} {o.label}" + (" ★" if o.best else "") for o in self.options)
             return f"▶ {head} · {menu}"
@@ -136,7 +140,15 @@ def describe(
         options = tuple(Option(i, o.value, o.label, o.hint, o.value == best) for i, o in enumerate(request.options, 1))
         keys = (_("a number from 1 to {n}").format(n=len(options)), _("or the first letters of an option"))
         return Pending(
-            "choice", request.key, request.prompt, actor, options=options, info=info, keys=keys, request=request
+            "choice",
+            request.key,
+            request.prompt,
+            actor,
+            options=options,
+            info=info,
+            private=request.private,
+            keys=keys,
+            request=request,
         )
     if isinstance(request, Number):
         keys = (_("a whole number from {lo} to {hi}").format(lo=request.lo, hi=request.hi),)

@@ -52,6 +52,9 @@ class Choice:
     prompt: str
     options: tuple[Option, ...]
     info: tuple[str, ...] = ()
+    #: Options for one player's eyes (the Dragon's Den's secret dragon): a front end shows them only
+    #: while the menu is open and clears them once it is answered.
+    private: bool = False
 
     def values(self) -> tuple[str, ...]:
         return tuple(o.value for o in self.options)

@@ -180,6 +180,9 @@ class Shell:
         from companion.engine.pending import read_bare
         from companion.i18n import _
 
+        if p.secret and not p.enter_rolls:
+            self.env.error(_("this step is secret: press Enter and type it unseen"))
+            return 2
         reading = read_bare(p, " ".join(words) if p.kind != "text" else line)
         dice = _dice_expression(first)
         if reading.both:
@@ -243,6 +246,8 @@ class Shell:
                 return self._answer(["next", line.strip()])  # a name with an apostrophe: O'Brien
             self.env.error(f"{exc}: close the quote and try again")
             return 2
+        if not words and self.pending is not None and self.pending.secret and not self.pending.enter_rolls:
+            return self._secret()  # Enter at a secret step: typed unseen
         if not words:
             if self.pending is not None and self.pending.kind == "roll" and self.pending.enter_rolls:
                 return self._answer(["next", "roll"])  # Enter: the session's virtual dice
@@ -280,6 +285,7 @@ class Shell:
             self.follow(after)
         else:
             self.refresh()
+        self._draws()
         if args[:1] == ["next"]:
             self._shown = self._signature()  # next showed the step itself
         else:
@@ -288,17 +294,52 @@ class Shell:
 
     def _answer(self, args: list[str]) -> int:
         """Answer the pending step with ``companion next ARGS``, the same command, in this process."""
+        private = self.pending is not None and self.pending.private
         code = self.invoke(args)
+        if private and code == 0:
+            self.clear(show=False)  # a menu for one player's eyes leaves no trace on the screen
         self.refresh()
+        self._draws()
+        if private and code == 0:
+            self.show_step(again=True)  # the screen was cleared under next's own showing of it
         self._shown = self._signature()  # next showed the next step itself
         return code
 
-    def clear(self) -> None:
-        """Clear the screen (the step waiting is shown again under it)."""
+    def _draws(self) -> None:
+        """A draw companion makes from a cup it keeps (a virtual-only roll) is made at once, as guided
+        play makes it: ``next roll``, with the session's virtual dice."""
+        from companion.engine.requests import RollRequest
+
+        for _ in range(100):  # a game draws a few chits at a time, never without end
+            p = self.pending
+            request = p.request if p is not None else None
+            if not (isinstance(request, RollRequest) and request.virtual) or self.invoke(["next", "roll"]) != 0:
+                return
+            self.refresh()
+
+    def _secret(self) -> int:
+        """A secret step (a chit drawn in private): its faces are typed unseen, then answered by next."""
+        from companion.i18n import _
+
+        if not self.interactive:
+            self.env.error(_("this step is secret: answer it at a terminal, unseen (or with next FACES)"))
+            return 2
+        from prompt_toolkit import prompt
+
+        assert self.pending is not None
+        try:
+            faces = prompt(_("{what} (typed unseen): ").format(what=self.pending.text), is_password=True)
+        except (EOFError, KeyboardInterrupt):
+            return 130
+        return self._answer(["next", *faces.replace(",", " ").split()]) if faces.strip() else 0
+
+    def clear(self, show: bool = True) -> None:
+        """Clear the screen and its scroll-back (the step waiting is shown again under it)."""
         if self.env.stdout_isatty:
             self.env.stdout.write("\x1b[H\x1b[2J\x1b[3J")
             self.env.stdout.flush()
-        self.show_step(again=True)
+        if show:
+            self.show_step(again=True)
 
     def _in_shell(self) -> ExitStack:
         """While a command runs here: hints in the shell's forms, and the environment saying so."""

@@ -9,6 +9,7 @@ own step from :mod:`.steps`, the same code the one-shot ``companion dragon ...``
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import replace
 from typing import Any
 
 from companion.engine.requests import Choice, Engine, Number, Option, Request, choice
@@ -105,14 +106,17 @@ def peek(state: State) -> Generator[Request, Any, None]:
     if den.dragon is None or den.dragon.status != HIDDEN:
         return
     note = rules.dragon_note(den)
-    yield choice(
-        "dd.peek",
-        "Dragon player only, heroes look away: your dragon is on the second line. Enter hides it.",
-        Option("hide", "Hide it"),
-        Option(
-            "hide-too",
-            f"chit {note.chit}: {note.name}, health {note.health}, speed {note.speed}, {note.breath_title}",
+    yield replace(
+        choice(
+            "dd.peek",
+            "Dragon player only, heroes look away: your dragon is on the second line. Enter hides it.",
+            Option("hide", "Hide it"),
+            Option(
+                "hide-too",
+                f"chit {note.chit}: {note.name}, health {note.health}, speed {note.speed}, {note.breath_title}",
+            ),
         ),
+        private=True,
     )
 
 
