@@ -49,9 +49,11 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    """"did you mean X?" for the closest of ``choices`` to ``word``, or None."""
+    """ "did you mean X?" for the closest of ``choices`` to ``word``, or None."""
     near = closest(word, choices)
-    return f"did you mean {near}?" if near else None
+    from companion.i18n import _
+
+    return _("did you mean {name}?").format(name=near) if near else None
 
 
 class StoreError(CompanionError):

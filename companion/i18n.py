@@ -178,6 +178,15 @@ def percent(x: float, places: int = 1, *, sign: str = "") -> str:
     return n + "%" if _trans is None else pgettext("number", "{n}%").format(n=n)
 
 
+def quote(text: object) -> str:
+    """What a player typed, quoted as the language quotes it: ``'Меч'`` in English (Python's repr, as
+    ``{x!r}`` wrote it), ``«Меч»`` in Russian. Control characters stay escaped (``\\x1b``) in both."""
+    shown = repr(str(text))
+    if _trans is None:
+        return shown
+    return pgettext("quote", "'{text}'").format(text=shown[1:-1])
+
+
 class _Source:
     """The English words as they are (the message ids)."""
 

@@ -42,6 +42,7 @@ def amend(
     env: Env = ctx.obj
     from companion.cli.kit import opened
     from companion.errors import CompanionError, InputError
+    from companion.i18n import _
     from companion.session.amend import amend_event, physical_rolls, preview, roll_words
 
     with opened(env) as session:
@@ -51,25 +52,24 @@ def amend(
                 env.print_json({"rolls": rolls})
                 return
             if not rolls:
-                env.print("There is no physical roll to amend (a virtual roll cannot be amended; use undo).")
+                env.print(_("There is no physical roll to amend (a virtual roll cannot be amended; use undo)."))
                 return
-            env.print("The last physical rolls:")
+            env.print(_("The last physical rolls:"))
             for r in rolls:
                 env.print("  " + roll_words(r), markup=False)
-            env.print("Correct one with: companion amend --roll N --got FACES --reason TEXT", markup=False)
+            env.print(_("Correct one with: companion amend --roll N --got FACES --reason TEXT"), markup=False)
             return
         if reason is None or not reason.strip():
-            from companion.i18n import _
-
             raise InputError(_('--reason must say why the roll is corrected (e.g. --reason "misread the die")'))
         event, expr, mod = amend_event(session, roll_id)
         if got is None:
             if not env.interactive:
-                raise InputError("give the corrected faces with --got (e.g. --got 5)")
+                raise InputError(_("give the corrected faces with --got (e.g. --got 5)"))
             from companion.dice.source import read_physical
             from companion.shell.prompts import ask_faces
 
-            roll = ask_faces(expr, mod, f"corrected faces for roll #{event['target']}", reader=read_physical)
+            why = _("corrected faces for roll #{n}").format(n=event["target"])
+            roll = ask_faces(expr, mod, why, reader=read_physical)
         else:
             from companion.dice.source import read_physical
 
@@ -83,23 +83,21 @@ def amend(
         change = preview(session, event)  # tried on a copy: refused here, in the player's words
         if not json_out:
             env.print(change, markup=False)
-        if not yes and env.interactive and not typer.confirm("Record this amendment?", default=True):
-            env.print("Nothing changed.")
+        if not yes and env.interactive and not typer.confirm(_("Record this amendment?"), default=True):
+            env.print(_("Nothing changed."))
             return
         try:
             eid = session.record(event)
         except CompanionError as exc:
             raise CompanionError(
-                f"cannot amend roll #{event['target']}: {exc.message}",
-                hint="undo back to that roll first, then roll again",
+                _("cannot amend roll #{n}: {why}").format(n=event["target"], why=exc.message),
+                hint=_("undo back to that roll first, then roll again"),
             ) from None
         if json_out:
             env.print_json(
                 {"amended": event["target"], "event": eid, "roll": payload, "reason": event["reason"], "change": change}
             )
             return
-        from companion.i18n import _
-
         env.print(_("Roll #{n} amended ({reason}).").format(n=event["target"], reason=event["reason"]))
 
 

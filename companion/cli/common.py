@@ -21,7 +21,13 @@ def parse_change(text: str, what: str) -> tuple[str, int]:
     """``+2`` / ``-1`` / ``=5`` / ``3`` → ("add", 2) / ("add", -1) / ("set", 5) / ("add", 3)."""
     m = _CHANGE.match(text.strip().replace("−", "-"))
     if not m:
-        raise InputError(f"{text!r} is not a change to {what}; use +N, -N or =N (e.g. +2, -1, =5)")
+        from companion.i18n import _, quote
+
+        raise InputError(
+            _("{text} is not a change to {what}; use +N, -N or =N (e.g. +2, -1, =5)").format(
+                text=quote(text), what=what
+            )
+        )
     sign, digits = m.groups()
     n = int(digits)
     if sign == "=":

@@ -40,7 +40,9 @@ def completion(
 
     name = shell.strip().lower()
     if name not in INSTALL:
-        raise InputError(f"no completion for {shell!r}; use bash, zsh or fish")
+        from companion.i18n import _, quote
+
+        raise InputError(_("no completion for {shell}; use bash, zsh or fish").format(shell=quote(shell)))
     from typer._completion_shared import get_completion_script
 
     script = get_completion_script(prog_name="companion", complete_var="_COMPANION_COMPLETE", shell=name)

@@ -52,7 +52,13 @@ class FightGroup(TyperGroup):
         speak_game(ctx, game)
         entry = FIGHT_ODDS.get(game)
         if entry is None:
-            raise InputError(f"{load(game).title} has no fight odds; games with fight odds: {', '.join(FIGHT_ODDS)}")
+            from companion.i18n import _
+
+            raise InputError(
+                _("{game} has no fight odds; games with fight odds: {games}").format(
+                    game=_(load(game).title), games=", ".join(FIGHT_ODDS)
+                )
+            )
         return _command(game, entry.command, entry.summary)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:

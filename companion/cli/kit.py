@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, InputError
+from companion.i18n import _, quote
 from companion.store.paths import data_dir
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def require_name(env: Env) -> str:
     name = active_name(env)
     if name is None:
         raise CompanionError(
-            "no session is active", hint="start one with: companion new GAME (or pick one: companion use NAME)"
+            _("no session is active"), hint=_("start one with: companion new GAME (or pick one: companion use NAME)")
         )
     return name
 
@@ -124,7 +125,9 @@ def record_roll(
         return None
     if seed is not None:
         raise CompanionError(
-            f"session {name!r} rolls from its own seed; drop --seed, or add --scratch to roll outside it"
+            _("session {name} rolls from its own seed; drop --seed, or add --scratch to roll outside it").format(
+                name=quote(name)
+            )
         )
     from companion.dice.source import read_physical
     from companion.session.fold import roll_event
@@ -169,7 +172,11 @@ def ask_physical(env: Env, expr: Expr, mod: int, why: str | None) -> Roll:
     from companion.errors import InputError
 
     if not env.interactive:
-        raise InputError(f"this session uses physical dice: give the faces with --got (e.g. --got {_example(expr)})")
+        raise InputError(
+            _("this session uses physical dice: give the faces with --got (e.g. --got {faces})").format(
+                faces=_example(expr)
+            )
+        )
     from companion.shell.prompts import ask_faces
 
     return ask_faces(expr, mod, why or "", reader=read_physical)
@@ -215,7 +222,7 @@ def fill_needs(env: Env, session: Session, event: dict[str, Any]) -> None:
             else prompts.ask_text(request)  # type: ignore[arg-type]
         )
         if answer in ("undo", "quit"):
-            raise InputError("nothing recorded: the number was not given")
+            raise InputError(_("nothing recorded: the number was not given"))
         from companion.session import catalogue
 
         folder = data_dir(env.data_dir)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -30,7 +31,7 @@ def odds(env: Env, words: list[str], *, mod: int, json_out: bool) -> bool:
 
     if kind == "dr":
         if mod:
-            raise InputError(f"DR {obj.name} takes no modifier: a table reads the bare dice")
+            raise InputError(_("DR {table} takes no modifier: a table reads the bare dice").format(table=obj.name))
         drawn: list[str] = []
         if obj.draw == "unique" and active_name(env) is not None:
             from companion.cli.pack_roll import drawn_in

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from companion.i18n import _, quote
+
 if TYPE_CHECKING:
     from companion.cli.env import Env
     from companion.dice.expr import Expr
@@ -67,14 +69,20 @@ def _table(env: Env, expr: Expr, game: str | None) -> Table | None:
 
         game = active_game(env)
     if game is None:
-        raise InputError(f"{expr} needs a game to find its table: give --game NAME or start a session")
+        raise InputError(
+            _("{dice} needs a game to find its table: give --game NAME or start a session").format(dice=expr)
+        )
     spec = load(game)
     # "DR events" and "DR event" both find the table, whichever way the game named it.
     candidates = (expr.table, expr.table.removesuffix("s"), expr.table + "s")
     table = next((spec.tables[c] for c in candidates if c in spec.tables), None)
     if table is None:
-        known = ", ".join(sorted(spec.tables)) or "none"
-        raise NotFoundError(f"{spec.title} has no table {expr.table!r}; its tables: {known}")
+        known = ", ".join(sorted(spec.tables)) or _("none")
+        raise NotFoundError(
+            _("{game} has no table {name}; its tables: {known}").format(
+                game=_(spec.title), name=quote(expr.table), known=known
+            )
+        )
     return table
 
 
@@ -133,7 +141,6 @@ def roll(
             return  # a table pack's table or check (docs/tables.md)
     if row is not None:
         from companion.errors import InputError
-        from companion.i18n import _
 
         raise InputError(_("--row picks a row of a table pack's table (DR NAME); this roll is rolled, or --got"))
     from companion.dice.roll import check_modifier
@@ -194,8 +201,6 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     if "seed" in extra:
         segments.append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
-        from companion.i18n import _
-
         segments.append(("  " + _("recorded in {session}").format(session=extra["session"]), "dim"))
     elif "not_recorded" in extra:
         from companion.i18n import _
@@ -281,22 +286,27 @@ def odds_cmd(
     if e.kind in ("DC", "EC", "talisman") and o.success is not None:
         for label, p, style in (("pass", o.success, "green"), ("fail", 1 - o.success, "red")):
             bar = Text("█" * round(float(p) * 30), style=style)
-            env.print(Text(f"  {label}  {percent(p):>6}  ").append(bar))
+            env.print(Text(f"  {_(label)}  {percent(p):>6}  ").append(bar))
         return
     if o.options:
         names = e.options or ("1", "2", "3")
         for k, p in o.options.items():
-            env.print(f"  option {k} ({names[k - 1]}): {fraction(p)}")
+            env.print("  " + _("option {n}").format(n=k) + f" ({names[k - 1]}): {fraction(p)}")
         return
     grid = RichTable(box=None, show_header=True, pad_edge=False)
     # A check lists what the dice show (its target is what they must show); a plain roll its totals.
     shift = o.expr.const + mod if e.op is not None else 0
-    grid.add_column("dice" if e.op is not None else "total" if pool is None else "sum", justify="right")
-    grid.add_column("chance", justify="right")
+    grid.add_column(_("dice") if e.op is not None else _("total") if pool is None else _("sum"), justify="right")
+    grid.add_column(_("chance"), justify="right")
     grid.add_column("")
     dist = o.totals  # for a dt pool these are its sums, with the constant and --mod added
     if len(dist) > 40:
-        env.print(f"  {len(dist)} totals from {min(dist)} to {max(dist)}; use --json for all of them")
+        env.print(
+            "  "
+            + _("{n} totals from {lo} to {hi}; use --json for all of them").format(
+                n=len(dist), lo=min(dist), hi=max(dist)
+            )
+        )
         return
     peak = max(dist.values())
     for total, p in dist.items():
@@ -304,7 +314,7 @@ def odds_cmd(
         grid.add_row(str(total - shift), percent(p), Text(bar, style="magenta"))
     env.print(grid)
     if pool is not None:
-        for label, idx in (("♥ hearts", 1), ("★ stars", 2)):
+        for label, idx in ((_("♥ hearts"), 1), (_("★ stars"), 2)):
             m = _marginal(pool, idx)
             env.print(f"  {label}: " + ", ".join(f"{k}: {percent(v)}" for k, v in m.items()))
 

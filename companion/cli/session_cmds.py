@@ -134,7 +134,7 @@ def new(
         from rich.markup import escape
 
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
-        env.print(f"Tables: {escape(p.title)} ({escape(names.lstrip(', '))})")
+        env.print(_("Tables: {title} ({names})").format(title=escape(p.title), names=escape(names.lstrip(", "))))
     if session.spec.play is not None:
         env.print(_("Next: [bold]companion play[/bold]"))
     for line in session.spec.ways:  # the other way to play this game, at the table
@@ -191,26 +191,28 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     if json_out:
         env.print_json(rows)
         return
+    from companion.i18n import N_, _
+
     if not rows:
-        env.print("No sessions yet. Start one with [bold]companion new GAME[/bold].")
+        env.print(_("No sessions yet. Start one with [bold]companion new GAME[/bold]."))
         return
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
-    for col in ("", "session", "game", "events", "dice", "updated", "state"):
-        table.add_column(col)
+    for col in ("", N_("session"), N_("game"), N_("events"), N_("dice"), N_("updated"), N_("state")):
+        table.add_column(_(col) if col else col)
     for r in rows:
         if "error" in r:
-            table.add_row("", r["session"], "[red]unreadable[/red]", "", "", "", r["error"])
+            table.add_row("", r["session"], "[red]" + _("unreadable") + "[/red]", "", "", "", r["error"])
             continue
         table.add_row(
             "*" if r["current"] else "",
             r["session"],
             r["game"],
             str(r["events"]),
-            r["dice"],
+            _(r["dice"]),
             r["updated"] or "",
-            r["finished"] or "in play",
+            _(r["finished"]) if r["finished"] else _("in play"),
         )
     env.print(table)
 
@@ -234,22 +236,25 @@ def sessions_rm(
     env: Env = ctx.obj
     from companion.cli.kit import store
     from companion.errors import CompanionError, InputError
+    from companion.i18n import _, quote
 
     st = store(env)
     files = st.open(name)
     if not yes:
         if not env.interactive:
-            raise InputError(f"removing {files.slug!r} needs --yes when no one is at a terminal to confirm")
-        env.stdout.write(f"Move session {files.slug} to the trash? [y/N] ")
+            raise InputError(
+                _("removing {name} needs --yes when no one is at a terminal to confirm").format(name=quote(files.slug))
+            )
+        env.stdout.write(_("Move session {name} to the trash? [y/N] ").format(name=files.slug))
         env.stdout.flush()
-        if env.stdin.readline().strip().lower() not in ("y", "yes"):
-            raise CompanionError("nothing removed")
+        if env.stdin.readline().strip().lower() not in ("y", "yes", "д", "да"):
+            raise CompanionError(_("nothing removed"))
     target = st.remove(files.slug)
     if json_out:
         env.print_json({"removed": files.slug, "trash": str(target)})
         return
-    env.echo(f"Session {files.slug} moved to {target}.")
-    env.echo(f"Bring it back with: companion sessions restore {files.slug}")
+    env.echo(_("Session {name} moved to {path}.").format(name=files.slug, path=target))
+    env.echo(_("Bring it back with: companion sessions restore {name}").format(name=files.slug))
 
 
 @sessions_app.command("restore")
@@ -271,7 +276,9 @@ def sessions_restore(
     if json_out:
         env.print_json({"restored": files.slug})
         return
-    env.echo(f"Session {files.slug} is back. Make it current with: companion use {files.slug}")
+    from companion.i18n import _
+
+    env.echo(_("Session {name} is back. Make it current with: companion use {name}").format(name=files.slug))
 
 
 @sessions_app.command("rename")
@@ -294,7 +301,9 @@ def sessions_rename(
     if json_out:
         env.print_json({"renamed": old, "session": files.slug})
         return
-    env.echo(f"Session renamed: {files.slug}")
+    from companion.i18n import _
+
+    env.echo(_("Session renamed: {name}").format(name=files.slug))
 
 
 def use(
@@ -310,7 +319,9 @@ def use(
     st = store(env)
     files = st.open(name)
     st.set_current(files.slug)
-    env.print(f"Current session: [bold]{files.slug}[/bold]")
+    from companion.i18n import _
+
+    env.print(_("Current session: [bold]{name}[/bold]").format(name=files.slug))
 
 
 def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -337,24 +348,33 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def _describe(event: dict[str, Any]) -> str:
     from companion.i18n import _, language
 
-    if language() != "en":  # the event's own words are English data: say what kind of step it was
-        return _("a roll") if event.get("t") == "roll" else _("a step")
     t = event.get("t")
     if t == "roll":
-        return f"roll {event.get('expr')}"
-    if t == "answer":
-        return f"answer to {event.get('key')}"
+        return _("roll {dice}").format(dice=event.get("expr"))
     if t == "note":
-        return "note"
+        return _("note")
     if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
         return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
     if t == "table_reset":  # companion tables reset NAME: a unique table's drawn rows put back
         return "tables reset " + ", ".join(k.rpartition("/")[2] for k in event.get("tables", ()))
-    return _tracker_words(event) or f"{t} {event.get('name') or event.get('op') or ''}".strip()
+    words = _tracker_words(event)
+    if words:
+        return words
+    if language() != "en":  # the event's own words are English data: say what kind of step it was
+        from companion.games import COMMAND_GROUPS
+
+        if t in COMMAND_GROUPS and event.get("op"):  # a game's own command, as typed: dark trade
+            return f"{t} {event['op']}"
+        return _("an answer") if t == "answer" else _("a step")
+    if t == "answer":
+        return f"answer to {event.get('key')}"
+    return f"{t} {event.get('name') or event.get('op') or ''}".strip()
 
 
 def _tracker_words(event: dict[str, Any]) -> str | None:
     """A tracker change in the words the player typed it: ``HP −1``, ``2 hits on Orc``, ``rope +1``."""
+    from companion.i18n import _, ngettext
+
     t = event.get("t")
     name = str(event.get("name", ""))
 
@@ -365,7 +385,7 @@ def _tracker_words(event: dict[str, Any]) -> str | None:
         label = event.get("label") or (name.upper() if len(name) <= 3 else name.capitalize())
         parts = []
         if "max" in event:
-            parts.append(f"max {event['max']}")
+            parts.append(_("max {n}").format(n=event["max"]))
         if event.get("op") == "set":
             parts.append(f"={event['value']}")
         elif event.get("op") == "add":
@@ -377,13 +397,13 @@ def _tracker_words(event: dict[str, Any]) -> str | None:
         return f"{name} {signed(event.get('delta', 0))}"
     if t == "tally":
         n = int(event.get("n", 1))
-        hits = f"{n} hit{'s' if n != 1 else ''}"
-        return {
-            "hit": f"{hits} on {name}",
-            "heal": f"{hits} taken off {name}",
-            "add": f"a tally for {name}",
-            "remove": f"{name}'s tally removed",
+        words = {
+            "hit": ngettext("{n} hit on {name}", "{n} hits on {name}", n),
+            "heal": ngettext("{n} hit taken off {name}", "{n} hits taken off {name}", n),
+            "add": _("a tally for {name}"),
+            "remove": _("{name}'s tally removed"),
         }.get(str(event.get("op")))
+        return words.format(n=n, name=name) if words else None
     return None
 
 
@@ -430,17 +450,16 @@ def note(
     env: Env = ctx.obj
     from companion.cli.kit import opened
     from companion.errors import InputError
+    from companion.i18n import _
 
     body = " ".join(text).strip()
     if not body:
-        raise InputError("a note needs some text")
+        raise InputError(_("a note needs some text"))
     with opened(env) as session:
         eid = session.record({"t": "note", "text": body})
     if json_out:
         env.print_json({"event": eid, "note": body})
         return
-    from companion.i18n import _
-
     env.print(_("Noted (#{n}).").format(n=eid))
 
 
@@ -453,17 +472,19 @@ def mode(
     env: Env = ctx.obj
     from companion.cli.kit import opened
     from companion.errors import InputError
+    from companion.i18n import _, quote
 
-    dice = dice.strip().lower()
+    typed = dice.strip().lower()
+    dice = {_("virtual"): "virtual", _("physical"): "physical"}.get(typed, typed)  # the words as shown, too
     if dice not in ("virtual", "physical"):
-        raise InputError(f"{dice!r} is not a dice mode; use virtual or physical")
+        raise InputError(_("{dice} is not a dice mode; use virtual or physical").format(dice=quote(typed)))
     with opened(env) as session:
         if session.state.dice != dice:
             session.record({"t": "mode", "dice": dice})
     if json_out:
         env.print_json({"dice": dice})
         return
-    env.print(f"Dice: {dice}.")
+    env.print(_("Dice: {dice}.").format(dice=_(dice)))
 
 
 def log(
@@ -479,11 +500,12 @@ def log(
 
     with opened(env) as session:
         if rolls:
+            from companion.i18n import _
             from companion.session.amend import physical_rolls, roll_words
 
             found = physical_rolls(session)
             if not found:
-                env.print("No physical rolls in this session.")
+                env.print(_("No physical rolls in this session."))
             for r in found:
                 env.print(roll_words(r), markup=False)
             return
@@ -515,6 +537,7 @@ def gamedata(
 
     from companion.errors import InputError
     from companion.games import canonical
+    from companion.i18n import _, quote
     from companion.session import catalogue
     from companion.store.paths import data_dir
 
@@ -525,7 +548,7 @@ def gamedata(
     for item in assignments or []:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"{item!r} is not KEY=VALUE (e.g. paladin.hit=4)")
+            raise InputError(_("{item} is not KEY=VALUE (e.g. paladin.hit=4)").format(item=quote(item)))
         try:
             value = json.loads(raw)
         except ValueError:
@@ -541,7 +564,9 @@ def gamedata(
         env.print_json({"game": game, "values": values, "file": str(catalogue.path(folder, game))})
         return
     if not values:
-        env.print(f"No game data for {game} yet; companion asks for it the first time it is needed.")
+        env.print(
+            _("No game data for {game} yet; companion asks for it the first time it is needed.").format(game=game)
+        )
         return
     for key in sorted(values):
         value = values[key]

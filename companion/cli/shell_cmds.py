@@ -11,6 +11,7 @@ from companion.cli.complete import session_names
 if TYPE_CHECKING:
     from companion.cli.env import Env
 
+
 def shell(
     ctx: typer.Context,
     name: Annotated[

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import SIGNED, JsonOpt, parse_change
+from companion.i18n import _, pgettext
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -38,7 +39,11 @@ def _refuse_missing(session: Session, tracker: str, label: str) -> None:
 
     instead = session.spec.lacks.get(tracker)
     if instead:
-        raise InputError(f"{session.spec.title} has no {label}: {instead}")
+        raise InputError(
+            _("{game} has no {tracker}: {instead}").format(
+                game=_(session.spec.title), tracker=label, instead=_(instead)
+            )
+        )
 
 
 def _refuse_guided_tally(session: Session, name: str) -> None:
@@ -48,8 +53,10 @@ def _refuse_guided_tally(session: Session, name: str) -> None:
     owns = session.spec.guided_tallies
     if owns is not None and owns(session.state):
         raise InputError(
-            f"in guided play the rules keep the tallies ({name}'s hits come from the fights): "
-            "play on with companion play or companion next, or take a step back with companion undo"
+            _(
+                "in guided play the rules keep the tallies ({name}'s hits come from the fights): "
+                "play on with companion play or companion next, or take a step back with companion undo"
+            ).format(name=name)
         )
 
 
@@ -67,8 +74,9 @@ def _change_tally(env: Env, event: dict[str, Any], replace: bool = False) -> Ses
             fill_needs(env, session, event)  # e.g. the hits a hero withstands, from the player's book
         if event["op"] == "add" and name in session.state.trackers.tallies and not replace:
             raise InputError(
-                f"{name} already has a tally ({session.state.trackers.tallies[name].book()}); "
-                "add --replace to start it over"
+                _("{name} already has a tally ({tally}); add --replace to start it over").format(
+                    name=name, tally=session.state.trackers.tallies[name].book()
+                )
             )
         session.record(event)
         return session
@@ -85,7 +93,7 @@ def _show_tally(env: Env, session: Session, name: str | None, json_out: bool) ->
         env.print_json([codec.dump(t) | {"book": t.book(), "left": t.left, "slain": t.slain} for t in chosen])
         return
     if not chosen:
-        env.print("No tallies yet. Add one with [bold]companion tally add NAME HITS[/bold].")
+        env.print(_("No tallies yet. Add one with [bold]companion tally add NAME HITS[/bold]."))
     for t in chosen:
         env.print(t.book())
 
@@ -184,12 +192,14 @@ def _counter_command(name: str, label: str, doc: str):
                 if maximum is not None:
                     event["max"] = maximum
                 if change is not None:
-                    event["op"], event["value"] = parse_change(change, label)
+                    event["op"], event["value"] = parse_change(change, pgettext("of", label))
                     have = session.state.trackers.counter(name).value
                     if name == "gold" and event["op"] == "add" and have + event["value"] < 0:
                         from companion.errors import InputError
 
-                        raise InputError(f"you have {have} gold, not {-event['value']}: nothing was spent")
+                        raise InputError(
+                            _("you have {have} gold, not {n}: nothing was spent").format(have=have, n=-event["value"])
+                        )
                 if why:
                     event["why"] = why
                 session.record(event)
@@ -219,9 +229,9 @@ def xp(
         _refuse_missing(session, "xp", "XP")
         before = len(session.state.log.entries)
         if change is not None:
-            op, n = parse_change(change, "XP")
+            op, n = parse_change(change, pgettext("of", "XP"))
             if op == "set":
-                raise InputError("XP changes by +N or -N; levels follow from what is gained")
+                raise InputError(_("XP changes by +N or -N; levels follow from what is gained"))
             session.record({"t": "xp", "n": n})
         # What the game wrote for it: a level up and what it brings ("1 attribute point to place").
         new = session.state.log.entries[before:]
@@ -240,10 +250,17 @@ def xp(
             env.print(entry_renderable(entry))
         if rule is None:
             env.print(f"XP: {t.counter('xp').value}")
-            env.print(f"[dim]No levels are tracked in {session.spec.title}: XP is a plain count.[/dim]")
+            env.print(
+                "[dim]"
+                + _("No levels are tracked in {game}: XP is a plain count.").format(game=_(session.spec.title))
+                + "[/dim]"
+            )
             return
         env.print(
-            f"XP: {t.counter('xp').value}" + (f"/{need} to level {t.level + 1}" if need else "") + f" (level {t.level})"
+            f"XP: {t.counter('xp').value}"
+            + (_("/{need} to level {n}").format(need=need, n=t.level + 1) if need else "")
+            + " "
+            + _("(level {n})").format(n=t.level)
         )
 
 
@@ -281,7 +298,7 @@ def item(
         raise InputError(f"a count goes after add or remove (companion item add {name} {count})")
     op, n = parse_change(change, name)
     if op == "set":
-        raise InputError(f"items change by +N or -N (e.g. companion item {name} -1)")
+        raise InputError(_("items change by +N or -N (e.g. companion item {name} -1)").format(name=name))
     session = _record(env, {"t": "item", "name": name.lower(), "delta": n})
     items = session.state.trackers.items
     if json_out:
@@ -333,7 +350,7 @@ def room(
         return
     from rich.markup import escape
 
-    env.print(f"Floor {r.floor}, {escape(r.line())} [dim]\\[{escape(r.state)}][/dim]")
+    env.print(_("Floor {n}, {room}").format(n=r.floor, room=escape(r.line())) + f" [dim]\\[{escape(r.state)}][/dim]")
 
 
 def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -352,12 +369,12 @@ def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         for r in sorted(t.rooms, key=lambda r: (r.floor, r.number)):
             if r.floor != floor:
                 floor = r.floor
-                env.print(f"[bold]Floor {floor}[/bold]")
+                env.print("[bold]" + _("Floor {n}").format(n=floor) + "[/bold]")
             from rich.markup import escape
 
             env.print(f"  {escape(r.line())} [dim]\\[{escape(r.state)}][/dim]")
         if not t.rooms:
-            env.print("No rooms yet.")
+            env.print(_("No rooms yet."))
 
 
 def floor_cmd(
@@ -371,7 +388,7 @@ def floor_cmd(
     if json_out:
         env.print_json({"floor": n})
         return
-    env.print(f"Floor {n}.")
+    env.print(_("Floor {n}.").format(n=n))
 
 
 def talisman(
@@ -395,7 +412,7 @@ def talisman(
     with opened(env) as session:
         ts = session.state.trackers.talisman
         if ts.found:
-            raise InputError("the Talisman is already found: leave the dungeon!")
+            raise InputError(_("the Talisman is already found: leave the dungeon!"))
         event: dict[str, Any] = {"t": "talisman"}
         if left is None and session.spec.talisman_left is not None:
             from companion.cli.kit import fill_needs
@@ -409,7 +426,7 @@ def talisman(
             if got is not None:
                 r = read_physical(TALISMAN, got, allow_total=True)
             elif session.state.dice == "physical":
-                r = ask_physical(env, TALISMAN, 0, "Talisman search")
+                r = ask_physical(env, TALISMAN, 0, _("Talisman search"))
             else:
                 r = session.dice().roll(TALISMAN)
             event.update(roll_payload(r))
@@ -428,11 +445,19 @@ def talisman(
             return
         last = ts.rolls[-1] if ("faces" in event or "total" in event) else None
         if ts.found:
-            env.print(f"[bold green]The Talisman is found[/bold green] after {ts.kills} kill(s)! Leave the dungeon.")
+            env.print(
+                _("[bold green]The Talisman is found[/bold green] after {n} kill(s)! Leave the dungeon.").format(
+                    n=ts.kills
+                )
+            )
         elif ts.held_by_last:
-            env.print(f"Rolled {last}: not found. One monster is left: [bold]it holds the Talisman[/bold].")
+            env.print(
+                _("Rolled {total}: not found. One monster is left: [bold]it holds the Talisman[/bold].").format(
+                    total=last
+                )
+            )
         else:
-            env.print(f"Rolled {last}: not found ({ts.kills} kill(s) so far).")
+            env.print(_("Rolled {total}: not found ({n} kill(s) so far).").format(total=last, n=ts.kills))
 
 
 app = typer.Typer(rich_markup_mode=None)

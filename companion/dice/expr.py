@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from companion.dice.faces import D6, DT, Die, plain
 from companion.errors import InputError
+from companion.i18n import N_
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -30,7 +31,7 @@ DC_TARGET = 5
 #: The Talisman is found on this 2d6 total.
 TALISMAN_TARGET = 12
 
-ACCEPTED = "DR, DC, EC, SR, talisman, NdX with +/- and a comparison (2d6, 1d6+3>=7, d20, 1d10>=5) or Ndt"
+ACCEPTED = N_("DR, DC, EC, SR, talisman, NdX with +/- and a comparison (2d6, 1d6+3>=7, d20, 1d10>=5) or Ndt")
 
 COMPARISONS = (">=", "<=", "==", "=", ">", "<")
 
@@ -137,14 +138,22 @@ _CMP_RE = re.compile(r"(>=|<=|==|=|>|<)\s*(-?\d+)\s*$")
 
 def _bad(text: str, why: str = "") -> InputError:
     detail = f" ({why})" if why else ""
-    return InputError(f"unknown dice expression {text!r}{detail}; accepted: {ACCEPTED}")
+    from companion.i18n import _, quote
+
+    return InputError(
+        _("unknown dice expression {text}{detail}; accepted: {accepted}").format(
+            text=quote(text), detail=detail, accepted=_(ACCEPTED)
+        )
+    )
 
 
 def parse(text: str) -> Expr:
     """Parse a dice expression, or raise :class:`InputError` with one line saying what is accepted."""
     raw = text.strip()
     if not raw:
-        raise InputError(f"the dice expression is empty; accepted: {ACCEPTED}")
+        from companion.i18n import _
+
+        raise InputError(_("the dice expression is empty; accepted: {accepted}").format(accepted=_(ACCEPTED)))
     m = _KEYWORD_RE.match(raw)
     if m:
         return _parse_keyword(raw, m.group(1).upper(), m.group(2).strip())

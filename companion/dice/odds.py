@@ -84,7 +84,13 @@ def sum_counts(expr: Expr) -> tuple[dict[int, int], int]:
     for term in expr.terms:
         lo_hi += term.count * term.die.sides
     if lo_hi > MAX_SUPPORT:
-        raise InputError(f"{expr} has too many totals for exact odds (at most {MAX_SUPPORT:,})")
+        from companion.i18n import _, number
+
+        raise InputError(
+            _("{dice} has too many totals for exact odds (at most {n})").format(
+                dice=expr, n=number(MAX_SUPPORT, group=True)
+            )
+        )
     counts = {0: 1}
     for term in expr.terms:
         for _ in range(term.count):

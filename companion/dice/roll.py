@@ -11,15 +11,16 @@ from dataclasses import dataclass
 
 from companion.dice.expr import DC_TARGET, Expr
 from companion.errors import InputError
+from companion.i18n import N_
 
 SOURCES = ("virtual", "physical", "amended")
 
 #: Rolls whose meaning a modifier cannot change; a modifier on them is refused, not ignored.
 NO_MODIFIER = {
-    "EC": "EC passes on a natural 6 only",
-    "SR": "a Split Roll reads the bare die",
-    "DR": "a Dice Roll reads the bare die against its table",
-    "talisman": "the Talisman is found on a bare 12",
+    "EC": N_("EC passes on a natural 6 only"),
+    "SR": N_("a Split Roll reads the bare die"),
+    "DR": N_("a Dice Roll reads the bare die against its table"),
+    "talisman": N_("the Talisman is found on a bare 12"),
 }
 
 
@@ -52,7 +53,9 @@ class Roll:
 def check_modifier(expr: Expr, modifier: int) -> None:
     """Refuse a modifier on a roll it cannot affect, with one line saying why."""
     if modifier and expr.kind in NO_MODIFIER:
-        raise InputError(f"{expr} takes no modifier: {NO_MODIFIER[expr.kind]}")
+        from companion.i18n import _
+
+        raise InputError(_("{dice} takes no modifier: {why}").format(dice=expr, why=_(NO_MODIFIER[expr.kind])))
 
 
 def total_of(expr: Expr, faces: tuple[int, ...]) -> int:

@@ -102,7 +102,11 @@ def read_physical(
     plain_sum = expr.kind in ("sum", "talisman") and not expr.has_dt and n > 1
     if plain_sum and (stripped.startswith("=") or (allow_total and len(values) == 1)):
         if stripped.startswith("=") and len(_split(stripped.lstrip("="))) != 1:
-            raise InputError(f"=TOTAL takes one number, e.g. ={n * 3 + 1}; {_expectation(expr)}")
+            from companion.i18n import _
+
+            raise InputError(
+                _("=TOTAL takes one number, e.g. ={n}; {expected}").format(n=n * 3 + 1, expected=_expectation(expr))
+            )
         return evaluate_total(
             expr, _read_total(expr, stripped.lstrip("=").strip()), modifier, source=source, parts=parts
         )
@@ -166,12 +170,20 @@ def _read_total(expr: Expr, text: str) -> int:
             a, b = -b, -a
         lo += a
         hi += b
+    from companion.i18n import _, quote
+
     try:
         value = int(text)
     except ValueError:
         raise InputError(
-            f"{text!r} is not a total for {_count_dice(expr)}; type a whole number from {lo} to {hi}"
+            _("{text} is not a total for {dice}; type a whole number from {lo} to {hi}").format(
+                text=quote(text), dice=_count_dice(expr), lo=lo, hi=hi
+            )
         ) from None
     if not lo <= value <= hi:
-        raise InputError(f"{value} cannot be rolled on {_count_dice(expr)}; a total is from {lo} to {hi}")
+        raise InputError(
+            _("{n} cannot be rolled on {dice}; a total is from {lo} to {hi}").format(
+                n=value, dice=_count_dice(expr), lo=lo, hi=hi
+            )
+        )
     return value

@@ -7,6 +7,7 @@ from typing import Any
 from companion.dice.odds import odds, target_text
 from companion.engine.requests import Choice, Number, Request, RollRequest, Text
 from companion.errors import InputError
+from companion.i18n import _, language, quote
 
 
 def request_json(request: Request, advice: list[str] | None = None) -> dict[str, Any]:
@@ -62,28 +63,26 @@ def parse_choice(request: Choice, text: str) -> str:
     if t.isdigit() and t.isascii():
         if 1 <= int(t) <= len(values):
             return values[int(t) - 1]
-        raise InputError(f"{t} is not a number in the list: give 1 to {len(values)} (or =VALUE for a value)")
+        raise InputError(
+            _("{n} is not a number in the list: give 1 to {last} (or =VALUE for a value)").format(n=t, last=len(values))
+        )
     if t in values:
         return t
     low = t.lower()
     matches = [o.value for o in request.options if o.label.lower().startswith(low) or o.value.lower().startswith(low)]
     if low and len(matches) == 1:
         return matches[0]
-    from companion.i18n import _, language
-
     shown = (lambda o: o.value) if language() == "en" else (lambda o: o.label)
     listed = "; ".join(f"{i}. {shown(o)}" for i, o in enumerate(request.options, 1))
-    raise InputError(_("{text!r} is not one of the choices: {listed}").format(text=text, listed=listed))
+    raise InputError(_("{text} is not one of the choices: {listed}").format(text=quote(text), listed=listed))
 
 
 def parse_number(request: Number, text: str) -> int:
     t = text.strip().replace("−", "-")
     if t.lstrip("-").isdigit() and request.lo <= int(t) <= request.hi:
         return int(t)
-    from companion.i18n import _
-
     raise InputError(
-        _("{text!r} is not a whole number from {lo} to {hi}").format(text=text, lo=request.lo, hi=request.hi)
+        _("{text} is not a whole number from {lo} to {hi}").format(text=quote(text), lo=request.lo, hi=request.hi)
     )
 
 
@@ -100,7 +99,5 @@ def answered(request: Request, value: Any) -> tuple[str, str]:
 
 def parse_text(request: Text, text: str) -> str:
     if not text.strip():
-        from companion.i18n import _
-
         raise InputError(_("an answer is needed (empty text is not accepted)"))
     return text.strip()

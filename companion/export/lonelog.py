@@ -73,7 +73,13 @@ def _asked(prompt: str) -> str:
     return prompt if prompt.endswith(("?", ":")) else prompt + ":"
 
 
-_META_PREFIXES = ("Dice switched to", "Game data (", "Roll #")
+def _meta_prefixes() -> tuple[str, ...]:
+    """How the log's lines about the session itself begin, in English and in the language shown."""
+    from companion.i18n import _
+    from companion.session.fold import DICE_SWITCHED, GAME_DATA_ENTERED, GAME_DATA_KEPT, ROLL_AMENDED
+
+    messages = (DICE_SWITCHED, ROLL_AMENDED, GAME_DATA_KEPT, GAME_DATA_ENTERED)
+    return tuple({text.split("{")[0].split(" (")[0] for m in messages for text in (m, _(m))})
 
 
 def _entry(e: Entry) -> list[str]:
@@ -85,7 +91,7 @@ def _entry(e: Entry) -> list[str]:
     text = _one_line(e.get("t", ""))
     if not text:
         return []
-    if text.startswith(_META_PREFIXES):
+    if text.startswith(_meta_prefixes()):
         return [f"(note: {text})"]
     return [f"=> {text}"]
 

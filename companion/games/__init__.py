@@ -55,9 +55,11 @@ def canonical(name: str) -> str:
         from companion.errors import closest
 
         near = closest(key, [*GAMES, *ALIASES])
+        from companion.i18n import _, quote
+
         raise NotFoundError(
-            f"unknown game {name!r}; known games: {', '.join(GAMES)}",
-            hint=f"did you mean {ALIASES.get(near, near)}?" if near else None,
+            _("unknown game {name}; known games: {games}").format(name=quote(name), games=", ".join(GAMES)),
+            hint=_("did you mean {name}?").format(name=ALIASES.get(near, near)) if near else None,
         )
     return key
 

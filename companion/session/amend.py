@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import TALISMAN, Expr, parse
 from companion.errors import CompanionError, InputError
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.session.service import Session
@@ -43,15 +44,16 @@ def amend_event(session: Session, roll_id: int | None) -> tuple[dict[str, Any], 
             if event["id"] == roll_id:
                 target = event
         if target is None or _roll_fields(target) is None:
-            raise InputError(f"event #{roll_id} is not a roll of this session")
+            raise InputError(_("event #{n} is not a roll of this session").format(n=roll_id))
     else:
         for event in reversed(events):
             if any(r.get("src") == "physical" for r in event.get("rolls", ())):
                 # A game action carrying its own dice (one event, several rolls): not amendable one by one.
                 raise CompanionError(
-                    f"the last physical roll is part of action #{event['id']} ({event['t']}), "
-                    "which cannot be amended roll by roll",
-                    hint="undo it and run it again with the right dice",
+                    _("the last physical roll is part of action #{n}, which cannot be amended roll by roll").format(
+                        n=event["id"]
+                    ),
+                    hint=_("undo it and run it again with the right dice"),
                 )
             fields = _roll_fields(event)
             if fields is not None and fields.get("src") != "virtual":
@@ -59,12 +61,14 @@ def amend_event(session: Session, roll_id: int | None) -> tuple[dict[str, Any], 
                 break
         if target is None:
             raise CompanionError(
-                "there is no physical roll to amend", hint="a virtual roll cannot be amended; use undo"
+                _("there is no physical roll to amend"), hint=_("a virtual roll cannot be amended; use undo")
             )
     fields = _roll_fields(target)
     assert fields is not None
     if fields.get("src") == "virtual":
-        raise CompanionError(f"roll #{target['id']} was virtual; only physical rolls can be amended", hint="use undo")
+        raise CompanionError(
+            _("roll #{n} was virtual; only physical rolls can be amended").format(n=target["id"]), hint=_("use undo")
+        )
     expr, mod = _expr(target)
     return {"t": "amend", "target": target["id"]}, expr, mod
 
@@ -96,7 +100,7 @@ def physical_rolls(session: Session, limit: int | None = None) -> list[dict[str,
 def roll_words(roll: dict[str, Any]) -> str:
     """One roll as the player reads it: ``#3 treasure: DR [4] → Dagger``."""
     result = roll.get("outcome") or roll.get("total")
-    why = roll.get("why") or "roll"
+    why = roll.get("why") or _("roll")
     return f"#{roll['n']} {why}: {roll['expr']} {roll['dice']} → {result}"
 
 
@@ -116,19 +120,21 @@ def preview(session: Session, event: dict[str, Any]) -> str:
         for e in trial:
             fold.apply(e)
     except CompanionError:
-        what = f" ({before.get('why') or 'roll'}: {before['expr']} {before['dice']})" if before else ""
+        what = f" ({before.get('why') or _('roll')}: {before['expr']} {before['dice']})" if before else ""
         new = event["roll"].get("faces") or event["roll"].get("total")
         raise CompanionError(
-            f"cannot amend roll #{target}{what}: with {new} the game would have gone another way after it",
-            hint="undo back to that roll, then roll again with the right dice",
+            _("cannot amend roll #{n}{what}: with {new} the game would have gone another way after it").format(
+                n=target, what=what, new=new
+            ),
+            hint=_("undo back to that roll, then roll again with the right dice"),
         ) from None
     after = next((e["r"] for e in fold.state.log.entries if e.get("k") == "roll" and e.get("e") == target), None)
     if before is None or after is None:
-        return f"roll #{target} → {event['roll']}"
-    text = f"{before.get('why') or 'roll'} {before['expr']} {before['dice']} → {after['dice']}"
+        return _("roll #{n} → {roll}").format(n=target, roll=event["roll"])
+    text = f"{before.get('why') or _('roll')} {before['expr']} {before['dice']} → {after['dice']}"
     old, new = before.get("outcome") or before.get("total"), after.get("outcome") or after.get("total")
     if old != new:
-        text += f": {new} instead of {old}"
+        text += _(": {new} instead of {old}").format(new=new, old=old)
     else:
-        text += f": still {new}"
+        text += _(": still {new}").format(new=new)
     return text

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
+from companion.i18n import _
 
 DATA_PREFIX = "data."
 
@@ -32,9 +33,11 @@ def load(data_dir: Path, game: str) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:
-        raise StoreError(f"{p} cannot be read ({exc}); fix or remove it to re-enter your game data") from None
+        raise StoreError(
+            _("{path} cannot be read ({why}); fix or remove it to re-enter your game data").format(path=p, why=exc)
+        ) from None
     if not isinstance(data, dict) or data.get("format") != "companion-gamedata":
-        raise StoreError(f"{p} is not a companion game-data file; companion will not overwrite it")
+        raise StoreError(_("{path} is not a companion game-data file; companion will not overwrite it").format(path=p))
     values = data.get("values", {})
     return values if isinstance(values, dict) else {}
 

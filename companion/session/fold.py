@@ -19,6 +19,7 @@ from companion.dice.roll import Roll, evaluate, evaluate_total
 from companion.engine.requests import REFRESH, Choice, Number, Request, RollRequest, Text
 from companion.errors import CompanionError, InputError
 from companion.games.base import GameSpec
+from companion.i18n import N_, _, ngettext, quote
 from companion.log.rolls import roll_line
 from companion.session.state import State
 from companion.session.trackers import Room, Tally
@@ -27,6 +28,12 @@ from companion.session.trackers import Room, Tally
 class ReplayError(CompanionError):
     """A saved answer does not fit the request the rules make at that point."""
 
+
+#: The log's lines about the session itself, not the game (the Lonelog export sets them apart).
+DICE_SWITCHED = N_("Dice switched to {dice}.")
+ROLL_AMENDED = N_("Roll #{n} amended: {reason}")
+GAME_DATA_KEPT = N_("Game data (kept from an earlier game): {values}.")
+GAME_DATA_ENTERED = N_("Game data (entered): {values}.")
 
 #: Event types whose arrival changes the meaning of earlier events: the session rebuilds after them.
 REBUILD_AFTER = {"amend"}
@@ -112,7 +119,7 @@ class Fold:
             else:
                 reducer(self, event)
         else:
-            raise ReplayError(f"event {event.get('id')} has an unknown type {kind!r}")
+            raise ReplayError(_("event {n} has an unknown type {kind}").format(n=event.get("id"), kind=quote(kind)))
         if "at" in event:
             self.state.updated = event["at"]
         if self.spec.refresh and kind not in NO_REFRESH and self.engine is not None and not self.done:
@@ -157,7 +164,9 @@ class Fold:
         if self.engine is not None or self.done:
             return
         if self.spec.play is None:
-            raise CompanionError(f"{self.spec.title} has no guided play; use its one-shot commands")
+            raise CompanionError(
+                _("{game} has no guided play; use its one-shot commands").format(game=_(self.spec.title))
+            )
         self.engine = self.spec.play(self.state)
         self._advance(None, first=True)
 
@@ -175,40 +184,49 @@ class Fold:
         if isinstance(request, Choice):
             value = payload.get("choice")
             if value not in request.values():
-                raise InputError(f"{value!r} is not one of the choices: {', '.join(request.values())}")
+                listed = ", ".join(request.values())
+                raise InputError(
+                    _("{text} is not one of the choices: {listed}").format(text=quote(value), listed=listed)
+                )
             return value
         if isinstance(request, Number):
             n = payload.get("n")
             if not isinstance(n, int) or not request.lo <= n <= request.hi:
-                raise InputError(f"{n!r} is not a whole number from {request.lo} to {request.hi}")
+                raise InputError(
+                    _("{text} is not a whole number from {lo} to {hi}").format(
+                        text=quote(n), lo=request.lo, hi=request.hi
+                    )
+                )
             return n
         if isinstance(request, Text):
             text = payload.get("text")
             if not isinstance(text, str) or not text.strip():
-                raise InputError("an answer is needed (empty text is not accepted)")
+                raise InputError(_("an answer is needed (empty text is not accepted)"))
             return text.strip()
-        raise ReplayError(f"unknown request {request!r}")
+        raise ReplayError(_("unknown request {request}").format(request=repr(request)))
 
     def _answer(self, event: dict[str, Any]) -> None:
         self.start()
         request = self.pending
         if request is None:
-            raise ReplayError(f"event {event.get('id')} answers a game that is already over")
+            raise ReplayError(_("event {n} answers a game that is already over").format(n=event.get("id")))
         if event.get("key") != request.key:
             raise ReplayError(
-                f"the save does not match the rules: event {event.get('id')} answers {event.get('key')!r} "
-                f"but the game asks {request.key!r}"
+                _("the save does not match the rules: event {n} answers {key} but the game asks {asked}").format(
+                    n=event.get("id"), key=repr(event.get("key")), asked=repr(request.key)
+                )
             )
         payload = event["v"]
         original = None
         if isinstance(request, RollRequest):
             if "expr" in event and event["expr"] != str(request.expr):
                 raise ReplayError(
-                    f"the save does not match the rules: event {event.get('id')} rolled {event['expr']} "
-                    f"but the game asks for {request.expr}"
+                    _(
+                        "the save does not match the rules: event {n} rolled {dice} but the game asks for {asked}"
+                    ).format(n=event.get("id"), dice=event["expr"], asked=request.expr)
                 )
             self._count_virtual(payload)
-            used, _, reason = self._amended_payload(event, payload)
+            used, _src, reason = self._amended_payload(event, payload)
             if used is not payload:
                 original = dice_text(roll_from(request.expr, payload, request.mod, request.parts))
             answer = self.decode(request, used)
@@ -233,7 +251,7 @@ class Fold:
         expr = parse(event["expr"])
         payload = {k: event[k] for k in ("faces", "total", "src") if k in event}
         self._count_virtual(payload)
-        used, _, reason = self._amended_payload(event, payload)
+        used, _src, reason = self._amended_payload(event, payload)
         parts = tuple((str(a), int(b)) for a, b in event.get("parts", []))
         roll = roll_from(expr, used, event.get("mod", 0), parts)
         original = None
@@ -254,8 +272,6 @@ class Fold:
         player chose (``src: "chosen"``), or two d6 read as tens and units (``read: "d66"``); a
         ``unique`` table's row is kept as drawn until the table is reset.
         """
-        from companion.i18n import _
-
         for r in event["rolls"]:
             payload = {k: r[k] for k in ("faces", "total", "src") if k in r}
             self._count_virtual(payload)
@@ -277,8 +293,6 @@ class Fold:
                 if r.get("worse"):
                     line["outcome"] += " " + _("(the same row again: make it worse)")
                 if r.get("rerolled"):
-                    from companion.i18n import ngettext
-
                     n = r["rerolled"]
                     line["outcome"] += " " + ngettext("(rolled again {n} time)", "(rolled again {n} times)", n).format(
                         n=n
@@ -316,8 +330,6 @@ class Fold:
 
     def _table_reset(self, event: dict[str, Any]) -> None:
         """``companion tables reset NAME``: a unique table's drawn rows can come up again."""
-        from companion.i18n import _
-
         for key in event["tables"]:
             self.state.trackers.drawn.pop(key, None)
             self.state.log.text(
@@ -337,13 +349,15 @@ class Fold:
     def _mode(self, event: dict[str, Any]) -> None:
         self.state.dice = event["dice"]
         # Under the line in play, among its rolls: the log keeps the switch where it happened.
-        self.state.log.text(f"Dice switched to {event['dice']}.", event=event.get("id"))
+        self.state.log.text(_(DICE_SWITCHED).format(dice=_(event["dice"])), event=event.get("id"))
 
     def _amend(self, event: dict[str, Any]) -> None:
         # The amended faces were used when the target roll was folded (see ``amended``); the
         # amendment itself only leaves a trace in the log.
         self.state.log.text(
-            f"Roll #{event['target']} amended: {event.get('reason', '')}".strip(), under=False, event=event.get("id")
+            _(ROLL_AMENDED).format(n=event["target"], reason=event.get("reason", "")).strip(),
+            under=False,
+            event=event.get("id"),
         )
 
     def _tally(self, event: dict[str, Any]) -> None:
@@ -356,22 +370,27 @@ class Fold:
             return
         tally = tallies.get(name)
         if tally is None:
-            from companion.i18n import _
-
             raise InputError(_("no tally named {name!r}").format(name=name))
         n = int(event.get("n", 1))
         if op == "hit":
             if tally.slain:
-                raise InputError(f"{name} is slain already ({tally.hits} of {tally.max_hits} hits): no more hits")
+                raise InputError(
+                    _("{name} is slain already ({hits} of {max} hits): no more hits").format(
+                        name=name, hits=tally.hits, max=tally.max_hits
+                    )
+                )
             tally.hits = min(tally.max_hits, tally.hits + n)
         elif op == "heal":
             tally.set_hits(tally.hits - n)
         elif op == "remove":
             del tallies[name]
-            log.text(f"{name} removed from the tallies.", event=event.get("id"))
+            log.text(_("{name} removed from the tallies.").format(name=name), event=event.get("id"))
             return
-        how = {"hit": "marked", "heal": "removed"}.get(op)
-        hand = f" — {n} hit{'s' if n != 1 else ''} {how} by hand" if how else ""
+        hand = ""
+        if op == "hit":
+            hand = " — " + ngettext("{n} hit marked by hand", "{n} hits marked by hand", n).format(n=n)
+        elif op == "heal":
+            hand = " — " + ngettext("{n} hit removed by hand", "{n} hits removed by hand", n).format(n=n)
         log.text(tally.book() + hand, event=event.get("id"))
 
     def _counter(self, event: dict[str, Any]) -> None:
@@ -404,7 +423,7 @@ class Fold:
             while xp.value >= rule(t.level):
                 xp.value -= rule(t.level)
                 t.level += 1
-                text += f"; level up to {t.level}"
+                text += _("; level up to {level}").format(level=t.level)
         self.state.log.text(text, event=event.get("id"))
 
     def _item(self, event: dict[str, Any]) -> None:
@@ -412,7 +431,7 @@ class Fold:
         name = event["name"]
         n = items.get(name, 0) + int(event["delta"])
         if n < 0:
-            raise InputError(f"there is no {name} to remove (you have {items.get(name, 0)})")
+            raise InputError(_("there is no {name} to remove (you have {n})").format(name=name, n=items.get(name, 0)))
         items[name] = n
         self.state.log.text(f"{name}: {n}", event=event.get("id"))
 
@@ -432,37 +451,40 @@ class Fold:
 
     def _floor(self, event: dict[str, Any]) -> None:
         self.state.trackers.floor = int(event["n"])
-        self.state.log.heading(f"Floor {event['n']}")
+        self.state.log.heading(_("Floor {n}").format(n=event["n"]))
 
     def _talisman(self, event: dict[str, Any]) -> None:
         from companion.dice.expr import TALISMAN
 
         ts = self.state.trackers.talisman
         if ts.found:
-            raise InputError("the Talisman is already found: leave the dungeon!")
+            raise InputError(_("the Talisman is already found: leave the dungeon!"))
         left = event.get("left")
         log = self.state.log
         if not ts.needs_roll(left):
             ts.after_kill(left)
             log.text(
-                f"Kill {ts.kills}: the last monster held the Talisman. Found! Leave the dungeon.", event=event.get("id")
+                _("Kill {n}: the last monster held the Talisman. Found! Leave the dungeon.").format(n=ts.kills),
+                event=event.get("id"),
             )
             return
         payload = {k: event[k] for k in ("faces", "total", "src") if k in event}
         self._count_virtual(payload)
-        used, _, reason = self._amended_payload(event, payload)
+        used, _src, reason = self._amended_payload(event, payload)
         roll = roll_from(TALISMAN, used)
         original = dice_text(roll_from(TALISMAN, payload)) if used is not payload else None
         result = ts.after_kill(left, roll.total)
         log.roll(
-            roll_line(roll, f"Talisman search after kill {ts.kills}", amended_from=original, reason=reason),
+            roll_line(
+                roll, _("Talisman search after kill {n}").format(n=ts.kills), amended_from=original, reason=reason
+            ),
             event=event.get("id"),
         )
         self.state.rolls += 1
         if result == "found":
-            log.text("The Talisman is found! Leave the dungeon.", event=event.get("id"))
+            log.text(_("The Talisman is found! Leave the dungeon."), event=event.get("id"))
         elif result == "held":
-            log.text("One monster is left: it holds the Talisman.", event=event.get("id"))
+            log.text(_("One monster is left: it holds the Talisman."), event=event.get("id"))
 
     def _hero(self, event: dict[str, Any]) -> None:
         self.state.hero = event["name"]
@@ -472,13 +494,19 @@ class Fold:
         values = event["values"]
         if self.spec.gamedata is not None:  # the game reads its numbers (and says which to show)
             values = self.spec.gamedata(self.state, values)
-        where = "kept from an earlier game" if event.get("source") == "catalogue" else "entered"
+        kept = event.get("source") == "catalogue"
         shown = ", ".join(f"{k} = {v}" for k, v in values.items() if not isinstance(v, (dict, list)))
-        self.state.log.text(f"Game data ({where})" + (f": {shown}" if shown else "") + ".", under=False)
+        if shown:
+            text = _(GAME_DATA_KEPT if kept else GAME_DATA_ENTERED).format(values=shown)
+        else:
+            text = _("Game data (kept from an earlier game).") if kept else _("Game data (entered).")
+        self.state.log.text(text, under=False)
 
     def _end(self, event: dict[str, Any]) -> None:
         self.state.finished = event["result"]
-        self.state.log.text(f"The end: {event['result']}.", under=False, event=event.get("id"))
+        self.state.log.text(
+            _("The end: {result}.").format(result=_(event["result"])), under=False, event=event.get("id")
+        )
 
 
 def amendments(events: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:

@@ -16,12 +16,13 @@ from companion.dice.source import VirtualDice
 from companion.errors import CompanionError, InputError, StoreError
 from companion.games import canonical, load
 from companion.games.base import GameSpec
+from companion.i18n import _, quote
 from companion.log.markdown import render
 from companion.session import catalogue, codec
 from companion.session.clock import now
 from companion.session.fold import REBUILD_AFTER, Fold, amendments
 from companion.session.state import Meta, State
-from companion.store.atomic import write_atomic
+from companion.store.atomic import INTACT, write_atomic
 from companion.store.sessions import SessionFiles, Store
 
 HEAD_VERSION = 1
@@ -76,9 +77,11 @@ class Session:
         if unknown:
             from companion.errors import did_you_mean
 
-            known = ", ".join(spec.variants) or "none"
+            known = ", ".join(spec.variants) or _("none")
             raise InputError(
-                f"{spec.title} has no variant {unknown[0]!r}; its variants: {known}",
+                _("{game} has no variant {name}; its variants: {known}").format(
+                    game=spec.title, name=quote(unknown[0]), known=known
+                ),
                 hint=did_you_mean(unknown[0], spec.variants),
             )
         files = store.create(name)
@@ -169,8 +172,9 @@ class Session:
             # The event is durable; only the snapshot or the log lag behind, and the next open
             # folds the events again to repair them. Say so rather than claim the action failed.
             raise StoreError(
-                f"{exc.message.split('; the previous save is intact')[0]}; the action itself is saved "
-                "and the snapshot and log will be repaired on the next command",
+                _(
+                    "{what}; the action itself is saved and the snapshot and log will be repaired on the next command"
+                ).format(what=exc.message.split(_(INTACT))[0]),
                 hint=exc.hint,
             ) from None
         if event["t"] == "answer" and str(event.get("key", "")).startswith(catalogue.DATA_PREFIX):
@@ -184,13 +188,13 @@ class Session:
 
     def undo(self) -> dict[str, Any]:
         if self.count == 0:
-            raise CompanionError("nothing to undo: the session has no actions yet")
+            raise CompanionError(_("nothing to undo: the session has no actions yet"))
         events = self.files.read_events()
         last = events[-1]
         if last.get("t") == "gamedata" and last.get("source") == "catalogue":
             # The copy of the player's catalogue a new session starts with is part of the session,
             # not an action: undoing it would leave the game without the cards and numbers entered.
-            raise CompanionError("nothing to undo: the session has no actions yet")
+            raise CompanionError(_("nothing to undo: the session has no actions yet"))
         self.files.remove_last(last["id"])
         self.rebuild(events[:-1])
         self.redo_stack.append(last)
@@ -199,7 +203,7 @@ class Session:
 
     def redo(self) -> dict[str, Any]:
         if not self.redo_stack:
-            raise CompanionError("nothing to redo")
+            raise CompanionError(_("nothing to redo"))
         event = self.redo_stack.pop()
         stack = self.redo_stack
         event.pop("id", None)
@@ -246,6 +250,8 @@ class Session:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CompanionError(f"cannot write the log to {target.parent}: {exc.strerror or exc}") from None
+            raise CompanionError(
+                _("cannot write the log to {path}: {why}").format(path=target.parent, why=exc.strerror or exc)
+            ) from None
         write_atomic(target, self.log_text())
         return target

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.i18n import _, ngettext
+
 #: Room states a player can record; free text is accepted too, these are the suggestions.
 ROOM_STATES = ("unexplored", "cleared", "looted", "trap", "event", "fled", "stairs", "boss")
 
@@ -62,13 +64,14 @@ class Tally:
         """The book's form: the name, the class, then the hits left counting down."""
         if self.monster:
             marks = "I" * min(self.hits, self.max_hits) or "–"
-            state = " (slain)" if self.slain else ""
-            return f"{self.name}: {marks} ({self.hits} of {self.max_hits} hits){state}"
+            state = " " + _("(slain)") if self.slain else ""
+            hits = ngettext("{hits} of {max} hits", "{hits} of {max} hits", self.max_hits)
+            return f"{self.name}: {marks} ({hits.format(hits=self.hits, max=self.max_hits)}){state}"
         counts = " ".join(str(n) for n in self.counts())
         head = f"{self.name} – {self.role.upper()}" if self.role else self.name
         if self.fate and not self.slain:
             return f"{head}: {counts} († {self.fate})"
-        return f"{head}: {counts}" + (" (slain)" if self.slain else "")
+        return f"{head}: {counts}" + (" " + _("(slain)") if self.slain else "")
 
 
 @dataclass
@@ -103,7 +106,7 @@ class Room:
 
     def line(self) -> str:
         body = self.content or self.state
-        return f"Room {self.number}: {body}"
+        return _("Room {n}: {what}").format(n=self.number, what=body)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 from companion.log.markdown import roll_text
 from companion.log.model import Entry
 
@@ -47,20 +47,28 @@ def status_rows(session: Session) -> list[tuple[str, object]]:
                     )
                 )
         if t.items:
-            rows.append(("Items", ", ".join(f"{k} ×{v}" for k, v in t.items.items() if v)))
+            rows.append((N_("Items"), ", ".join(f"{k} ×{v}" for k, v in t.items.items() if v)))
         if t.rooms:
             here = sum(1 for r in t.rooms if r.floor == t.floor)
-            rows.append(("Floor", f"{t.floor} ({here} room{'s' if here != 1 else ''})"))
+            rows.append(
+                (N_("Floor"), ngettext("{floor} ({n} room)", "{floor} ({n} rooms)", here).format(floor=t.floor, n=here))
+            )
         for tally in t.tallies.values():
-            rows.append(("Tally", tally.book()))
+            rows.append((N_("Tally"), tally.book()))
         ts = t.talisman
         if ts.kills or ts.found:
             rows.append(
                 (
-                    "Talisman",
-                    "found"
+                    N_("Talisman"),
+                    _("found")
                     if ts.found
-                    else ("held by the last monster" if ts.held_by_last else f"not found after {ts.kills} kill(s)"),
+                    else (
+                        _("held by the last monster")
+                        if ts.held_by_last
+                        else ngettext("not found after {n} kill(s)", "not found after {n} kill(s)", ts.kills).format(
+                            n=ts.kills
+                        )
+                    ),
                 )
             )
     return rows
@@ -75,7 +83,7 @@ def status_panel(session: Session, width: int | None = None) -> Panel:
     grid.add_column()
     rows = status_rows(session)
     for label, value in rows:
-        grid.add_row(label, value if isinstance(value, Text) else Text(str(value)))
+        grid.add_row(_(label), value if isinstance(value, Text) else Text(str(value)))
     title = f"{_(session.spec.title)} · {session.meta.name}"
     footer = ngettext(
         "{dice} dice · seed {seed} · {n} action", "{dice} dice · seed {seed} · {n} actions", session.count

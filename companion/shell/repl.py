@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.cli.signals import Terminated, ended
+from companion.i18n import N_, _
 from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SHELL_WORDS, SHORT_FORMS
 
 if TYPE_CHECKING:
@@ -143,8 +144,6 @@ class Shell:
             show_pending(self._env(self.name), self.pending, shell=True)
 
     def show_keys(self) -> None:
-        from companion.i18n import _
-
         p = self.pending
         assert p is not None
         self.env.echo(_("Answers to this step:"))
@@ -164,7 +163,6 @@ class Shell:
         if first in SHORT_FORMS:
             # A one-letter short form that is also this step's answer reads two ways: refused.
             from companion.engine.pending import read_bare
-            from companion.i18n import _
 
             if len(words) == 1 and read_bare(p, first).ok:
                 self.env.error(
@@ -178,7 +176,6 @@ class Shell:
         if first.startswith("-") and not (p.kind == "number" and first.lstrip("-").isdigit()):
             return None
         from companion.engine.pending import read_bare
-        from companion.i18n import _
 
         if p.secret and not p.enter_rolls:
             self.env.error(_("this step is secret: press Enter and type it unseen"))
@@ -244,7 +241,7 @@ class Shell:
         except ValueError as exc:
             if self.pending is not None and self.pending.kind == "text" and line.strip():
                 return self._answer(["next", line.strip()])  # a name with an apostrophe: O'Brien
-            self.env.error(f"{exc}: close the quote and try again")
+            self.env.error(_("{what}: close the quote and try again").format(what=_(str(exc))))
             return 2
         if not words and self.pending is not None and self.pending.secret and not self.pending.enter_rolls:
             return self._secret()  # Enter at a secret step: typed unseen
@@ -272,7 +269,7 @@ class Shell:
                 return 0
             words = [*words[1:], "--help"]
         if words[0] == "shell":
-            self.env.error("this is the shell already", hint="type a command, help, or exit")
+            self.env.error(_("this is the shell already"), hint=_("type a command, help, or exit"))
             return 2
         args = self.expand(words)
         before = self.current()
@@ -400,23 +397,24 @@ class Shell:
             self.hold(None)
             return
         if name is not None:
-            self.env.echo(f"The shell is now on {self.name}.")
+            self.env.echo(_("The shell is now on {name}.").format(name=self.name))
 
     def help(self) -> None:
         out = self.env
-        out.echo("Every companion command works here without the 'companion' prefix:")
-        out.echo("  roll 2d6 --got 3,4   tally hit Adelhardt   hp -1   status --json   dark fight")
-        out.echo("A dice expression alone is a roll: 2d6, DC+1, 4dt.")
+        out.echo(_("Every companion command works here without the 'companion' prefix:"))
+        examples = "  roll 2d6 --got 3,4   tally hit Adelhardt   hp -1   status --json   dark fight"
+        out.echo(examples)
+        out.echo(_("A dice expression alone is a roll: 2d6, DC+1, 4dt."))
         out.echo("")
-        out.echo("Short forms:")
+        out.echo(_("Short forms:"))
         for short, words in SHORT_FORMS.items():
             out.echo(f"  {short:<3} {' '.join(words)}")
         out.echo("")
-        out.echo("Keys:")
+        out.echo(_("Keys:"))
         for key, what in KEYS:
-            out.echo(f"  {key:<13} {what}")
+            out.echo(f"  {key:<13} {_(what)}")
         out.echo("")
-        out.echo("help COMMAND shows a command's options. Commands:")
+        out.echo(_("help COMMAND shows a command's options. Commands:"))
         names = self.command_names()
         line = " "
         for name in names:
@@ -425,6 +423,10 @@ class Shell:
                 line = " "
             line += " " + name
         out.echo(line)
+
+
+#: What shlex says of a line it cannot split (its words, in the language shown).
+SHLEX_WORDS = (N_("No closing quotation"), N_("No escaped character"))
 
 
 def _dice_expression(word: str) -> bool:
@@ -497,7 +499,7 @@ def _interactive(shell: Shell) -> int:
         bottom_toolbar=toolbar,
         enable_history_search=False,  # Ctrl-R searches; Up/Down walk the whole history
     )
-    shell.env.echo("companion shell: type help for the short forms and keys; Ctrl-D or exit leaves.")
+    shell.env.echo(_("companion shell: type help for the short forms and keys; Ctrl-D or exit leaves."))
     shell.show_step()  # the step the game waits for, above the first prompt
     while True:
         try:

@@ -52,10 +52,10 @@ def figures(session: Session) -> list[str]:
             out.append(text)
             continue
         if label.upper() == "XP" and "level" not in text.lower() and session.spec.xp_to_next is not None:
-            text += f" (level {level})"
-        out.append(f"{label} {text}" if text else label)
+            text += " " + _("(level {n})").format(n=level)
+        out.append(f"{_(label)} {text}" if text else _(label))
     if session.state.finished:
-        out.append(f"game over: {session.state.finished}")
+        out.append(_("game over: {result}").format(result=_(session.state.finished)))
     return out
 
 
@@ -93,9 +93,11 @@ def fit(head: str, segments: list[str], width: int, lines: int = 3) -> list[str]
 def toolbar_lines(session: Session | None, width: int, name: str | None = None) -> list[str]:
     """The toolbar for ``session`` (or for no session) at ``width`` columns."""
     if session is None:
-        return fit("no session", ["start one: new GAME", "or: use NAME", "help: short forms and keys"], width)
+        return fit(
+            _("no session"), [_("start one: new GAME"), _("or: use NAME"), _("help: short forms and keys")], width
+        )
     head = f"{session.name} ({session.meta.game})"
-    return fit(head, figures(session) or ["nothing tracked yet"], width)
+    return fit(head, figures(session) or [_("nothing tracked yet")], width)
 
 
 #: The most lines the heroes take before their names are shortened, and the fight's figures.

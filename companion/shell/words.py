@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.i18n import N_
+
 #: Short forms of the frequent verbs: what is typed → the words it stands for.
 SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "r": ("roll",),
@@ -21,12 +23,12 @@ HELP_WORDS = ("help", "?")
 SHELL_WORDS = (*EXIT_WORDS, *HELP_WORDS, "clear", "shell", "companion")
 
 KEYS = (
-    ("Tab", "complete a command, an option, a name from the session"),
-    ("Up / Down", "walk the history (kept between shells)"),
-    ("Ctrl-R", "search the history"),
-    ("Ctrl-C", "clear the line"),
-    ("Enter", "at a roll the game waits for: roll it with the session's virtual dice"),
-    ("?", "at a step the game waits for: the answers it takes"),
-    ("clear", "clear the screen"),
-    ("Ctrl-D, exit", "leave the shell"),
+    ("Tab", N_("complete a command, an option, a name from the session")),
+    ("Up / Down", N_("walk the history (kept between shells)")),
+    ("Ctrl-R", N_("search the history")),
+    ("Ctrl-C", N_("clear the line")),
+    ("Enter", N_("at a roll the game waits for: roll it with the session's virtual dice")),
+    ("?", N_("at a step the game waits for: the answers it takes")),
+    ("clear", N_("clear the screen")),
+    ("Ctrl-D, exit", N_("leave the shell")),
 )

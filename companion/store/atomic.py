@@ -19,9 +19,14 @@ from typing import Any
 from tinydb.storages import Storage
 
 from companion.errors import StoreError
+from companion.i18n import N_, _
 
 #: Every companion file starts with this marker, so a foreign JSON file is never taken for a save.
 FORMAT = "companion-session"
+
+
+#: How a failed save ends its line (the session layer reads it back to say what is saved).
+INTACT = N_("; the previous save is intact")
 
 
 def fsync_dir(folder: Path) -> None:
@@ -60,10 +65,12 @@ def write_atomic(path: Path, data: str | bytes) -> None:
             tmp.unlink()
         if exc.errno == errno.ENOSPC:
             raise StoreError(
-                f"the disk is full: could not save {path}; the previous save is intact",
-                hint="free some space and run the command again",
+                _("the disk is full: could not save {path}").format(path=path) + _(INTACT),
+                hint=_("free some space and run the command again"),
             ) from None
-        raise StoreError(f"could not save {path}: {exc.strerror or exc}; the previous save is intact") from None
+        raise StoreError(
+            _("could not save {path}: {why}").format(path=path, why=exc.strerror or exc) + _(INTACT)
+        ) from None
     fsync_dir(path.parent)
 
 
@@ -71,10 +78,10 @@ class CorruptFileError(StoreError):
     """A save that is not valid JSON, or valid JSON that companion did not write."""
 
     def __init__(self, path: Path, why: str, backup: Path | None) -> None:
-        where = f"; a copy is kept at {backup}" if backup else ""
+        where = _("; a copy is kept at {path}").format(path=backup) if backup else ""
         super().__init__(
-            f"{path} is {why}; companion will not overwrite it{where}",
-            hint="restore it from the copy or remove the session folder to start over",
+            _("{path} is {why}; companion will not overwrite it").format(path=path, why=why) + where,
+            hint=_("restore it from the copy or remove the session folder to start over"),
         )
         self.path = path
         self.backup = backup
@@ -98,13 +105,13 @@ def read_json(path: Path) -> Any:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise StoreError(f"could not read {path}: {exc.strerror or exc}") from None
+        raise StoreError(_("could not read {path}: {why}").format(path=path, why=exc.strerror or exc)) from None
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise CorruptFileError(path, "damaged (not valid JSON)", _backup(path)) from None
+        raise CorruptFileError(path, _("damaged (not valid JSON)"), _backup(path)) from None
     if not isinstance(data, dict) or data.get("_format", {}).get("1", {}).get("format") != FORMAT:
-        raise CorruptFileError(path, "not a companion save (a foreign JSON file)", _backup(path))
+        raise CorruptFileError(path, _("not a companion save (a foreign JSON file)"), _backup(path))
     return data
 
 

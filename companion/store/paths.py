@@ -44,5 +44,9 @@ def safe_name(name: str) -> str:
     slug = re.sub(r"[^\w]+", "-", folded, flags=re.UNICODE).strip("-_").lower()
     slug = slug[:MAX_NAME].strip("-_")
     if not slug:
-        raise InputError(f"{name!r} cannot be a session name; use letters, digits, spaces or dashes")
+        from companion.i18n import _, quote
+
+        raise InputError(
+            _("{name} cannot be a session name; use letters, digits, spaces or dashes").format(name=quote(name))
+        )
     return slug

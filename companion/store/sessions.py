@@ -27,6 +27,7 @@ from tinydb import TinyDB
 from tinydb.table import Document
 
 from companion.errors import NotFoundError, StoreError
+from companion.i18n import _, quote
 from companion.store.atomic import AtomicJSONStorage, read_json, write_atomic
 from companion.store.paths import safe_name, sessions_dir
 
@@ -85,8 +86,8 @@ class SessionFiles:
         except Timeout:
             owner = self._owner()
             raise StoreError(
-                f"session {self.slug!r} is in use by another companion process{owner}",
-                hint="finish or quit it there (or wait a moment) and try again",
+                _("session {name} is in use by another companion process").format(name=quote(self.slug)) + owner,
+                hint=_("finish or quit it there (or wait a moment) and try again"),
             ) from None
         self._locked = 1
         try:
@@ -102,7 +103,7 @@ class SessionFiles:
             pid, _, command = (self.dir / ".owner").read_text().strip().partition(" ")
         except OSError:
             return ""
-        return f" (pid {pid}: companion {command})" if command else f" (pid {pid})"
+        return f" (PID {pid}: companion {command})" if command else f" (PID {pid})"
 
     def _require_lock(self) -> None:
         if not self._locked:
@@ -116,7 +117,7 @@ class SessionFiles:
         if not isinstance(meta, dict):
             from companion.store.atomic import CorruptFileError
 
-            raise CorruptFileError(self.session_file, "missing its meta table", None)
+            raise CorruptFileError(self.session_file, _("missing its meta table"), None)
         return meta
 
     def read_head(self) -> dict[str, Any] | None:
@@ -222,10 +223,10 @@ class Store:
             from companion.errors import did_you_mean
 
             slugs = self.slugs()
-            known = ", ".join(slugs) or "none yet"
+            known = ", ".join(slugs) or _("none yet")
             raise NotFoundError(
-                f"no session named {name!r}; sessions: {known}",
-                hint=did_you_mean(files.slug, slugs) or "start one with: companion new GAME",
+                _("no session named {name}; sessions: {known}").format(name=quote(name), known=known),
+                hint=did_you_mean(files.slug, slugs) or _("start one with: companion new GAME"),
             )
         return files
 
@@ -233,7 +234,8 @@ class Store:
         files = self.files(name)
         if files.session_file.exists():
             raise StoreError(
-                f"a session named {files.slug!r} already exists", hint=f"continue it with: companion use {files.slug}"
+                _("a session named {name} already exists").format(name=quote(files.slug)),
+                hint=_("continue it with: companion use {name}").format(name=files.slug),
             )
         files.dir.mkdir(parents=True, exist_ok=True)
         return files
@@ -281,13 +283,15 @@ class Store:
         )
         if not found:
             raise NotFoundError(
-                f"no removed session named {name!r}; in the trash: {', '.join(self.trashed()) or 'nothing'}",
+                _("no removed session named {name}; in the trash: {known}").format(
+                    name=quote(name), known=", ".join(self.trashed()) or _("nothing")
+                ),
                 hint=did_you_mean(slug, self.trashed()),
             )
         if self.exists(slug):
             raise StoreError(
-                f"a session named {slug!r} exists already",
-                hint=f"rename it first: companion sessions rename {slug} NEW",
+                _("a session named {name} already exists").format(name=quote(slug)),
+                hint=_("rename it first: companion sessions rename {name} NEW").format(name=slug),
             )
         self.root.mkdir(parents=True, exist_ok=True)
         os.replace(self.trash / found[-1], self.root / slug)
@@ -298,7 +302,9 @@ class Store:
         files = self.open(old)
         target = self.files(new)
         if target.slug != files.slug and target.dir.exists():
-            raise StoreError(f"a session named {target.slug!r} exists already", hint="pick another name")
+            raise StoreError(
+                _("a session named {name} already exists").format(name=quote(target.slug)), hint=_("pick another name")
+            )
         with files.locked():
             doc = files.read_meta()
             doc["meta"]["name"] = new

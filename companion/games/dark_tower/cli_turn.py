@@ -437,7 +437,9 @@ def hp_cmd(
         who = _hero(session, player)
         event: dict[str, Any] = {"op": "health", "hero": who}
         if change is not None:
-            op, n = parse_change(change, "health")
+            from companion.i18n import pgettext
+
+            op, n = parse_change(change, pgettext("of", "health"))
             event["value" if op == "set" else "delta"] = n
         if maximum is not None:
             event["max"] = maximum

@@ -16,6 +16,7 @@ from companion.games.dark_tower.cli_common import (
     _session,
     _shown_in,
 )
+from companion.i18n import _, quote
 
 app = typer.Typer()
 
@@ -165,14 +166,18 @@ def _health(text: str, option: str) -> tuple[int, int]:
     """``4`` or ``4/6`` (health, max health), or one clear error."""
     from companion.errors import InputError
 
-    now, _, top = text.partition("/")
+    now, _sep, top = text.partition("/")
     try:
         health = int(now)
         most = int(top) if top else health
     except ValueError:
-        raise InputError(f"{option} {text!r}: give HEALTH or HEALTH/MAX, e.g. 4/6") from None
+        raise InputError(
+            _("{option} {text}: give HEALTH or HEALTH/MAX, e.g. 4/6").format(option=option, text=quote(text))
+        ) from None
     if health < 0 or most < health or most > 99:
-        raise InputError(f"{option} {text!r}: health is 0 to MAX, and MAX at most 99")
+        raise InputError(
+            _("{option} {text}: health is 0 to MAX, and MAX at most 99").format(option=option, text=quote(text))
+        )
     return health, most
 
 
@@ -226,11 +231,11 @@ def odds_fight(
     if boost is not None:
         boosts = []
         for b in boost:
-            v, _, c = b.partition(":")
+            v, _sep, c = b.partition(":")
             try:
                 boosts.append((int(v), int(c) if c else data.DEFAULT_SPELL_COST))
             except ValueError:
-                raise InputError(f"--boost {b!r}: give BONUS[:COST], e.g. 4:1") from None
+                raise InputError(_("--boost {text}: give BONUS[:COST], e.g. 4:1").format(text=quote(b))) from None
     roller = _health(health, "--health") if health is not None else None
     table: dict[str, Any] = {}
     if (bonus is None or strength is None) and active_game(env) == "dark-tower":
@@ -253,11 +258,13 @@ def odds_fight(
         strength = table.get("strength")
     if bonus is None or not strength:
         raise InputError(
-            "give --bonus and --strength (no Dark Tower fight is on the table to read them from), "
-            "e.g. companion odds fight dark-tower --bonus 3 --strength 9"
+            _(
+                "give --bonus and --strength (no Dark Tower fight is on the table to read them from), "
+                "e.g. companion odds fight dark-tower --bonus 3 --strength 9"
+            )
         )
     if any(s < 0 for s in strength):
-        raise InputError("a strength cannot be negative")
+        raise InputError(_("a strength cannot be negative"))
     if roller is None:
         roller = table.get("health")
     o = fight_outcome(

@@ -42,7 +42,13 @@ def deck_counts(
 ) -> list[FloorDeck]:
     """The three floor decks for ``players`` players, with the quest's cards ``quest[floor-1]`` added."""
     if not data.MIN_PLAYERS <= players <= data.MAX_PLAYERS:
-        raise InputError(f"the Dark Tower is for {data.MIN_PLAYERS} to {data.MAX_PLAYERS} players, not {players}")
+        from companion.i18n import _
+
+        raise InputError(
+            _("the Dark Tower is for {lo} to {hi} players, not {n}").format(
+                lo=data.MIN_PLAYERS, hi=data.MAX_PLAYERS, n=players
+            )
+        )
     decks = []
     for floor in range(1, data.FLOORS + 1):
         recipe = data.DECK_RECIPE[floor]
