@@ -48,14 +48,6 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    """ "did you mean X?" for the closest of ``choices`` to ``word``, or None."""
-    near = closest(word, choices)
-    from companion.i18n import _
-
-    return _("did you mean {name}?").format(name=near) if near else None
-
-
 class StoreError(CompanionError):
     """A save cannot be read or written (corrupt file, full disk, locked by another process)."""
 

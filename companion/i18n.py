@@ -131,27 +131,62 @@ class using:
         _lang, _trans = self.saved
 
 
+class _Said(str):
+    """A message in another language than English: its ``{x!r}`` quotes what was typed as that language
+    quotes it (:func:`quote`: ``«Меч»``), where English keeps Python's ``'Меч'``."""
+
+    __slots__ = ()
+
+    def format(self, *args: Any, **kwargs: Any) -> str:
+        return _formatter().vformat(self, args, kwargs)
+
+
+_FORMATTER: Any = None
+
+
+def _said(text: str, *english: str) -> str:
+    """A translated message as :class:`_Said`; one the catalogue lacks stays English, quotes too."""
+    return text if text in english else _Said(text)
+
+
+def _formatter() -> Any:
+    global _FORMATTER
+    if _FORMATTER is None:
+        import string
+
+        class Formatter(string.Formatter):
+            def convert_field(self, value: Any, conversion: str | None) -> Any:
+                return (
+                    quote(value)
+                    if conversion == "r" and isinstance(value, str)
+                    else super().convert_field(value, conversion)
+                )
+
+        _FORMATTER = Formatter()
+    return _FORMATTER
+
+
 def _(message: str) -> str:
     """``message`` (English) in the language shown now."""
-    return message if _trans is None else _trans.gettext(message)
+    return message if _trans is None else _said(_trans.gettext(message), message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for ``n`` (Russian has three: 1 монстр, 2 монстра, 5 монстров)."""
     if _trans is None:
         return singular if n == 1 else plural
-    return _trans.ngettext(singular, plural, n)
+    return _said(_trans.ngettext(singular, plural, n), singular, plural)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in a context: the case or form a sentence needs (``pgettext("of", "health")``)."""
-    return message if _trans is None else _trans.pgettext(context, message)
+    return message if _trans is None else _said(_trans.pgettext(context, message), message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     if _trans is None:
         return singular if n == 1 else plural
-    return _trans.npgettext(context, singular, plural, n)
+    return _said(_trans.npgettext(context, singular, plural, n), singular, plural)
 
 
 def count(n: int, singular: str, plural: str) -> str:
@@ -185,6 +220,14 @@ def quote(text: object) -> str:
     if _trans is None:
         return shown
     return pgettext("quote", "'{text}'").format(text=shown[1:-1])
+
+
+def did_you_mean(word: str, choices: Any) -> str | None:
+    """"did you mean X?" for the closest of ``choices`` to ``word``, or None."""
+    from companion.errors import closest
+
+    near = closest(word, choices)
+    return _("did you mean {name}?").format(name=near) if near else None
 
 
 class _Source:

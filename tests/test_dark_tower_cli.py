@@ -218,7 +218,7 @@ def test_lang_ru_shows_the_rules_own_terms_without_changing_the_save():
     run("dark", "lang", "ru")
     assert "Этаж" in run("dark", "status").stdout
     cards = run("dark", "--lang", "ru", "cards", "monster").stdout
-    assert "Желатиновый Куб: Этаж 1, Сила 4; Заставляет сбросить 1 случайный предмет" in cards
+    assert "Желатиновый Куб: 1 Этаж, Сила 4; Заставляет сбросить 1 случайный предмет" in cards
 
 
 def test_bad_input_gets_one_line_exit_2_and_changes_nothing():

@@ -100,7 +100,8 @@ def test_a_whole_session_in_russian_has_no_english_and_right_plurals(tmp_path):
     assert not wrong_plurals(text), wrong_plurals(text)
     # the session went where it should: help on floor 2, a group, a trade, the levels, the end
     assert "Bo помогает игроку Аня" in text and "вступает в группу из стопки" in text
-    assert "Аня получает уровень 2: Героическая Отвага" in text and "Аня применяет «Героическая Отвага»" in text
+    assert "Аня получает уровень 2: Героическая Отвага" in text
+    assert "Аня применяет заклинание «Героическая Отвага»" in text
     assert "Аня и Bo меняются предметами: Меч ↔ Кольчуга" in text
     assert "Конец игры: победа." in text and 'итог: "победа"' in log
     assert 'кубики: "виртуальные"' in log and "# Тёмная Башня: " in log

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine.requests import Choice, Number, Request, RollRequest
 from companion.errors import InputError
-from companion.i18n import _
+from companion.i18n import _, pgettext
 
 if TYPE_CHECKING:
     from companion.dice.expr import Expr
@@ -204,7 +204,9 @@ def _roll_keys(expr: Expr) -> tuple[str, tuple[str, ...]]:
     """What typed dice look like for ``expr`` (``4 5 or 45``), and the ways its faces may be typed."""
     dice = expr.dice
     custom = any(d.custom for d in dice)
-    samples = ["1", "heart", "star", "2"] if custom else ["4", "5", "2", "6", "3", "1"]
+    samples = (
+        ["1", pgettext("face", "heart"), pgettext("face", "star"), "2"] if custom else ["4", "5", "2", "6", "3", "1"]
+    )
     example = " ".join((samples * len(dice))[: len(dice)]) or "4"
     if len(dice) <= 1:
         keys: tuple[str, ...] = (_("the face you rolled: {ex}").format(ex=example),)

@@ -75,7 +75,7 @@ class Session:
         spec = load(game)
         unknown = [v for v in variants if v not in spec.variants]
         if unknown:
-            from companion.errors import did_you_mean
+            from companion.i18n import did_you_mean
 
             known = ", ".join(spec.variants) or _("none")
             raise InputError(

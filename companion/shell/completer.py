@@ -58,6 +58,25 @@ def _split(text: str) -> tuple[list[str], str, int]:
     return words, "", 0
 
 
+#: Columns the completion menu takes besides its two texts (padding, scroll bar, the last column).
+MENU_MARGIN = 8
+
+
+def _columns() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def _shorten(text: str, room: int) -> str:
+    """``text`` cut between words to ``room`` columns, with "…" (whole when it fits)."""
+    text = " ".join(text.split())
+    if len(text) <= room or room < 8:
+        return text
+    cut = text[: room - 1].rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:(") + "…"
+
+
 class CommandCompleter(Completer):
     def __init__(self, shell: Lines) -> None:
         self.shell = shell
@@ -65,10 +84,15 @@ class CommandCompleter(Completer):
     def get_completions(self, document: Document, complete_event: Any) -> Iterable[Completion]:
         text = document.text_before_cursor
         words, incomplete, typed = _split(text)
-        for value, about in self.candidates(words, incomplete):
+        found = self.candidates(words, incomplete)
+        # The menu cuts a help that does not fit mid-word: cut it between words first, to the room
+        # the menu leaves beside the widest value (its borders and padding take a few columns).
+        room = _columns() - max((len(v) for v, _about in found), default=0) - MENU_MARGIN
+        for value, about in found:
             # A name with a space is inserted quoted, so that it stays one word.
             insert = shlex.quote(value) if any(c.isspace() or c in "'\"\\$`;&|<>()" for c in value) else value
-            yield Completion(insert, start_position=-typed, display=value, display_meta=about or None)
+            meta = _shorten(about, room) if about else None
+            yield Completion(insert, start_position=-typed, display=value, display_meta=meta)
 
     def candidates(self, words: list[str], incomplete: str) -> list[tuple[str, str]]:
         """(value, help) pairs for the word being typed after ``words``."""

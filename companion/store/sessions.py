@@ -220,7 +220,7 @@ class Store:
     def open(self, name: str) -> SessionFiles:
         files = self.files(name)
         if not files.session_file.exists():
-            from companion.errors import did_you_mean
+            from companion.i18n import did_you_mean
 
             slugs = self.slugs()
             known = ", ".join(slugs) or _("none yet")
@@ -274,7 +274,7 @@ class Store:
 
     def restore(self, name: str) -> SessionFiles:
         """Bring a removed session back from the trash folder (the latest one of that name)."""
-        from companion.errors import did_you_mean
+        from companion.i18n import did_you_mean
 
         slug = safe_name(name)
         found = sorted(

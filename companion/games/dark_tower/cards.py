@@ -221,7 +221,7 @@ def find(state: State, kind: str, text: str) -> str:
     raise InputError(
         i18n._(
             "no {kind} card named {text!r}; known: {known} (enter a new one with companion dark card {command})"
-        ).format(kind=term(kind).lower(), text=text, known=known, command=kind)
+        ).format(kind=term(kind).lower(), text=text, known=known, command=term(kind).lower())
     )
 
 
@@ -331,9 +331,10 @@ def describe(card: Card, lang: str | None = None) -> str:
         return f"{name}: {term('health', lang)} {card.health}{bonus}" + (f"; {spells}" if spells else "")
     if isinstance(card, MonsterCard):
         props = monster_props(card, lang)
-        return f"{name}: {term('floor', lang)} {card.floor}, {term('strength', lang)} {card.strength}" + (
-            f"; {', '.join(props)}" if props else ""
+        line = w.gettext("{name}: Floor {floor}, Strength {strength}").format(
+            name=name, floor=card.floor, strength=card.strength
         )
+        return line + (f"; {', '.join(props)}" if props else "")
     if isinstance(card, ItemCard):
         bits = [class_name(card.cls, lang)]
         if card.bonus:
@@ -354,7 +355,8 @@ def describe(card: Card, lang: str | None = None) -> str:
         fail = w.gettext("; on a fail: ") + ", ".join(bits) if bits else ""
         return f"{name}: {term('check', lang)} {card.check}{fail}"
     adds = "; ".join(
-        f"{term('floor', lang)} {f + 1}: "
+        w.gettext("Floor {n}").format(n=f + 1)
+        + ": "
         + ", ".join(_added(w, k, n) for n, k in zip(a, data.DECK_KINDS, strict=True) if n)
         for f, a in enumerate(card.adds)
         if any(a)

@@ -187,7 +187,7 @@ def card_cmd(
         env.print_json({"kind": k, "slug": card_slug, "card": stored, "catalogue": str(path), "event": recorded})
         return
     lang = ctx.meta.get("dark_lang")
-    env.print(f"{C.term(k, lang)}: {C.describe(card, lang)}")
+    env.print(C.words(lang).gettext("{kind}: {card}").format(kind=C.term(k, lang), card=C.describe(card, lang)))
     kept = (
         _("Kept in {path}; recorded in the session (#{n})").format(path=path, n=recorded)
         if recorded

@@ -149,9 +149,13 @@ def _ints(text: str, n: int, what: str) -> list[int]:
     except ValueError:
         values = []
     if len(values) != n:
-        from companion.i18n import _
+        from companion.i18n import ngettext
 
         raise InputError(
-            _("{what} needs {n} whole numbers separated by commas, got {text!r}").format(what=what, n=n, text=text)
+            ngettext(
+                "{what} needs {n} whole numbers separated by commas, got {text!r}",
+                "{what} needs {n} whole numbers separated by commas, got {text!r}",
+                n,
+            ).format(what=what, n=n, text=text)
         )
     return values

@@ -127,9 +127,11 @@ def fight_step(state: State) -> Flow:
             )
         answer = yield Choice(
             "fight.help",
-            _("{player} fights {monsters}. Call another player to help?").format(
-                player=leader.player, monsters=lookup.group_text(state)
-            ),
+            ngettext(
+                "{player} fights {monsters}. Call another player to help?",
+                "{player} fights {monsters}. Call another player to help?",
+                len(g.group),
+            ).format(player=leader.player, monsters=lookup.group_text(state)),
             tuple(options),
             odds_lines(state, plan),
         )

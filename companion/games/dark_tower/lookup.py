@@ -18,7 +18,7 @@ from companion.errors import InputError
 from companion.games.dark_tower import cards as C
 from companion.games.dark_tower.decks import FloorDeck
 from companion.games.dark_tower.model import DarkTower, Deck, Hero
-from companion.i18n import _, count
+from companion.i18n import _, count, ngettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -89,7 +89,9 @@ def held_index(state: State, who: int, text: str) -> int:
         card = item_card(state, held.card)
         if wanted in (held.card, C.slug(card.name), C.slug(card.ru)):
             return i
-    have = ", ".join(name_of(state, "item", h.card) for h in hero.items) or _("no items")
+    if not hero.items:
+        raise InputError(_("{player} holds no {text!r} (no item at all)").format(player=hero.player, text=text))
+    have = ", ".join(name_of(state, "item", h.card) for h in hero.items)
     raise InputError(_("{player} holds no {text!r} (holds: {have})").format(player=hero.player, text=text, have=have))
 
 
@@ -116,7 +118,9 @@ def waiting_for(state: State) -> str:
             player=who, obstacle=name_of(state, "obstacle", g.obstacle or "")
         )
     if g.phase == "fight":
-        return _("{player} fights {monsters}").format(player=who, monsters=group_text(state))
+        return ngettext("{player} fights {monsters}", "{player} fights {monsters}", len(g.group)).format(
+            player=who, monsters=group_text(state)
+        )
     if g.owed:
         return _("{player} discards a random item").format(player=g.heroes[g.owed[0]].player)
     return _("{player} ends the turn (trades and discards first)").format(player=who)

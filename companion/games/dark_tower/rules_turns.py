@@ -46,7 +46,9 @@ def begin_turn(state: State) -> None:
     bump(g, "fight" if g.group else "draw")
     if g.group:
         state.log.text(
-            _("{player} must fight {monsters} first.").format(player=hero.player, monsters=group_text(state))
+            ngettext(
+                "{player} must fight {monsters} first.", "{player} must fight {monsters} first.", len(g.group)
+            ).format(player=hero.player, monsters=group_text(state))
         )
 
 

@@ -139,7 +139,9 @@ def board(state: State) -> Any:
         deck = g.deck()
         rest.append(
             ngettext("{floor} · deck: {n} left ({cards})", "{floor} · deck: {n} left ({cards})", deck.left).format(
-                floor=f"{C.term('floor', lang)} {g.floor}", n=deck.left, cards=lookup.deck_text(deck, lang)
+                floor=C.words(lang).gettext("Floor {n}").format(n=g.floor),
+                n=deck.left,
+                cards=lookup.deck_text(deck, lang),
             )
         )
         rest.append(f"{C.term('beaten', lang)}: {g.beaten}")
