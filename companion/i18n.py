@@ -78,7 +78,7 @@ def choose(game: str | None, explicit: str | None = None) -> str | None:
 
             raise InputError(
                 _("{lang!r} is not a language companion speaks; use {known}").format(
-                    lang=explicit, known=" or ".join(f"--lang {x}" for x in sorted(every))
+                    lang=explicit, known=_(" or ").join(f"--lang {x}" for x in sorted(every))
                 )
             )
     if wanted and wanted in languages(game):

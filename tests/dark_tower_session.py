@@ -93,6 +93,13 @@ def play(lang: str, home: Path, src: Path | None = None) -> tuple[list[tuple[lis
     back to none before each, as a new process starts): what is compared is what the commands
     print, and a process each would cost most of the test's time in start-ups.
     """
+    out = run_steps(steps(lang), home, src)
+    log = next((home / "logs").glob("*.md")).read_text(encoding="utf-8")
+    return out, log
+
+
+def environment(home: Path, src: Path | None = None) -> dict[str, str]:
+    """The environment every command of the session runs in: its own folders, no language asked."""
     env = dict(os.environ)
     env.update(
         COMPANION_HOME=str(home / "home"),
@@ -107,14 +114,18 @@ def play(lang: str, home: Path, src: Path | None = None) -> tuple[list[tuple[lis
         env.pop(var, None)
     if src is not None:
         env["PYTHONPATH"] = str(src)
+    return env
+
+
+def run_steps(commands: list[list[str]], home: Path, src: Path | None = None) -> list[tuple[list[str], str]]:
+    """Each command and what it printed (``[exit N]`` first), in the session's folders under ``home``."""
+    env = environment(home, src)
     run = _process if src is not None else _in_process
     out: list[tuple[list[str], str]] = []
-    for args in steps(lang):
+    for args in commands:
         code, printed = run(args, env)
-        home_text = str(home)
-        out.append((args, f"[exit {code}]\n" + printed.replace(home_text, "HOME")))
-    log = next((home / "logs").glob("*.md")).read_text(encoding="utf-8")
-    return out, log
+        out.append((args, f"[exit {code}]\n" + printed.replace(str(home), "HOME")))
+    return out
 
 
 def _process(args: list[str], env: dict[str, str]) -> tuple[int, str]:

@@ -1,7 +1,8 @@
-"""End to end in a real pseudo-terminal: ``companion play`` of Тёмная Башня in Russian at 80 columns.
+"""End to end in a real pseudo-terminal: ``companion play`` of Тёмная Башня in Russian at 80x30.
 
 The screen is rendered with pyte (what the player sees, scrolled lines included) and read: Russian
-words, and no word broken across two lines.
+words only (tests/russian_words.py: no Latin word outside the exceptions, no decimal point), the
+keys' Russian twins (г for u), the ? help, and no word broken across two lines.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ import pexpect
 import pyte
 import pytest
 
+from tests.russian_words import decimal_points, latin_words
 from tests.terminal import prepare, pty_spawn
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b[()][0-9A-Za-z]|\r")
 DOWN, UP, ENTER = "\x1b[B", "\x1b[A", "\r"
-COLUMNS = 80
+COLUMNS, LINES = 80, 30
 
 
 def broken_words(lines: list[str], width: int = COLUMNS) -> list[str]:
@@ -45,7 +47,7 @@ def test_broken_words_are_found():
 
 
 @pytest.mark.e2e
-def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
+def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
     env = dict(
         os.environ,
         COMPANION_HOME=str(tmp_path / "home"),
@@ -54,13 +56,13 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
         TERM="xterm",
         LANG="C.UTF-8",
         COLUMNS=str(COLUMNS),
-        LINES="24",
+        LINES=str(LINES),
     )
     env.pop("NO_COLOR", None)
     env.pop("COMPANION_LANG", None)
     prepare(env, "new", "dark-tower", "--seed", "7", "--lang", "ru")  # in this process: the pty is for play
-    child = pty_spawn(COMPANION, ["play"], env=env, dimensions=(24, COLUMNS), encoding="utf-8", timeout=30)
-    screen = pyte.HistoryScreen(COLUMNS, 24, history=2000)
+    child = pty_spawn(COMPANION, ["play"], env=env, dimensions=(LINES, COLUMNS), encoding="utf-8", timeout=30)
+    screen = pyte.HistoryScreen(COLUMNS, LINES, history=2000)
     stream = pyte.Stream(screen)
     seen: list[str] = []
 
@@ -77,6 +79,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
     answer("Откуда берутся карты", ENTER)  # your own cards
     answer("Имя игрока 1", "Аня" + ENTER)
     answer("Персонаж игрока Аня", ENTER)  # Чемпион Клана
+    answer("За столом 1", "?")  # the keys, in Russian
     answer("За столом 1", DOWN + ENTER)
     answer("Случайный предмет игрока Аня", ENTER)  # a new card
     answer("Название", "Меч" + ENTER)
@@ -90,9 +93,12 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
     answer("Какой монстр", DOWN + ENTER)  # a new card
     answer("Название", "Скелет" + ENTER)
     answer("Скелет: этаж", ENTER)
+    answer("Скелет: сила", "г" + ENTER)  # г, on the key of u: back to the floor
+    answer("Скелет: этаж", ENTER)
     answer("Скелет: сила", "5" + ENTER)
     answer("Свойства карты", DOWN * 4 + ENTER)
     answer("Что ещё написано", ENTER)
+    answer("введите, что выпало", "?" + ENTER)  # the keys at a roll
     answer("введите, что выпало", ENTER)  # a virtual roll from the session's seed
     answer("Конец хода: Аня", ENTER)
     answer("что это", DOWN + ENTER)  # Препятствие
@@ -110,6 +116,9 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80_columns(tmp_path):
     shown = lines()
     assert not broken_words(shown), "\n".join(broken_words(shown))
     screen_text = " ".join(" ".join(line.split()) for line in shown)  # wrapped lines read as one
+    assert not latin_words(screen_text), sorted(set(latin_words(screen_text)))
+    assert not decimal_points(screen_text), decimal_points(screen_text)
+    assert "u/г отмена" in screen_text and "Клавиши в любом вопросе:" in screen_text
     assert "1 Этаж" in screen_text and "Чемпион Клана" in screen_text
     assert "4 кубика +4 против 5: победа, если итог больше 5" in screen_text
     assert "Победа " in screen_text and "· виртуальные — Аня: бой, Скелет (5)" in screen_text

@@ -3,12 +3,12 @@ translation, and in Russian with no English left (see tests/dark_tower_session.p
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from tests.dark_tower_session import play, transcript
+from tests.russian_words import decimal_points, latin_words, russian_form, wrong_plurals
 
 DATA = Path(__file__).parent / "data"
 
@@ -22,65 +22,6 @@ def test_the_english_session_is_word_for_word_what_it_was(tmp_path):
 
 
 # ---- Russian: no English left --------------------------------------------------------------------
-
-#: What a player typed stays as typed: the names of the players, and a spell typed in English.
-TYPED = {"Bo", "Backstab", "Skeleton", "Rogue"}
-#: Notation, not words: dice (4dt, 3dt>5, 1d2, 1dN), --options, paths, the command and its
-#: subcommands, the game's name, ALL-CAPS argument names and <type> placeholders in --help.
-NOTATION = [
-    re.compile(r"(?<![\w-])\d*d(?:t|\d+|N)\b(?:[<>]=?\d+)?"),
-    re.compile(r"\S*/\S+"),
-    re.compile(r"\b[Cc]ompanion(?: [a-z-]+)*"),
-    re.compile(r"--lang (?:en|ru)\b"),
-    re.compile(r"^(?:│ | {2})[a-z-]+(?= {2,})"),  # a command's name in the Commands list of --help
-    re.compile(r"(?<![\w])--?[a-z][a-z-]*"),
-    re.compile(r"\bdark-tower(?:-\d+)?\b"),
-    re.compile(r"\b[A-Z][A-Z_]+\b(?:\.\.\.)?"),
-    re.compile(r"<[a-z]+>"),
-]
-LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-def latin_words(text: str) -> list[str]:
-    """Latin-letter words of two letters or more, once notation and typed names are taken out."""
-    found = []
-    for line in text.splitlines():
-        for pattern in NOTATION:
-            line = pattern.sub(" ", line)
-        found += [w for w in re.findall(r"[\w'-]+", line) if LATIN_WORD.search(w) and w not in TYPED]
-    return found
-
-
-#: A number, then a noun whose form depends on it: the form Russian needs for that number.
-FORMS = {
-    "монстр": ("монстр", "монстра", "монстров"),
-    "препятстви": ("препятствие", "препятствия", "препятствий"),
-    "предмет": ("предмет", "предмета", "предметов"),
-    "карт": ("карта", "карты", "карт"),
-    "единиц": ("единицу", "единицы", "единиц"),
-    "кубик": ("кубик", "кубика", "кубиков"),
-    "действи": ("действие", "действия", "действий"),
-    "игрок": ("игрок", "игрока", "игроков"),
-}
-
-
-def russian_form(n: int) -> int:
-    if n % 10 == 1 and n % 100 != 11:
-        return 0
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return 1
-    return 2
-
-
-def wrong_plurals(text: str) -> list[str]:
-    bad = []
-    for m in re.finditer(r"(?<![\d/.])(\d+) ([а-яё]+)", text):
-        n, word = int(m.group(1)), m.group(2)
-        for stem, forms in FORMS.items():
-            known = word.startswith(stem) and word in {*forms, stem + "ы", stem + "а", stem + "и", stem + "ов"}
-            if known and word != forms[russian_form(n)] and not (stem == "единиц" and word == "единица" and n == 1):
-                bad.append(m.group(0))
-    return bad
 
 
 def test_the_checks_find_what_they_look_for():
@@ -105,3 +46,97 @@ def test_a_whole_session_in_russian_has_no_english_and_right_plurals(tmp_path):
     assert "Аня и Bo меняются предметами: Меч ↔ Кольчуга" in text
     assert "Конец игры: победа." in text and 'итог: "победа"' in log
     assert 'кубики: "виртуальные"' in log and "# Тёмная Башня: " in log
+
+
+# ---- every surface a player of a Russian session meets -------------------------------------------
+
+DARK_COMMANDS = (
+    "card", "cards", "join", "item", "quest", "start", "decks", "draw", "group", "check", "fight", "lose",
+    "discard", "trade", "end", "floor", "hp", "deck", "lang", "status", "odds",
+)  # fmt: skip
+SHARED_COMMANDS = (
+    "next", "play", "undo", "redo", "status", "log", "export", "sessions", "use", "mode", "amend", "shell", "note",
+    "new", "roll", "odds",
+)  # fmt: skip
+#: After the game: the shared commands and their answers; each is (args, 0 when it succeeds).
+SURFACES: list[tuple[list[str], bool]] = [
+    *((["--help"], True), (["sessions", "rm", "--help"], True), (["sessions", "rename", "--help"], True)),
+    *(([command, "--help"], True) for command in SHARED_COMMANDS),
+    *((["dark", command, "--help"], True) for command in DARK_COMMANDS),
+    (["status"], True),
+    (["sessions"], True),
+    (["log", "--rolls"], True),
+    (["amend"], True),
+    (["undo"], True),
+    (["redo"], True),
+    (["note", "Отличная", "партия"], True),
+    (["mode", "physical"], True),
+    (["mode", "виртуальные"], True),
+    (["use", "dark-tower-1"], True),
+    (["roll", "2d6", "--got", "3,4"], True),
+    (["odds", "4dt"], True),
+    (["odds", "2d6>=9"], True),
+    (["dark", "odds", "check", "5"], True),
+    (["dark", "odds", "fight", "4", "9"], True),
+    (["dark", "cards"], True),
+    (["dark", "decks", "--players", "3"], True),
+    (["export"], True),
+    (["export", "-", "--format", "md"], True),
+    # mistakes: one line each, in Russian
+    (["fihgt"], False),
+    (["--wiht"], False),
+    (["undo", "--wiht"], False),
+    (["dark", "fihgt"], False),
+    (["dark", "draw"], False),
+    (["dark", "draw", "monster", "Никто"], False),
+    (["dark", "deck", "5", "1,1,1"], False),
+    (["dark", "deck", "abc", "1,1,1"], False),
+    (["dark", "deck", "1", "1,1"], False),
+    (["dark", "fight", "--wiht", "Bo"], False),
+    (["dark", "fight", "--got"], False),
+    (["dark", "fight", "1", "2"], False),
+    (["dark", "hp", "Аня", "abc"], False),
+    (["dark", "hp", "Никто", "+1"], False),
+    (["dark", "lang", "fr"], False),
+    (["dark", "card", "foo", "X"], False),
+    (["dark", "card", "monster", "X"], False),
+    (["dark", "card", "hero", "X", "--spell", "плохо"], False),
+    (["dark", "trade", "Аня", "Щит", "Bo", "1"], False),
+    (["dark", "discard", "Bo", "Щит"], False),
+    (["dark", "odds", "foo"], False),
+    (["dark", "odds", "fight", "4"], False),
+    (["dark", "check"], False),
+    (["dark", "end"], False),
+    (["next", "99"], False),
+    (["play"], False),
+    (["use", "никакая"], False),
+    (["mode", "вдвойне"], False),
+    (["amend", "--roll", "999", "--got", "3", "--reason", "опечатка"], False),
+    (["note"], False),
+    (["roll", "2d6", "--got", "9,9"], False),
+    (["roll", "кубик"], False),
+    (["export", "--format", "pdf"], False),
+    (["new", "нет-такой-игры"], False),
+    (["sessions", "rm", "dark-tower-1"], False),
+]
+
+
+@pytest.mark.slow
+def test_every_surface_of_a_russian_session_is_russian(tmp_path):
+    """The whole session, then every shared command, every --help, and the mistakes a player makes:
+    no Latin word outside the exceptions, no decimal point, the right plural forms."""
+    from tests.dark_tower_session import run_steps
+
+    runs, log = play("ru", tmp_path)
+    runs += run_steps([args for args, _ok in SURFACES], tmp_path)
+    for (args, ok), (_args, printed) in zip(SURFACES, runs[-len(SURFACES) :], strict=True):
+        code = int(printed.split("]", 1)[0].removeprefix("[exit "))
+        assert (code == 0) == ok, (args, printed)
+        if not ok:  # one line, and no traceback
+            assert len(printed.strip().splitlines()) <= 3 and "Traceback" not in printed, (args, printed)
+    exported = next((tmp_path / "logs").glob("*.md")).read_text(encoding="utf-8")
+    text = "\n".join(printed.split("\n", 1)[1] for _args, printed in runs) + "\n" + log + "\n" + exported
+    english = latin_words(text)
+    assert not english, sorted(set(english))
+    assert not decimal_points(text), decimal_points(text)
+    assert not wrong_plurals(text), wrong_plurals(text)

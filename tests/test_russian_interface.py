@@ -76,7 +76,7 @@ def test_click_and_typer_say_their_mistakes_in_the_sessions_language(russian, ar
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.startswith(ERRORS[args]), result.stderr
-    assert "см. «companion" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert f"(см.{NBSP}«companion" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
 def test_an_english_session_keeps_clicks_own_words():

@@ -60,7 +60,11 @@ def _check_format(fmt: str) -> str:
     if fmt == "markdown":
         fmt = "md"
     if fmt not in FORMATS:
-        raise InputError(f"{fmt!r} is not an export format; use {', '.join(FORMATS)}")
+        from companion.i18n import _
+
+        raise InputError(
+            _("{fmt!r} is not an export format; use {formats}").format(fmt=fmt, formats=", ".join(FORMATS))
+        )
     return fmt
 
 
@@ -71,7 +75,11 @@ def _write(target: Path, text: str) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise CompanionError(f"cannot write to {target.parent}: {exc.strerror or exc}") from None
+        from companion.i18n import _
+
+        raise CompanionError(
+            _("cannot write to {path}: {why}").format(path=target.parent, why=exc.strerror or exc)
+        ) from None
     write_atomic(target, text)
 
 
@@ -118,8 +126,15 @@ def export(
         if json_out:
             env.print_json(done)
         elif done["file"] != "-":
-            what = {"md": "Log", "html": "Page", "lonelog": "Lonelog", "json": "JSON"}[fmt]
-            env.echo(f"{what} written to {done['file']}")
+            from companion.i18n import _
+
+            written = {
+                "md": _("Log written to {path}"),
+                "html": _("Page written to {path}"),
+                "lonelog": _("Lonelog written to {path}"),
+                "json": _("JSON written to {path}"),
+            }[fmt]
+            env.echo(written.format(path=done["file"]))
         return
     _export_all(env, fmt, path, json_out)
 
@@ -142,7 +157,9 @@ def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
             done = _export_one(env, fmt, folder / (slug + EXTENSIONS[fmt]), name=slug)
         except CompanionError as exc:
             failed.append({"session": slug, "error": exc.message})
-            env.warn(f"{slug}: not exported: {exc.message}")
+            from companion.i18n import _
+
+            env.warn(_("{session}: not exported: {why}").format(session=slug, why=exc.message))
             continue
         source = done.pop("source", None)
         written.append(done)
@@ -160,7 +177,9 @@ def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
         for done in written:
             env.echo(f"{done['session']}: {done['file']}")
         if index is not None:
-            env.echo(f"Index: {index}")
+            from companion.i18n import _
+
+            env.echo(_("Index: {path}").format(path=index))
     if failed:
         raise typer.Exit(1)
 

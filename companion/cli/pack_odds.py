@@ -73,7 +73,7 @@ def odds(env: Env, words: list[str], *, mod: int, json_out: bool) -> bool:
         [
             (f"check {obj.name}", "bold"),
             (f": {obj.dice}{modtext} {obj.target_text}{against}", ""),
-            (f" → passes on {o.target}: ", ""),
+            (_(" → passes on {target}: ").format(target=o.target), ""),
             (fraction(o.success), "bold green"),  # type: ignore[arg-type]
         ]
     ]

@@ -280,7 +280,7 @@ def odds_cmd(
     if mod:
         head.append(f" {mod:+d}".replace("-", "−"), style="cyan")
     if o.success is not None:
-        head.append(f": passes on {o.target} → ", style="")
+        head.append(_(": passes on {target} → ").format(target=o.target), style="")
         head.append(fraction(o.success), style="bold green")
     env.print(head)
     if e.kind in ("DC", "EC", "talisman") and o.success is not None:

@@ -101,7 +101,7 @@ def roll_words(roll: dict[str, Any]) -> str:
     """One roll as the player reads it: ``#3 treasure: DR [4] → Dagger``."""
     result = roll.get("outcome") or roll.get("total")
     why = roll.get("why") or _("roll")
-    return f"#{roll['n']} {why}: {roll['expr']} {roll['dice']} → {result}"
+    return _("#{n}").format(n=roll["n"]) + f" {why}: {roll['expr']} {roll['dice']} → {result}"
 
 
 def preview(session: Session, event: dict[str, Any]) -> str:

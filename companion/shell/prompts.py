@@ -372,7 +372,11 @@ def _select(request: Choice, extras: bool, best: str | None = None) -> str:
     message = "\n".join(wrap(request.prompt, "", "  ", columns() - 2)) + "\n "
     default = best if best in request.values() else None
     question = questionary.select(
-        message, choices=choices, default=default, style=STYLE, instruction="\n".join(wrap(_(MENU_HINT), "", "  "))
+        message,
+        choices=choices,
+        default=default,
+        style=STYLE,
+        instruction="\n".join(wrap(_(MENU_HINT), "", "  ", columns() - 2)),
     )
     _bind_keys(question, MENU_KEYS if extras else {"?": "__help__"})
     _bind_options(question, request)

@@ -402,8 +402,7 @@ class Shell:
     def help(self) -> None:
         out = self.env
         out.echo(_("Every companion command works here without the 'companion' prefix:"))
-        examples = "  roll 2d6 --got 3,4   tally hit Adelhardt   hp -1   status --json   dark fight"
-        out.echo(examples)
+        out.echo(_("  roll 2d6 --got 3,4   tally hit Adelhardt   hp -1   status --json   dark fight"))
         out.echo(_("A dice expression alone is a roll: 2d6, DC+1, 4dt."))
         out.echo("")
         out.echo(_("Short forms:"))
@@ -412,7 +411,7 @@ class Shell:
         out.echo("")
         out.echo(_("Keys:"))
         for key, what in KEYS:
-            out.echo(f"  {key:<13} {_(what)}")
+            out.echo(f"  {_(key):<13} {_(what)}")
         out.echo("")
         out.echo(_("help COMMAND shows a command's options. Commands:"))
         names = self.command_names()

@@ -24,7 +24,7 @@ SHELL_WORDS = (*EXIT_WORDS, *HELP_WORDS, "clear", "shell", "companion")
 
 KEYS = (
     ("Tab", N_("complete a command, an option, a name from the session")),
-    ("Up / Down", N_("walk the history (kept between shells)")),
+    (N_("Up / Down"), N_("walk the history (kept between shells)")),
     ("Ctrl-R", N_("search the history")),
     ("Ctrl-C", N_("clear the line")),
     ("Enter", N_("at a roll the game waits for: roll it with the session's virtual dice")),

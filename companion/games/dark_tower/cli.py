@@ -50,7 +50,7 @@ def dark(
         from companion.errors import InputError
 
         if lang not in i18n.languages("dark-tower"):
-            known = " or ".join(f"--lang {x}" for x in i18n.languages("dark-tower"))
+            known = i18n._(" or ").join(f"--lang {x}" for x in i18n.languages("dark-tower"))
             raise InputError(i18n._("{lang!r} is not a language; use {known}").format(lang=lang, known=known))
         ctx.meta["dark_lang"] = lang
         i18n.activate(lang, "dark-tower")

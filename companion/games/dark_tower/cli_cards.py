@@ -203,6 +203,7 @@ def cards_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """List the cards you have entered (and the rule text's two examples)."""
+    from companion import i18n
     from companion.cli.kit import active_game
     from companion.games.dark_tower import cards as C
     from companion.games.dark_tower import data
@@ -223,4 +224,5 @@ def cards_cmd(
     for k, cs in found.items():
         env.print(f"[bold]{C.term(k, lang)}[/bold] ({len(cs)})")
         for s, c in sorted(cs.items()):
-            env.print(f"  {C.describe(c, lang)}  [dim]{s}[/dim]")
+            typed = C.slug(c.ru) if c.ru and (lang or i18n.language()) == "ru" else s  # its name to type
+            env.print(f"  {C.describe(c, lang)}  [dim]{typed}[/dim]")

@@ -455,9 +455,11 @@ def deck_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Correct a deck's count to what your table really has."""
+    from companion.i18n import _
+
     with _session(ctx) as session:
         before = len(session.state.log.entries)
-        _record(session, {"op": "deck", "floor": floor, "counts": _ints(counts, 3, "the counts")})
+        _record(session, {"op": "deck", "floor": floor, "counts": _ints(counts, 3, _("the counts"))})
         _show(ctx, session, before, json_out)
 
 

@@ -140,7 +140,7 @@ def set_lang(state: State, value: str) -> None:
     from companion import i18n
 
     if value not in i18n.languages(state.meta.game):
-        known = " or ".join(i18n.languages(state.meta.game))
+        known = i18n._(" or ").join(i18n.languages(state.meta.game))
         raise InputError(_("{lang!r} is not a language; use {known}").format(lang=value, known=known))
     game(state).lang = value
     i18n.activate(value, state.meta.game)
