@@ -223,7 +223,7 @@ def quote(text: object) -> str:
 
 
 def did_you_mean(word: str, choices: Any) -> str | None:
-    """"did you mean X?" for the closest of ``choices`` to ``word``, or None."""
+    """ "did you mean X?" for the closest of ``choices`` to ``word``, or None."""
     from companion.errors import closest
 
     near = closest(word, choices)

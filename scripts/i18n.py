@@ -3,7 +3,8 @@
     python scripts/i18n.py extract      # companion/locale/<domain>.pot from the code (Babel)
     python scripts/i18n.py update       # merge the .pot into every companion/locale/<lang>/LC_MESSAGES/<domain>.po
     python scripts/i18n.py compile      # .po → .mo (the wheel ships the .mo)
-    python scripts/i18n.py check        # exit 1 when a message has no translation, or a .mo is stale
+    python scripts/i18n.py check        # exit 1 when a message has no translation, a .mo is stale, or a
+                                        # user-facing string is not marked (scripts/i18n_marks.py)
     python scripts/i18n.py init LANG    # start a new language (then translate its .po and compile)
 
 Domains: ``companion`` holds the words every game shares (everything outside ``companion/games/<game>/``),
@@ -180,8 +181,19 @@ def compiled_messages(catalog: Catalog) -> set[tuple]:
     return {(_t(m.id), m.context, _t(m.string)) for m in catalog if m.id and _translated(m) and not m.fuzzy}
 
 
+def unmarked() -> list[str]:
+    """The user-facing strings of every domain with a catalogue that are not marked for it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from i18n_marks import unmarked as find
+
+    return find([path for domain in domains() for path in sources(domain)], ROOT)
+
+
 def cmd_check() -> int:
     bad = 0
+    for line in unmarked():
+        bad += 1
+        print(f"{line}: not marked for the catalogue: wrap it in _() (docs/translations.md)")
     for lang, domain, po in po_files():
         catalog = read(po, lang)
         wanted = {m.id if isinstance(m.id, str) else m.id[0]: m for m in extract(domain) if m.id}

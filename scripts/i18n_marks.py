@@ -32,7 +32,9 @@ import re
 from pathlib import Path
 
 PRINTING = {"print", "echo", "error", "warn", "info", "say", "_stderr_line", "secho", "fail", "print_formatted_text"}
-REQUESTS = {"choice", "Choice", "Option", "RollRequest", "Number", "Text", "add_column", "Panel"}
+#: Called by their own name (``choice(...)``, not a reader's ``r.choice(...)``), and a table's column.
+REQUESTS = {"choice", "Choice", "Option", "RollRequest", "Number", "Text", "Panel"}
+COLUMNS = {"add_column"}
 LOG = {"text", "heading", "line", "note"}
 KEYWORDS = {"hint", "message", "prompt", "why", "label", "title"}
 MARKS = {"_", "N_", "ngettext", "count", "pgettext", "npgettext", "gettext"}
@@ -111,9 +113,11 @@ def _shown(node: ast.Call) -> list[ast.expr]:
     is_error = (name.endswith("Error") and name not in BUILTIN_ERRORS) or name in ("BadParameter", "UsageError")
     if name in PRINTING or is_error:
         args += node.args
-    elif name in REQUESTS:  # the first is a key or a value: a request's words come after it
+    elif name in COLUMNS:
+        args += node.args[:1]
+    elif name in REQUESTS and isinstance(node.func, ast.Name):  # the first is a key or a value
         args += [a for arg in node.args[1:] for a in (arg.elts[1:] if isinstance(arg, ast.Tuple) else [arg])]
-        args += node.args[:1] if name in ("Text", "add_column", "Panel") and len(node.args) == 1 else []
+        args += node.args[:1] if name in ("Text", "Panel") and len(node.args) == 1 else []
     elif name in LOG and _receiver(node.func).endswith("log"):
         args += node.args[1:] if name == "line" else node.args  # log.line(key, text)
     args += [k.value for k in node.keywords if k.arg in KEYWORDS]

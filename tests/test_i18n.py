@@ -193,3 +193,36 @@ def test_the_shared_commands_speak_a_russian_session_from_their_first_line():
     assert run("new", "dark-tower", "--lang", "en", "--seed", "3", "--name", "en").exit_code == 0
     assert "is not a face of a d6" in run("roll", "2d6", "--got", "9,9").stderr
     assert "recorded in en" in run("roll", "2d6", "--got", "3,4").stdout
+
+
+# ---- every user-facing string is marked ----------------------------------------------------------
+
+
+def test_the_check_finds_an_unmarked_string_and_passes_marked_ones_and_notation(tmp_path):
+    """scripts/i18n.py check fails on a sentence given straight to an error, a printing call or the log
+    (scripts/i18n_marks.py); what is marked, notation, a key or a value, and a line said as is pass."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from i18n_marks import unmarked
+
+    source = tmp_path / "sample.py"
+    source.write_text(
+        "def f(env, state, name, r):\n"
+        "    raise InputError(f'no card {name!r} is known')\n"  # 2: found
+        "    env.print('Dice switched to physical.')\n"  # 3: found
+        "    state.log.text('The end: ' + name)\n"  # 4: found
+        "    env.echo(f'{name}: 4dt --got 1,h,6 companion dark fight')\n"  # notation only
+        "    raise InputError(_('no card {name!r} is known').format(name=name))\n"  # marked
+        "    r.choice(state.get('draw'), (*name, 'draw'), name)\n"  # a reader's key, not a request
+        "    yield choice('fight.help', _('Call {p}?'), ('alone', _('Alone')))\n"  # a request: key, then words
+        "    env.print('Nothing to see here')  # i18n: as is (a test)\n",
+        encoding="utf-8",
+    )
+    found = unmarked([source], tmp_path)
+    assert sorted({line.split(":")[1] for line in found}) == ["2", "3", "4"], found
+
+
+def test_every_user_facing_string_of_a_domain_with_a_catalogue_is_marked():
+    script = _script()
+    assert script.unmarked() == []

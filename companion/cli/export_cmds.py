@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt
+from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -60,8 +61,6 @@ def _check_format(fmt: str) -> str:
     if fmt == "markdown":
         fmt = "md"
     if fmt not in FORMATS:
-        from companion.i18n import _
-
         raise InputError(
             _("{fmt!r} is not an export format; use {formats}").format(fmt=fmt, formats=", ".join(FORMATS))
         )
@@ -75,8 +74,6 @@ def _write(target: Path, text: str) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        from companion.i18n import _
-
         raise CompanionError(
             _("cannot write to {path}: {why}").format(path=target.parent, why=exc.strerror or exc)
         ) from None
@@ -126,8 +123,6 @@ def export(
         if json_out:
             env.print_json(done)
         elif done["file"] != "-":
-            from companion.i18n import _
-
             written = {
                 "md": _("Log written to {path}"),
                 "html": _("Page written to {path}"),
@@ -146,19 +141,17 @@ def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
     from companion.store.paths import logs_dir
 
     if path is not None and str(path) == "-":
-        raise InputError("--all writes one file per session: give a folder, not -")
+        raise InputError(_("--all writes one file per session: give a folder, not -"))
     folder = path if path is not None else logs_dir(env.logs_dir)
     slugs = store(env).slugs()
     if not slugs:
-        raise CompanionError("there are no sessions to export", hint="start one with: companion new GAME")
+        raise CompanionError(_("there are no sessions to export"), hint=_("start one with: companion new GAME"))
     written, failed, pages = [], [], []
     for slug in slugs:
         try:
             done = _export_one(env, fmt, folder / (slug + EXTENSIONS[fmt]), name=slug)
         except CompanionError as exc:
             failed.append({"session": slug, "error": exc.message})
-            from companion.i18n import _
-
             env.warn(_("{session}: not exported: {why}").format(session=slug, why=exc.message))
             continue
         source = done.pop("source", None)
@@ -177,8 +170,6 @@ def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
         for done in written:
             env.echo(f"{done['session']}: {done['file']}")
         if index is not None:
-            from companion.i18n import _
-
             env.echo(_("Index: {path}").format(path=index))
     if failed:
         raise typer.Exit(1)
@@ -217,7 +208,7 @@ def audit(
     from companion.export.rolls import Rolls, collect
 
     if every and session:
-        raise InputError("give --session NAME or --all, not both")
+        raise InputError(_("give --session NAME or --all, not both"))
     st = store(env)
     names = st.slugs() if every else [session or require_name(env)]
     rolls = Rolls()
@@ -239,11 +230,11 @@ def audit(
         )
         return
     if not results:
-        env.echo(f"Dice audit of {scope}: no dice rolled yet.")
+        env.echo(_("Dice audit of {scope}: no dice rolled yet.").format(scope=scope))
         return
     width = _width(env)
     say = functools.partial(_say, env, width)
-    say(f"Dice audit of {scope}: each die type against a fair die (a chi-square test).")
+    say(_("Dice audit of {scope}: each die type against a fair die (a chi-square test).").format(scope=scope))
     for r in results:
         head = f"{die_label(r.die)}, {r.source}" + (" (control)" if r.source == "virtual" else "")
         env.echo("")
@@ -253,11 +244,19 @@ def audit(
             say("  ".join(f"{face}: {n}" for face, n in r.counts.items()), indent="  ", sep="  ")
     dice = sorted({r.die for r in results}, key=die_order)
     env.echo("")
-    say("A verdict needs " + ", ".join(f"{needed(d)} rolls of a {die_label(d)}" for d in dice) + ".")
+    needs = ", ".join(
+        ngettext("{n} roll of a {die}", "{n} rolls of a {die}", needed(d)).format(n=needed(d), die=die_label(d))
+        for d in dice
+    )
+    say(_("A verdict needs {rolls}.").format(rolls=needs))
     if rolls.amended:
-        say(f"{rolls.amended} amended roll(s) counted with the faces you corrected them to.")
+        say(_("{amended} amended roll(s) counted with the faces you corrected them to.").format(amended=rolls.amended))
     if rolls.unknown:
-        say(f"{rolls.unknown} roll(s) left out: their event does not say which dice they were.")
+        say(
+            _("{unknown} roll(s) left out: their event does not say which dice they were.").format(
+                unknown=rolls.unknown
+            )
+        )
 
 
 def _width(env: Env) -> int:

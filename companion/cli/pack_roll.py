@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, InputError
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -34,8 +35,6 @@ def read_table_roll(table: PackTable, text: str) -> Roll:
     try:
         return read_physical(table.expr, compact, allow_total=False)
     except InputError:
-        from companion.i18n import _
-
         raise InputError(
             _("{text!r} is not a d66 roll; type the tens die, then the units die, each 1 to 6: 3,5 or 35").format(
                 text=text.strip()
@@ -56,7 +55,6 @@ class _Dice:
 
     def __call__(self, table: PackTable, why: str, refuse: Refuse) -> tuple[Roll, list[Roll]]:
         """A roll on ``table`` that ``refuse`` accepts, and the virtual rolls rolled again to get it."""
-        from companion.i18n import _
         from companion.packs.rolling import MAX_REROLLS, gave_up
 
         i = self.used
@@ -73,8 +71,10 @@ class _Dice:
                     [*self.gots, "35" if table.read == "d66" else ",".join("3" for _ in table.expr.dice)]
                 )
                 raise InputError(
-                    f"this session uses physical dice: give the faces of every roll with --got, one roll after "
-                    f"another, separated by / (e.g. --got {example})"
+                    _(
+                        "this session uses physical dice: give the faces of every roll with --got, one "
+                        "roll after another, separated by / (e.g. --got {example})"
+                    ).format(example=example)
                 )
             return self._ask(table, why, refuse), []
         discarded = []
@@ -97,8 +97,6 @@ class _Dice:
 
         hint = None
         if table.read == "d66":
-            from companion.i18n import _
-
             why = _("{why} (d66: the tens die, then the units die)").format(why=why)
             hint = _("the tens die, then the units die: 3 5 or 35")
         return ask_faces(table.expr, 0, why, reader=reader, hint=hint)
@@ -120,7 +118,9 @@ class _Dice:
     def done(self) -> None:
         if self.used < len(self.gots):
             raise InputError(
-                f"--got gives {len(self.gots)} rolls but this took {self.used}; give one set of faces per roll"
+                _("--got gives {n} rolls but this took {used}; give one set of faces per roll").format(
+                    n=len(self.gots), used=self.used
+                )
             )
 
 
@@ -156,10 +156,8 @@ def roll(
         return False  # no packs at all: the built-in games' DR and its messages
     pack, obj = lookup(env, kind, name, found)
     if kind == "dr" and mod:
-        raise InputError(f"DR {obj.name} takes no modifier: a table reads the bare dice")
+        raise InputError(_("DR {name} takes no modifier: a table reads the bare dice").format(name=obj.name))
     if kind != "dr" and row is not None:
-        from companion.i18n import _
-
         raise InputError(_("--row picks a row of a table (DR NAME); a check is rolled"))
     from companion.cli.kit import active_name
 
@@ -168,7 +166,9 @@ def roll(
     if session_name is not None:
         if seed is not None:
             raise CompanionError(
-                f"session {session_name!r} rolls from its own seed; drop --seed, or add --scratch to roll outside it"
+                _(
+                    "session {session_name!r} rolls from its own seed; drop --seed, or add --scratch to roll outside it"
+                ).format(session_name=session_name)
             )
         from companion.cli.kit import opened
 
@@ -190,8 +190,6 @@ def roll(
             extra["seed"] = seed
         after, items = {}, {}
         if any(r.get("unique") for r in event["rolls"]):
-            from companion.i18n import _
-
             note = _("no session is active: the rows drawn are not kept")
     _show(env, pack, event, effects, after, items, note, extra, json_out)
     return True
@@ -261,16 +259,12 @@ def _show(
     if "seed" in extra:
         lines[0].append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
-        from companion.i18n import _
-
         lines.append([("  " + _("recorded in {session}").format(session=extra["session"]), "dim")])
     print_lines(env, lines)
 
 
 def _faces(r: dict[str, Any]) -> str:
     if r.get("src") == "chosen":
-        from companion.i18n import _
-
         return _("row {n}").format(n=r["total"])
     if r.get("faces") is None:
         return f"(total {r['total']})"
@@ -293,8 +287,6 @@ def roll_total(r: dict[str, Any]) -> int:
 
 
 def _roll_segments(r: dict[str, Any]) -> list[Segment]:
-    from companion.i18n import _
-
     depth = r.get("depth", 0)
     total = roll_total(r)
     if "table" in r:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError, NotFoundError
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -147,11 +148,13 @@ def lookup(env: Env, kind: str, name: str, found: Found | None = None) -> tuple[
             )
         raise NotFoundError(
             message,
-            hint="companion tables list shows every pack; start a session with companion new freeform --tables FILE",
+            hint=_("companion tables list shows every pack; start a session with companion new freeform --tables FILE"),
         )
     if len(hits) > 1 and found.origin.get(hits[0][0].name) != "session":
         names = " or ".join(f"{p.name}/{item}" for p, _ in hits)
-        raise InputError(f"{len(hits)} packs have a {what} {item!r}: write {names}")
+        raise InputError(
+            _("{n} packs have a {what} {item!r}: write {names}").format(n=len(hits), what=what, item=item, names=names)
+        )
     return hits[0]
 
 
@@ -169,7 +172,9 @@ def resolve(env: Env, text: str) -> Pack:
         if pack.name == text:
             return pack
     names = ", ".join(p.name for p in found.packs) or f"none in {folder}"
-    raise NotFoundError(f"no table pack {text!r}: give a .toml file, or one of your packs: {names}")
+    raise NotFoundError(
+        _("no table pack {text!r}: give a .toml file, or one of your packs: {names}").format(text=text, names=names)
+    )
 
 
 def attach(env: Env, session: Session, packs: list[Pack]) -> None:
@@ -198,18 +203,26 @@ def check_packs(packs: list[Pack], game: str) -> None:
     kept: dict[str, Pack] = {}
     for pack in packs:
         if pack.name in seen:
-            raise InputError(f"two --tables packs are both named {pack.name!r}; give each pack once")
+            raise InputError(
+                _("two --tables packs are both named {name!r}; give each pack once").format(name=pack.name)
+            )
         seen[pack.name] = pack
         if pack.trackers and game != "freeform":
             names = ", ".join(t.name for t in pack.trackers.values())
             raise InputError(
-                f"{pack.path}: {pack.name} declares trackers ({names}), and only a freeform session keeps a pack's "
-                f"trackers (the {game} rules keep their own); use companion new freeform --tables, or a pack "
-                "without [trackers]"
+                _(
+                    "{path}: {name} declares trackers ({names}), and only a freeform session keeps a "
+                    "pack's trackers (the {game} rules keep their own); use companion new freeform "
+                    "--tables, or a pack without [trackers]"
+                ).format(path=pack.path, name=pack.name, names=names, game=game)
             )
         for t in pack.trackers.values():
             if t.key in kept:
                 other = next(o for o in kept[t.key].trackers.values() if o.key == t.key)
                 what = f"an HP tracker ({other.name} and {t.name})" if t.hp or other.hp else f"the tracker {t.name}"
-                raise InputError(f"{kept[t.key].name} and {pack.name} both declare {what}; keep it in one pack")
+                raise InputError(
+                    _("{name} and {name2} both declare {what}; keep it in one pack").format(
+                        name=kept[t.key].name, name2=pack.name, what=what
+                    )
+                )
             kept[t.key] = pack

@@ -11,6 +11,7 @@ import typer
 
 from companion.cli.common import JsonOpt
 from companion.cli.complete import game_names, variant_names
+from companion.i18n import _, ngettext, number
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -91,7 +92,11 @@ def simulate(
     unknown = [v for v in variants if v not in spec.variants]
     if unknown:
         known = ", ".join(spec.variants) or "none"
-        raise InputError(f"{spec.title} has no variant {unknown[0]!r}; its variants: {known}")
+        raise InputError(
+            _("{title} has no variant {unknown!r}; its variants: {known}").format(
+                title=spec.title, unknown=unknown[0], known=known
+            )
+        )
     chosen = sim.policy(policy).name
     workers = cpu_count() if jobs == 0 else jobs
     if seed is None:
@@ -110,8 +115,17 @@ def simulate(
         env.print(part)
     rate = runs / elapsed if elapsed > 0 else float("inf")
     used = 1 if workers <= 1 else min(workers, -(-runs // CHUNK))  # a chunk of runs is the smallest share
-    processes = f"{used} process{'es' if used > 1 else ''}"
-    env.print(f"[dim]{runs:,} runs in {elapsed:.1f} s ({rate:,.0f} runs/s on {processes}).[/dim]")
+    processes = ngettext("{n} process", "{n} processes", used).format(n=used)
+    env.print(
+        "[dim]"
+        + _("{runs} runs in {elapsed} s ({rate} runs/s on {processes}).").format(
+            runs=number(runs, group=True),
+            elapsed=number(elapsed, 1),
+            rate=number(rate, group=True),
+            processes=processes,
+        )
+        + "[/dim]"
+    )
 
 
 def _play(env: Env, game: str, runs: int, seed: int, **options: Any) -> Tally:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -91,11 +92,11 @@ def list_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         names = [f"DR {t}" for t in p.tables] + [f"check {c}" for c in p.checks]
         grid.add_row(escape(p.name), labels[origin], escape(", ".join(names)))
     env.print(grid)
-    env.print(f"Your folder: {escape(str(folder))}", soft_wrap=True)
+    env.print(_("Your folder: {path}").format(path=escape(str(folder))), soft_wrap=True)
     if not any(origin == "folder" for _, origin in packs):
-        env.print("  (no packs there yet: copy a .toml pack into it, or use companion new freeform --tables FILE)")
+        env.print(_("  (no packs there yet: copy a .toml pack into it, or use companion new freeform --tables FILE)"))
     for exc in broken:
-        env.print(f"[red]refused[/red] {escape(str(exc))}")
+        env.print(_("[red]refused[/red] {why}").format(why=escape(str(exc))))
 
 
 @tables_app.command("show")
@@ -129,7 +130,10 @@ def show_cmd(
     if broken:
         raise broken[0]
     known = ", ".join(p.name for p, _ in packs)
-    raise NotFoundError(f"no pack or table {name!r}; packs: {known}", hint="companion tables list shows every table")
+    raise NotFoundError(
+        _("no pack or table {name!r}; packs: {known}").format(name=name, known=known),
+        hint="companion tables list shows every table",
+    )
 
 
 def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
@@ -152,9 +156,9 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
 
     from companion.cli.pack_odds import show_table_odds
 
-    env.print(f"[bold]{escape(p.title)}[/bold] ({escape(p.name)}" + (", built-in, read-only)" if p.builtin else ")"))
+    env.print(f"[bold]{escape(p.title)}[/bold] ({escape(p.name)}" + (_(", built-in, read-only)") if p.builtin else ")"))
     if not p.builtin:
-        env.print(f"File: {escape(p.path)}", soft_wrap=True)
+        env.print(_("File: {path}").format(path=escape(p.path)), soft_wrap=True)
     if p.description:
         env.print(escape(p.description))
     for t in p.tables.values():
@@ -164,14 +168,19 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
         env.print("")
         for c in p.checks.values():
             env.print(
-                f"[bold]check {escape(c.name)}[/bold]: {escape(c.title)}, {escape(c.dice)} {escape(c.target_text)}"
+                _("[bold]check {name}[/bold]: {title}, {dice} {target}").format(
+                    name=escape(c.name), title=escape(c.title), dice=escape(c.dice), target=escape(c.target_text)
+                )
             )
     if p.trackers:
         env.print("")
         for t in p.trackers.values():
-            top = f", max {t.max}" if t.max is not None else ""
+            top = _(", max {n}").format(n=t.max) if t.max is not None else ""
             env.print(
-                f"[bold]{escape(t.name)}[/bold]: starts at {t.start}{top}" + (" (the HP tracker)" if t.hp else "")
+                f"[bold]{escape(t.name)}[/bold]: "
+                + _("starts at {n}").format(n=t.start)
+                + top
+                + (" " + _("(the HP tracker)") if t.hp else "")
             )
 
 
@@ -208,7 +217,7 @@ def validate_cmd(
         )
         return
     counts = [_count(len(p.tables), "table"), _count(len(p.checks), "check"), _count(len(p.trackers), "tracker")]
-    env.echo(f"{file}: ok, pack {p.name} ({', '.join(counts)})")
+    env.echo(_("{file}: ok, pack {name} ({counts})").format(file=file, name=p.name, counts=", ".join(counts)))
 
 
 def _pack_names(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
@@ -318,12 +327,14 @@ def tracker(
             for key, c in counters.items():
                 env.echo(f"{shown[key]}: {c.value}" + (f"/{c.max}" if c.max is not None else ""))
             if not counters:
-                env.echo("No trackers yet: start a session with companion new freeform --tables FILE.")
+                env.echo(_("No trackers yet: start a session with companion new freeform --tables FILE."))
             return
         key = next((k for k, label in shown.items() if name.lower() in (k.lower(), label.lower())), None)
         if key is None:
             known = ", ".join(shown.values()) or "none"
-            raise InputError(f"this session keeps no tracker {name!r}; its trackers: {known}")
+            raise InputError(
+                _("this session keeps no tracker {name!r}; its trackers: {known}").format(name=name, known=known)
+            )
         if change is not None:
             op, value = parse_change(change, shown[key])
             event: dict[str, Any] = {"t": "counter", "name": key, "op": op, "value": value, "label": shown[key]}

@@ -27,6 +27,7 @@ from pygal.style import Style
 
 from companion.export.audit import DieAudit, categories, die_label
 from companion.export.replay import Replay
+from companion.i18n import _
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e", "#cb4335",
@@ -180,7 +181,7 @@ def dice_chart(die: str, results: list[DieAudit], narrow: bool = False) -> str:
     chart = pygal.Bar(
         **_config(
             narrow,
-            title=f"{die_label(die)}: share of rolls per face",
+            title=_("{die_label}: share of rolls per face").format(die_label=die_label(die)),
             y_title="% of rolls",
             height=300,
             legend_at_bottom_columns=2 if narrow else 3,

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import _
 from companion.packs import bounds, read_checks
 from companion.packs.model import (  # noqa: F401  (the names the rest of companion imports from here)
     BUILTIN_TRACKERS,
@@ -40,10 +41,12 @@ PACK_KEYS = ("name", "title", "description", "book", "license")
 def _head(r: Reader, data: Any, found: dict[str, Any]) -> None:
     head = r.keys(data, ("pack",), PACK_KEYS, "[pack]") if data is not None else None
     if head is None:
-        raise r.fail((), 'a pack starts with [pack] and name = "..." (a short name, e.g. ruined-keep)')
+        raise r.fail((), _('a pack starts with [pack] and name = "..." (a short name, e.g. ruined-keep)'))
     name = r.text(head.get("name"), ("pack", "name"), required=True)
     if not read_checks.NAME.match(name):
-        raise r.fail(("pack", "name"), f"pack name {name!r}: use letters, digits, - and _ (e.g. ruined-keep)")
+        raise r.fail(
+            ("pack", "name"), _("pack name {name!r}: use letters, digits, - and _ (e.g. ruined-keep)").format(name=name)
+        )
     found["pack"] = {
         "name": name,
         "title": r.text(head.get("title"), ("pack", "title")) or name,
@@ -63,12 +66,12 @@ def _tables(r: Reader, data: Any, found: dict[str, Any]) -> None:
 
     data = {} if data is None else data
     if not isinstance(data, dict):
-        raise r.fail(("tables",), "tables must be sections: [tables.NAME]")
+        raise r.fail(("tables",), _("tables must be sections: [tables.NAME]"))
     tables: dict[str, PackTable] = {}
     for tname, tdata in data.items():
         table = read_table(r, tname, tdata, found["trackers"])
         if table.name in tables:
-            raise r.fail(("tables", tname), f"two tables are named {tname!r} (names ignore case)")
+            raise r.fail(("tables", tname), _("two tables are named {tname!r} (names ignore case)").format(tname=tname))
         tables[table.name] = table
     check_refs(r, tables, data)
     found["tables"] = tables
@@ -77,7 +80,7 @@ def _tables(r: Reader, data: Any, found: dict[str, Any]) -> None:
 def _checks(r: Reader, data: Any, found: dict[str, Any]) -> None:
     data = {} if data is None else data
     if not isinstance(data, dict):
-        raise r.fail(("checks",), "checks must be sections: [checks.NAME]")
+        raise r.fail(("checks",), _("checks must be sections: [checks.NAME]"))
     found["checks"] = {}
     for cname, cdata in data.items():
         check = read_checks.check(r, cname, cdata, found["trackers"])
@@ -140,9 +143,11 @@ def parse_pack(source: str, where: str) -> Pack:
         line = int(m.group(1)) if m else source.count("\n") + 1
         what = what[:1].lower() + what[1:]
         advice = "put text in double quotes" if what.startswith("invalid value") else "see docs/tables.md"
-        raise PackError(where, line, f"TOML syntax: {what}; {advice}") from None
+        raise PackError(where, line, _("TOML syntax: {what}; {advice}").format(what=what, advice=advice)) from None
     except (RecursionError, ValueError) as exc:  # bounds.check_source refuses what leads here first
-        raise PackError(where, None, f"TOML cannot be read ({type(exc).__name__}); see docs/tables.md") from None
+        raise PackError(
+            where, None, _("TOML cannot be read ({name}); see docs/tables.md").format(name=type(exc).__name__)
+        ) from None
     return pack_from(data, source, where)
 
 
@@ -156,7 +161,7 @@ def pack_from(data: dict[str, Any], source: str, where: str) -> Pack:
         reader(r, data.get(key), found)
     if not found["tables"] and not found["checks"] and not found["fights"]:
         raise r.fail(
-            ("pack",), "the pack has no [tables.NAME], no [checks.NAME] and no [fights.NAME]; add at least one"
+            ("pack",), _("the pack has no [tables.NAME], no [checks.NAME] and no [fights.NAME]; add at least one")
         )
     head = found["pack"]
     return Pack(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.i18n import _
 from companion.packs.model import BUILTIN_TRACKERS, Check, Effect, TrackerSpec
 from companion.packs.reader import Path, Reader, dotted
 
@@ -18,13 +19,13 @@ _TARGET = re.compile(r"^\s*(<=|>=|==|=|<|>)\s*(?:(-?\d{1,6})|([A-Za-z][\w-]*)\s*
 
 def trackers(r: Reader, data: Any) -> dict[str, TrackerSpec]:
     if not isinstance(data, dict):
-        raise r.fail(("trackers",), "[trackers] lists NAME = { start = N, max = N } lines")
+        raise r.fail(("trackers",), _("[trackers] lists NAME = { start = N, max = N } lines"))
     out: dict[str, TrackerSpec] = {}
     hp_seen = None
     for name, value in data.items():
         path = ("trackers", name)
         if not NAME.match(name):
-            raise r.fail(path, f"tracker name {name!r}: use letters, digits, - and _ (e.g. SKILL)")
+            raise r.fail(path, _("tracker name {name!r}: use letters, digits, - and _ (e.g. SKILL)").format(name=name))
         if isinstance(value, int) and not isinstance(value, bool):
             value = {"start": value}
         spec = r.keys(value, path, TRACKER_KEYS, "tracker")
@@ -33,18 +34,34 @@ def trackers(r: Reader, data: Any) -> dict[str, TrackerSpec]:
         hp = spec.get("hp", False)
         for key, v in (("start", start), ("max", top)):
             if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 999_999):
-                raise r.fail((*path, key), f"trackers.{name}.{key} must be a whole number from 0 to 999999")
+                raise r.fail(
+                    (*path, key),
+                    _("trackers.{name}.{key} must be a whole number from 0 to 999999").format(name=name, key=key),
+                )
         if not isinstance(hp, bool):
-            raise r.fail((*path, "hp"), f"trackers.{name}.hp must be true or false")
+            raise r.fail((*path, "hp"), _("trackers.{name}.hp must be true or false").format(name=name))
         if top is not None and start > top:
-            raise r.fail(path, f"tracker {name} starts at {start}, above its max {top}; lower start or raise max")
+            raise r.fail(
+                path,
+                _("tracker {name} starts at {start}, above its max {top}; lower start or raise max").format(
+                    name=name, start=start, top=top
+                ),
+            )
         if hp:
             if hp_seen:
-                raise r.fail((*path, "hp"), f"{hp_seen} and {name} both say hp = true; only one tracker is HP")
+                raise r.fail(
+                    (*path, "hp"),
+                    _("{hp_seen} and {name} both say hp = true; only one tracker is HP").format(
+                        hp_seen=hp_seen, name=name
+                    ),
+                )
             hp_seen = name
         key = "hp" if hp else name.lower()
         if key in {t.key for t in out.values()}:
-            raise r.fail(path, f"tracker {name} is kept where another tracker is ({key}); rename one")
+            raise r.fail(
+                path,
+                _("tracker {name} is kept where another tracker is ({key}); rename one").format(name=name, key=key),
+            )
         out[name.lower()] = TrackerSpec(name, key, start, top, hp)
     return out
 
@@ -54,7 +71,9 @@ def effects(r: Reader, value: Any, path: Path, known: dict[str, TrackerSpec]) ->
         return ()
     items = value if isinstance(value, list) else [value]
     if not all(isinstance(v, str) for v in items):
-        raise r.fail(path, f'{dotted(path)} must be a text such as "gold +1" (or a list of them)')
+        raise r.fail(
+            path, _('{dotted} must be a text such as "gold +1" (or a list of them)').format(dotted=dotted(path))
+        )
     out = []
     for item in items:
         for part in item.split(";"):
@@ -66,7 +85,12 @@ def effects(r: Reader, value: Any, path: Path, known: dict[str, TrackerSpec]) ->
 def effect(r: Reader, text: str, path: Path, known: dict[str, TrackerSpec]) -> Effect:
     m = _EFFECT.match(text)
     if not m:
-        raise r.fail(path, f"effect {text!r} is not a tracker change; write NAME +N, NAME -N or NAME =N (e.g. gold +1)")
+        raise r.fail(
+            path,
+            _("effect {text!r} is not a tracker change; write NAME +N, NAME -N or NAME =N (e.g. gold +1)").format(
+                text=text
+            ),
+        )
     is_item, item_name, name, sign, digits = m.groups()
     value = int(digits)
     op = "set" if sign == "=" else "add"
@@ -74,7 +98,7 @@ def effect(r: Reader, text: str, path: Path, known: dict[str, TrackerSpec]) -> E
         value = -value
     if is_item:
         if op == "set":
-            raise r.fail(path, f"effect {text!r}: items change by +N or -N")
+            raise r.fail(path, _("effect {text!r}: items change by +N or -N").format(text=text))
         return Effect("item", item_name.lower(), "add", value, item_name.lower(), text)
     spec = known.get(name.lower())
     if spec is None and name.lower() == "hp":
@@ -83,23 +107,33 @@ def effect(r: Reader, text: str, path: Path, known: dict[str, TrackerSpec]) -> E
         return Effect("counter", spec.key, op, value, spec.name, text)
     if name.lower() == "xp":
         if op == "set":
-            raise r.fail(path, f"effect {text!r}: XP changes by +N or -N")
+            raise r.fail(path, _("effect {text!r}: XP changes by +N or -N").format(text=text))
         return Effect("xp", "xp", "add", value, "XP", text)
     if name.lower() in BUILTIN_TRACKERS:
         return Effect("counter", name.lower(), op, value, BUILTIN_TRACKERS[name.lower()], text)
-    raise r.fail(path, f"effect {text!r} names no tracker; {known_trackers(known)}, or add {name} to [trackers]")
+    raise r.fail(
+        path,
+        _("effect {text!r} names no tracker; {known_trackers}, or add {name} to [trackers]").format(
+            text=text, known_trackers=known_trackers(known), name=name
+        ),
+    )
 
 
 def check(r: Reader, name: str, data: Any, known: dict[str, TrackerSpec]) -> Check:
     path = ("checks", name)
     if not NAME.match(name):
-        raise r.fail(path, f"check name {name!r}: use letters, digits, - and _ (e.g. skill)")
+        raise r.fail(path, _("check name {name!r}: use letters, digits, - and _ (e.g. skill)").format(name=name))
     data = r.keys(data, path, CHECK_KEYS, "check")
     dice, expr = r.dice(data.get("dice"), (*path, "dice"), "2d6")
     target = data.get("target")
     m = _TARGET.match(target) if isinstance(target, str) else None
     if m is None:
-        raise r.fail((*path, "target"), f'check {name}: target {target!r} is not a target; write "<= SKILL" or ">= 7"')
+        raise r.fail(
+            (*path, "target"),
+            _('check {name}: target {target!r} is not a target; write "<= SKILL" or ">= 7"').format(
+                name=name, target=target
+            ),
+        )
     op, number, tracker_name, sign, off = m.groups()
     op = "==" if op == "=" else op
     tracker = None
@@ -109,8 +143,9 @@ def check(r: Reader, name: str, data: Any, known: dict[str, TrackerSpec]) -> Che
         if tracker is None:
             raise r.fail(
                 (*path, "target"),
-                f"check {name}: target names {tracker_name}, which is not in [trackers]; "
-                f"{known_trackers(known, builtin=False)}",
+                _("check {name}: target names {tracker_name}, which is not in [trackers]; {known_trackers}").format(
+                    name=name, tracker_name=tracker_name, known_trackers=known_trackers(known, builtin=False)
+                ),
             )
         offset = (-1 if sign == "-" else 1) * int(off) if off else 0
     return Check(

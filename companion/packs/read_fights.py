@@ -39,7 +39,7 @@ def read_fight(
     if not read_checks.NAME.match(name):
         raise r.fail(path, _("fight name {name!r}: use letters, digits, - and _ (e.g. sword)").format(name=name))
     if not isinstance(data, dict):
-        raise r.fail(path, 'a fight is a section: [fights.NAME] with kind = "opposed" or kind = "table"')
+        raise r.fail(path, _('a fight is a section: [fights.NAME] with kind = "opposed" or kind = "table"'))
     kind = r.choice(data.get("kind"), (*path, "kind"), KINDS) if "kind" in data else None
     if kind is None:
         raise r.fail(
@@ -126,14 +126,15 @@ def _table(r: Reader, path: Path, data: dict, trackers, common) -> Fight:
                 )
             )
             raise r.fail(
-                (*path, "until"), text.format(n=len(refs)) + '; e.g. until = "ENDURANCE <= 0 or foe.ENDURANCE <= 0"'
+                (*path, "until"),
+                text.format(n=len(refs)) + _('; e.g. until = "ENDURANCE <= 0 or foe.ENDURANCE <= 0"'),
             )
     ratio = fx.linear(r, data["ratio"], (*path, "ratio"), trackers, dice=False)
     dice, expr = r.dice(data.get("dice"), (*path, "dice"), "1d10")
     zero = data.get("zero")
     if zero is not None:
         if zero not in (0, 10) or isinstance(zero, bool):
-            raise r.fail((*path, "zero"), "zero = 0 (the d10's 0 is a 0) or zero = 10 (it is a 10)")
+            raise r.fail((*path, "zero"), _("zero = 0 (the d10's 0 is a 0) or zero = 10 (it is a 10)"))
         if len(expr.dice) != 1 or expr.dice[0].sides != 10 or expr.const:
             raise r.fail(
                 (*path, "zero"),
@@ -214,7 +215,7 @@ def _columns(r: Reader, path: Path, value: Any) -> tuple[Band, ...]:
 def _rows(r: Reader, path: Path, value: Any, width: int, wanted: list[int], dice: str, zero: int | None):
     if not isinstance(value, dict) or not value:
         raise r.fail(
-            path, '[fights.NAME.rows] gives one row per die result: 1 = ["k/0", "6/0", ...], one cell a column'
+            path, _('[fights.NAME.rows] gives one row per die result: 1 = ["k/0", "6/0", ...], one cell a column')
         )
     reads = spans_text(wanted) + (" with zero = 0" if zero == 0 else "")
     out: dict[int, tuple[Cell, ...]] = {}
@@ -342,7 +343,7 @@ def read_foes(r: Reader, data: Any, fights: dict[str, Fight]) -> dict[str, Foe]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise r.fail(("foes",), '[foes] lists NAME = { name = "Cave troll", SKILL = 9, STAMINA = 10 } lines')
+        raise r.fail(("foes",), _('[foes] lists NAME = { name = "Cave troll", SKILL = 9, STAMINA = 10 } lines'))
     needed: dict[str, str] = {}
     for fight in fights.values():
         for label in fight.foe_names:

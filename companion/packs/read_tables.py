@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.i18n import _
 from companion.packs import read_checks
 from companion.packs.model import DRAWS, DUPLICATES, REF, PackRow, PackTable, Ref, TrackerSpec
 from companion.packs.reader import Path, Reader, spans_text
@@ -28,11 +29,11 @@ _PIECE = re.compile(r"^\s*(\d{1,5})\s*(?:([-–—])\s*(\d{1,5})|(\+))?\s*$")
 def read_table(r: Reader, name: str, data: Any, trackers: dict[str, TrackerSpec]) -> PackTable:
     path = ("tables", name)
     if not read_checks.NAME.match(name):
-        raise r.fail(path, f"table name {name!r}: use letters, digits, - and _ (e.g. room)")
+        raise r.fail(path, _("table name {name!r}: use letters, digits, - and _ (e.g. room)").format(name=name))
     data = r.keys(data, path, TABLE_KEYS, "table")
     rows_data = data.get("rows")
     if not isinstance(rows_data, list) or not rows_data:
-        raise r.fail(path, f'table {name} needs rows = [ {{ roll = "1-3", result = "..." }}, ... ]')
+        raise r.fail(path, _('table {name} needs rows = [ {{ roll = "1-3", result = "..." }}, ... ]').format(name=name))
     raw = [r.keys(rdata, (*path, "rows", i), ROW_KEYS, "row") for i, rdata in enumerate(rows_data)]
     weighted = [i for i, rdata in enumerate(raw) if "weight" in rdata]
     if weighted:
@@ -97,7 +98,10 @@ def _ref(r: Reader, target: str, times: str | None, path: Path, table: str) -> R
     rolls = int(times) if times is not None else 1
     if not 1 <= rolls <= MAX_REPEAT:
         raise r.fail(
-            path, f"table {table}: [{target} x{rolls}] rolls too often; a reference rolls 1 to {MAX_REPEAT} times"
+            path,
+            _("table {table}: [{target} x{rolls}] rolls too often; a reference rolls 1 to {max_repeat} times").format(
+                table=table, target=target, rolls=rolls, max_repeat=MAX_REPEAT
+            ),
         )
     return Ref(target.lower(), rolls)
 
@@ -115,11 +119,18 @@ def _then(r: Reader, value: Any, path: Path, table: str) -> list[Ref]:
         if not isinstance(target, str) or not read_checks.NAME.match(target.strip()):
             raise r.fail(
                 path,
-                f"table {table}: then = {value!r}: write "
-                'then = ["monster"] or then = [{ table = "monster", rolls = 2 }]',
+                _(
+                    'table {table}: then = {value!r}: write then = ["monster"] or then = [{{ table = '
+                    '"monster", rolls = 2 }}]'
+                ).format(table=table, value=value),
             )
         if not isinstance(rolls, int) or isinstance(rolls, bool):
-            raise r.fail(path, f"table {table}: rolls = {rolls!r}: write a whole number, e.g. rolls = 2")
+            raise r.fail(
+                path,
+                _("table {table}: rolls = {rolls!r}: write a whole number, e.g. rolls = 2").format(
+                    table=table, rolls=rolls
+                ),
+            )
         out.append(_ref(r, target.strip(), str(rolls), path, table))
     return out
 
@@ -133,14 +144,24 @@ def _spans(r: Reader, value: Any, path: Path, table: str) -> list[tuple[int, int
     for piece in pieces:
         m = _PIECE.match(piece) if isinstance(piece, str) else None
         if m is None:
-            raise r.fail(path, f'table {table}: roll = {value!r} is not a roll; write "4", "1-3" or "11+"')
+            raise r.fail(
+                path,
+                _('table {table}: roll = {value!r} is not a roll; write "4", "1-3" or "11+"').format(
+                    table=table, value=value
+                ),
+            )
         lo = int(m.group(1))
         if m.group(4):
             out.append((lo, _OPEN))
             continue
         hi = int(m.group(3)) if m.group(3) else lo
         if hi < lo:
-            raise r.fail(path, f'table {table}: roll "{piece.strip()}" runs backwards; write "{hi}-{lo}"')
+            raise r.fail(
+                path,
+                _('table {table}: roll "{piece}" runs backwards; write "{hi}-{lo}"').format(
+                    table=table, piece=piece.strip(), hi=hi, lo=lo
+                ),
+            )
         out.append((lo, hi))
     return out
 
@@ -156,24 +177,33 @@ def _weighted(
         if "weight" not in rdata or "roll" in rdata:
             raise r.fail(
                 (*path, "rows", i),
-                f"table {name}: give every row a weight = N, or every row a roll; not both in one table",
+                _("table {name}: give every row a weight = N, or every row a roll; not both in one table").format(
+                    name=name
+                ),
             )
         w = rdata["weight"]
         if not isinstance(w, int) or isinstance(w, bool) or not 1 <= w <= MAX_WEIGHTS:
             raise r.fail(
                 (*path, "rows", i, "weight"),
-                f"table {name}: weight = {w!r}: write a whole number from 1 to {MAX_WEIGHTS}",
+                _("table {name}: weight = {w!r}: write a whole number from 1 to {max_weights}").format(
+                    name=name, w=w, max_weights=MAX_WEIGHTS
+                ),
             )
     total = sum(rdata["weight"] for rdata in raw)
     if total > MAX_WEIGHTS:
         raise r.fail(
-            (*path, "rows"), f"table {name}: the weights add up to {total}; companion rolls at most 1d{MAX_WEIGHTS}"
+            (*path, "rows"),
+            _("table {name}: the weights add up to {total}; companion rolls at most 1d{max_weights}").format(
+                name=name, total=total, max_weights=MAX_WEIGHTS
+            ),
         )
     given = data.get("dice")
     if given is not None and (not isinstance(given, str) or given.strip().lower() not in (f"1d{total}", f"d{total}")):
         raise r.fail(
             (*path, "dice"),
-            f"table {name}: its weights add up to {total}, so it rolls 1d{total}; write that, or leave dice out",
+            _(
+                "table {name}: its weights add up to {total}, so it rolls 1d{total}; write that, or leave dice out"
+            ).format(name=name, total=total),
         )
     rows = []
     at = 1
@@ -207,7 +237,10 @@ def _cover(r: Reader, table: PackTable, path: Path) -> PackTable:
             ra, rb = rows[i], rows[j]
             what = f"rows {ra.span} and {rb.span} both cover" if i != j else f"row {ra.span} covers twice"
             raise r.fail(
-                (*path, "rows", max(i, j), "roll"), f"table {table.name}: {what} {shared}; give each total one row"
+                (*path, "rows", max(i, j), "roll"),
+                _("table {name}: {what} {shared}; give each total one row").format(
+                    name=table.name, what=what, shared=shared
+                ),
             )
     low, high = totals[0], totals[-1]
     outcomes = set(totals)
@@ -219,15 +252,18 @@ def _cover(r: Reader, table: PackTable, path: Path) -> PackTable:
             rolls = f"{low}-{high}" if table.read == "sum" else spans_text(totals)
             raise r.fail(
                 (*path, "rows", i, "roll"),
-                f"table {table.name}: row {row.span} can never be rolled on {table.dice} ({rolls}); fix its roll",
+                _("table {name}: row {span} can never be rolled on {dice} ({rolls}); fix its roll").format(
+                    name=table.name, span=row.span, dice=table.dice, rolls=rolls
+                ),
             )
     missing = _missing(table, rows, low, high)
     if missing:
         rolls = f"{low}-{high}" if table.read == "sum" else spans_text(totals)
         raise r.fail(
             (*path, "rows"),
-            f"table {table.name}: no row for {spans_text(missing)} ({table.dice} rolls {rolls}); "
-            "add a row or widen one",
+            _("table {name}: no row for {spans_text} ({dice} rolls {rolls}); add a row or widen one").format(
+                name=table.name, spans_text=spans_text(missing), dice=table.dice, rolls=rolls
+            ),
         )
     return dataclasses.replace(table, rows=tuple(rows))
 

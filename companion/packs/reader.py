@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.dice.expr import Expr
@@ -40,11 +41,19 @@ class Reader:
 
     def keys(self, value: Any, path: Path, allowed: tuple[str, ...], what: str) -> dict:
         if not isinstance(value, dict):
-            raise self.fail(path, f"{dotted(path)} must be a table of keys ({what}: {', '.join(allowed)})")
+            raise self.fail(
+                path,
+                _("{dotted} must be a table of keys ({what}: {allowed})").format(
+                    dotted=dotted(path), what=what, allowed=", ".join(allowed)
+                ),
+            )
         for key in value:
             if key not in allowed:
                 raise self.fail(
-                    (*path, key), f"{dotted(path)} has an unknown key {key!r}; {what} keys: {', '.join(allowed)}"
+                    (*path, key),
+                    _("{dotted} has an unknown key {key!r}; {what} keys: {allowed}").format(
+                        dotted=dotted(path), key=key, what=what, allowed=", ".join(allowed)
+                    ),
                 )
         return value
 
@@ -52,7 +61,10 @@ class Reader:
         if value is None and not required:
             return ""
         if not isinstance(value, str) or (required and not value.strip()):
-            raise self.fail(path, f'{dotted(path)} must be a text in quotes, e.g. {path[-1]} = "..."')
+            raise self.fail(
+                path,
+                _('{dotted} must be a text in quotes, e.g. {path} = "..."').format(dotted=dotted(path), path=path[-1]),
+            )
         return value.strip()
 
     def dice(self, value: Any, path: Path, default: str) -> tuple[str, Expr]:
@@ -63,14 +75,17 @@ class Reader:
         if not isinstance(text, str) and isinstance(text, int) and not isinstance(text, bool):
             text = str(text)
         if not isinstance(text, str):
-            raise self.fail(path, f'{dotted(path)} must be dice in quotes, e.g. dice = "2d6"')
+            raise self.fail(path, _('{dotted} must be dice in quotes, e.g. dice = "2d6"').format(dotted=dotted(path)))
         try:
             expr = parse(text)
         except InputError:
             expr = None
         if expr is None or expr.kind != "sum" or expr.op is not None or expr.has_dt:
             raise self.fail(
-                path, f"dice {text!r} cannot be rolled on a table; write dice such as 1d6, 2d6, 1d6+1, d20 or d%"
+                path,
+                _("dice {text!r} cannot be rolled on a table; write dice such as 1d6, 2d6, 1d6+1, d20 or d%").format(
+                    text=text
+                ),
             )
         self.spend(path, text, expr)
         return text.strip(), expr
@@ -88,7 +103,9 @@ class Reader:
             return allowed[0]
         if not isinstance(value, str) or value.strip().lower() not in allowed:
             shown = " or ".join(f'"{a}"' for a in allowed)
-            raise self.fail(path, f"{dotted(path)} = {value!r}: write {shown}")
+            raise self.fail(
+                path, _("{dotted} = {value!r}: write {shown}").format(dotted=dotted(path), value=value, shown=shown)
+            )
         return value.strip().lower()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import _
 from companion.packs.model import MAX_DEPTH, PackRow, PackTable
 from companion.packs.reader import Reader
 
@@ -29,7 +30,9 @@ def check_refs(r: Reader, tables: dict[str, PackTable], raw: dict[str, Any]) -> 
                 if call.table not in tables:
                     raise r.fail(
                         _row_path(names, table, i, row, call.table),
-                        f"table {table.name}: [{call.table}] names no table; tables: {known}",
+                        _("table {name}: [{table}] names no table; tables: {known}").format(
+                            name=table.name, table=call.table, known=known
+                        ),
                     )
     _Walk(r, tables, names).run()
 
@@ -60,8 +63,10 @@ class _Walk:
             if self.rolls[(name, False)] > MAX_ROLLS:
                 raise self.r.fail(
                     ("tables", self.names.get(name, name)),
-                    f"a roll on {name} can lead to {self.rolls[(name, False)]} rolls; companion makes at most "
-                    f"{MAX_ROLLS} for one roll (use fewer [NAME xN] repeats, or a shorter chain)",
+                    _(
+                        "a roll on {name} can lead to {rolls} rolls; companion makes at most {max_rolls} "
+                        "for one roll (use fewer [NAME xN] repeats, or a shorter chain)"
+                    ).format(name=name, rolls=self.rolls[name, False], max_rolls=MAX_ROLLS),
                 )
         for table in self.tables.values():
             self._enough_rows(table)
@@ -103,7 +108,9 @@ class _Walk:
         if len(chain) > MAX_DEPTH:
             raise self.r.fail(
                 ("tables", self.names.get(chain[0], chain[0])),
-                f"the chain {' → '.join(chain)} is {len(chain)} tables deep; companion follows at most {MAX_DEPTH}",
+                _("the chain {chain} is {n} tables deep; companion follows at most {max_depth}").format(
+                    chain=" → ".join(chain), n=len(chain), max_depth=MAX_DEPTH
+                ),
             )
 
     def _loop(self, trail: tuple[str, ...]) -> None:
@@ -114,7 +121,9 @@ class _Walk:
         i = next(i for i, row in enumerate(last.rows) if back in row.refs)
         raise self.r.fail(
             _row_path(self.names, last, i, last.rows[i], back),
-            f"tables loop: {loop}; a table cannot lead back to itself, end the chain with a plain result",
+            _("tables loop: {loop}; a table cannot lead back to itself, end the chain with a plain result").format(
+                loop=loop
+            ),
         )
 
     def _enough_rows(self, table: PackTable) -> None:
@@ -126,12 +135,15 @@ class _Walk:
                 if not pool:
                     raise self.r.fail(
                         _row_path(self.names, table, i, row, call.table),
-                        f"table {table.name}: every row of {table.name} rolls on {table.name} again; "
-                        "give it a row with a plain result",
+                        _(
+                            "table {name}: every row of {name} rolls on {name} again; give it a row with a plain result"
+                        ).format(name=table.name),
                     )
                 if call.rolls > 1 and target.duplicates == "reroll" and len(pool) < call.rolls:
                     raise self.r.fail(
                         _row_path(self.names, table, i, row, call.table),
-                        f"table {table.name}: [{call.table} x{call.rolls}] needs {call.rolls} different rows of "
-                        f'{call.table} (duplicates = "reroll"), and it has {len(pool)}',
+                        _(
+                            "table {name}: [{table} x{rolls}] needs {rolls} different rows of {table} "
+                            '(duplicates = "reroll"), and it has {n}'
+                        ).format(name=table.name, table=call.table, rolls=call.rolls, n=len(pool)),
                     )

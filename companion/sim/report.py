@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import _
+
 from .runner import HISTOGRAM, MEAN, RATE, Simulator, Tally, run_seed
 from .stats import mean_interval, wilson
 
@@ -99,10 +101,10 @@ def render(report: dict[str, Any], sim: Simulator) -> list[RenderableType]:
         )
     ]
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column("of", justify="right", style="dim")
+    table.add_column(_("figure"))
+    table.add_column(_("value"), justify="right")
+    table.add_column(_("95% interval"), justify="right")
+    table.add_column(_("of"), justify="right", style="dim")
     charts = []
     for m in sim.metrics:
         f = report["figures"][m.key]
@@ -138,7 +140,9 @@ def render(report: dict[str, Any], sim: Simulator) -> list[RenderableType]:
         if shown:
             out.append(
                 Text(
-                    f"Replay one at the table with companion new {sim.game} --seed N: " + "; ".join(shown) + ".",
+                    _("Replay one at the table with companion new {game} --seed N: {seeds}.").format(
+                        game=sim.game, seeds="; ".join(shown)
+                    ),
                     style="dim",
                 )
             )

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, InputError, NotFoundError
+from companion.i18n import _, number
 
 if TYPE_CHECKING:
     from companion.engine.requests import Request
@@ -114,15 +115,21 @@ class Simulator:
             if p.name == key:
                 return p
         listed = "; ".join(f"{p.name} ({p.summary})" for p in self.policies)
-        raise InputError(f"{self.game} has no policy {name!r}; its policies: {listed}")
+        raise InputError(
+            _("{game} has no policy {name!r}; its policies: {listed}").format(game=self.game, name=name, listed=listed)
+        )
 
 
 def simulator(game: str) -> Simulator:
     """The simulator of ``game`` (a canonical name), or one clear error listing the games it plays."""
     target = SIMULATORS.get(game)
     if target is None:
-        raise NotFoundError(f"{game} cannot be simulated yet; games the simulator plays: {', '.join(SIMULATORS)}")
-    module, _, attr = target.partition(":")
+        raise NotFoundError(
+            _("{game} cannot be simulated yet; games the simulator plays: {simulators}").format(
+                game=game, simulators=", ".join(SIMULATORS)
+            )
+        )
+    module, _sep, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
 
 
@@ -135,8 +142,9 @@ def need_data(request: Request) -> None:
     """
     where = getattr(request, "where", "") or ""
     raise InputError(
-        f"the simulator needs a number from your book: {request.prompt}" + (f" ({where})" if where else ""),
-        hint="enter it once in a game (companion play) or with the game's own command; it is kept for every run",
+        _("the simulator needs a number from your book: {what}").format(what=request.prompt)
+        + (f" ({where})" if where else ""),
+        hint=_("enter it once in a game (companion play) or with the game's own command; it is kept for every run"),
     )
 
 
@@ -187,7 +195,7 @@ def play_run(
 
     spec = load(sim.game)
     if spec.play is None:
-        raise CompanionError(f"{spec.title} has no guided engine to simulate")
+        raise CompanionError(_("{title} has no guided engine to simulate").format(title=spec.title))
     state = new_run_state(sim.game, seed, variants, data or {}, sim.hero)
     roll = VirtualDice(seed).roll
     engine = spec.play(state)
@@ -205,7 +213,11 @@ def play_run(
             if trace is not None:
                 trace.append((request, answer))
             if rolls + choices > limit:
-                raise CompanionError(f"a run of seed {seed} asked {limit:,} requests without ending: the policy loops")
+                raise CompanionError(
+                    _("a run of seed {seed} asked {limit} requests without ending: the policy loops").format(
+                        seed=seed, limit=number(limit, group=True)
+                    )
+                )
             request = engine.send(answer)
     except StopIteration:
         pass
@@ -357,8 +369,8 @@ def _map(work: list[Task], jobs: int) -> Iterator[Tally]:
                 yield future.result()
     except BrokenProcessPool:
         raise CompanionError(
-            "a simulation process ended before its runs were done (was it killed?); nothing is reported",
-            hint="run it again, or with --jobs 1",
+            _("a simulation process ended before its runs were done (was it killed?); nothing is reported"),
+            hint=_("run it again, or with --jobs 1"),
         ) from None
     finally:
         _release_signals(held)

@@ -39,7 +39,7 @@ def read(docs: list[tuple[Any, str, str]], imported: Imported) -> None:
     licenses: list[str] = []
     for value, text, shown in docs:
         if not isinstance(value, dict):
-            raise InputError(f"{shown}: a Datasworn file is one JSON object")
+            raise InputError(_("{shown}: a Datasworn file is one JSON object").format(shown=shown))
         version = value.get("datasworn_version")
         if isinstance(version, str):
             versions.add(version)
@@ -58,7 +58,7 @@ def read(docs: list[tuple[Any, str, str]], imported: Imported) -> None:
         else:
             _walk(str(value.get("_id", "table")).rsplit("/", 1)[-1], value, (), text, shown, nodes)
     if not nodes:
-        raise InputError(f"{docs[0][2]}: no oracle tables (oracle_rollable) in it")
+        raise InputError(_("{file}: no oracle tables (oracle_rollable) in it").format(file=docs[0][2]))
     _name(nodes, imported)
     by_id: dict[str, Any] = {}
     for value, _text, _shown in docs:
@@ -230,7 +230,7 @@ def _table(node: _Node, by_id: dict, imported: Imported, shapes: set[str], licen
         imported.later("column", node.name)
     rows_data = value.get("rows")
     if not isinstance(rows_data, list) or not rows_data:
-        raise InputError(f"{node.shown}: table {node.name} has no rows")
+        raise InputError(_("{shown}: table {name} has no rows").format(shown=node.shown, name=node.name))
     imported.origins[("tables", node.name, "rows")] = _origin(node, (*node.path, "rows"))
     rows = []
     for i, row in enumerate(rows_data):
