@@ -213,6 +213,13 @@ def percent(x: float, places: int = 1, *, sign: str = "") -> str:
     return n + "%" if _trans is None else pgettext("number", "{n}%").format(n=n)
 
 
+def pair(label: object, value: object) -> str:
+    """``1: 8.3%``, a label and its value, kept on one line where the language asks (a no-break space)."""
+    if _trans is None:
+        return f"{label}: {value}"
+    return pgettext("pair", "{label}: {value}").format(label=label, value=value)
+
+
 def quote(text: object) -> str:
     """What a player typed, quoted as the language quotes it: ``'Меч'`` in English (Python's repr, as
     ``{x!r}`` wrote it), ``«Меч»`` in Russian. Control characters stay escaped (``\\x1b``) in both."""

@@ -39,6 +39,17 @@ def _table_width(console: Console, objects: tuple[Any, ...]) -> int | None:
     return widest if widest > console.width else None
 
 
+def _no_break(obj: Any, markup: bool | None) -> Any:
+    """A line for a terminal that rich wraps without breaking at its no-break spaces (``93,8 %``)."""
+    if not isinstance(obj, str) or "\u00a0" not in obj:
+        return obj
+    from rich.text import Text
+
+    from companion.shell.panels import NoBreak, held
+
+    return NoBreak(held(Text(obj) if markup is False else Text.from_markup(obj)))
+
+
 def fold_for(stream: IO[str] | None, text: str) -> str:
     """``text`` folded at the terminal's width, at spaces, when ``stream`` is a terminal.
 
@@ -138,6 +149,8 @@ class Env:
         return self._err
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
+        if self.stdout_isatty and any(isinstance(o, str) and "\u00a0" in o for o in objects):
+            objects = tuple(_no_break(o, kwargs.get("markup")) for o in objects)
         wide = None if self.stdout_isatty or "width" in kwargs else _table_width(self.out, objects)
         if wide is None:
             self.out.print(*objects, **kwargs)

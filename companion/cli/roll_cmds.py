@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from companion.i18n import _, quote
+from companion.i18n import _, pair, quote
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -316,7 +316,7 @@ def odds_cmd(
     if pool is not None:
         for label, idx in ((_("♥ hearts"), 1), (_("★ stars"), 2)):
             m = _marginal(pool, idx)
-            env.print(f"  {label}: " + ", ".join(f"{k}: {percent(v)}" for k, v in m.items()))
+            env.print(f"  {label}: " + ", ".join(pair(k, percent(v)) for k, v in m.items()))
 
 
 def _frac(p: object) -> str | None:

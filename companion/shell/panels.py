@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -110,6 +110,38 @@ def entry_renderable(entry: Entry) -> Text:
     return Text(("  " if entry.get("p") else "") + text)
 
 
+#: A no-break space (``93,8 %``, ``u/г отмена``), and what stands for it while rich wraps a line: rich
+#: breaks at any whitespace, this one too, so it is held as a character of the same width that is no
+#: whitespace, and given back once the line is cut into the terminal's lines.
+NBSP, HELD = "\u00a0", "\ue000"
+
+
+class NoBreak:
+    """``renderable`` (built with :func:`held`) wrapped by rich without breaking at a no-break space."""
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.segment import Segment
+
+        for seg in console.render(self.renderable, options):
+            yield Segment(seg.text.replace(HELD, NBSP), seg.style, seg.control) if HELD in seg.text else seg
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        from rich.measure import Measurement
+
+        return Measurement.get(console, options, self.renderable)
+
+
+def held(text: Text) -> Text:
+    """``text`` with its no-break spaces held (see :class:`NoBreak`)."""
+    if NBSP in text.plain:
+        text = text.copy()
+        text.plain = text.plain.replace(NBSP, HELD)
+    return text
+
+
 def hanging(text: Text, extra: int = 0) -> RenderableType:
     """``text`` with its wrapped lines under its first word, not at the screen's edge.
 
@@ -124,11 +156,11 @@ def hanging(text: Text, extra: int = 0) -> RenderableType:
             lead += len(mark)
             break
     if not lead and not extra:
-        return text
+        return NoBreak(held(text)) if NBSP in plain else text
     from rich.cells import cell_len
 
     grid = Table.grid()
     grid.add_column(width=cell_len(plain[:lead]) + extra, no_wrap=True)
     grid.add_column()
-    grid.add_row(text[:lead], text[lead:])
-    return grid
+    grid.add_row(text[:lead], held(text[lead:]))
+    return NoBreak(grid) if NBSP in plain else grid

@@ -16,7 +16,7 @@ from companion.games.dark_tower.cli_common import (
     _session,
     _shown_in,
 )
-from companion.i18n import _, quote
+from companion.i18n import _, pair, quote
 
 app = typer.Typer()
 
@@ -100,7 +100,7 @@ def odds_cmd(
                 co.dice,
             ).format(n=co.dice, check=co.check, odds=fraction(co.passed))
         )
-        env.print("  ♥ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in co.hearts.items()))
+        env.print("  ♥ " + ", ".join(pair(k, odds_pct(v)) for k, v in co.hearts.items()))
         return
     if what not in ("fight", "бой"):
         raise InputError(_("{what!r}: use check or fight").format(what=what))
@@ -140,10 +140,10 @@ def odds_cmd(
         ).format(n=fo.dice, bonus=f"{nums[0]:+d}", strength=nums[1], win=fraction(fo.win), tie=odds_pct(fo.tie))
     )
     env.print(
-        "  " + _("damage: {list}").format(list=", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.damage.items() if k))
+        "  " + _("damage: {list}").format(list=", ".join(pair(k, odds_pct(v)) for k, v in fo.damage.items() if k))
     )
-    env.print("  ♥ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.hearts.items()))
-    env.print("  ★ " + ", ".join(f"{k}: {odds_pct(v)}" for k, v in fo.energy.items()))
+    env.print("  ♥ " + ", ".join(pair(k, odds_pct(v)) for k, v in fo.hearts.items()))
+    env.print("  ★ " + ", ".join(pair(k, odds_pct(v)) for k, v in fo.energy.items()))
     if fall is not None:
         env.print(
             "  "

@@ -16,7 +16,7 @@ from companion.games.dark_tower import lookup, odds, rules_checks, rules_fights,
 from companion.games.dark_tower.engine_asks import Flow, pct, yes_no
 from companion.games.dark_tower.lookup import game
 from companion.games.dark_tower.rules_fights import Plan
-from companion.i18n import _, ngettext, number
+from companion.i18n import _, ngettext, number, pair
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -74,7 +74,7 @@ def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
     bonus = rules_fights.fight_bonus(state, plan)
     boosts = rules_fights.boosts(state, bonus)
     fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, boosts)
-    dmg = ", ".join(f"{d}: {pct(p)}" for d, p in fo.damage.items() if d > 0 and p >= 0.0005)
+    dmg = ", ".join(pair(d, pct(p)) for d, p in fo.damage.items() if d > 0 and p >= 0.0005)
     spells = ", ".join(C.spell_name(c.spell) for c in bonus.castable if c.hero == g.turn)
     lines = [
         ngettext(
