@@ -161,8 +161,9 @@ def _refuse_stray(session: Session, expr: Expr, got: str | None) -> None:
         return
     answer = f"companion next {got.replace(' ', ',')}" if got else "companion next"
     raise InputError(
-        f"the game waits for this roll ({request.why}): answer it with {answer} "
-        f"(a roll apart from the game: add --scratch)"
+        _(
+            "the game waits for this roll ({why}): answer it with {answer} (a roll apart from the game: add --scratch)"
+        ).format(why=request.why, answer=answer)
     )
 
 

@@ -203,8 +203,6 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     if "session" in extra:
         segments.append(("  " + _("recorded in {session}").format(session=extra["session"]), "dim"))
     elif "not_recorded" in extra:
-        from companion.i18n import _
-
         segments.append(
             ("  " + _("not recorded: {session} is over").format(session=extra["not_recorded"]), "dim")
         )

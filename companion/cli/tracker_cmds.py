@@ -295,7 +295,9 @@ def item(
     if sign is not None and change != "+1" and not change.lstrip().startswith(("+", "-", "=", "−")):
         name, change = change, f"{sign * (count or 1):+d}"  # companion item add rope [N]
     elif count is not None:
-        raise InputError(f"a count goes after add or remove (companion item add {name} {count})")
+        raise InputError(
+            _("a count goes after add or remove (companion item add {name} {count})").format(name=name, count=count)
+        )
     op, n = parse_change(change, name)
     if op == "set":
         raise InputError(_("items change by +N or -N (e.g. companion item {name} -1)").format(name=name))
