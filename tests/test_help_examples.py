@@ -200,3 +200,43 @@ def test_every_help_is_plain_text():
         assert "╭" not in text and "│" not in text, path
         assert "``" not in text and "[bold]" not in text and "[/" not in text, path
         assert "--install-completion" not in text, path
+
+
+#: The Dark Tower's examples in Russian need its table in Russian (the cards and players they name).
+DARK_TABLE_RU = [
+    ["dark", "card", "obstacle", "Яма", "--check", "5", "--damage", "1"],
+    ["dark", "card", "item", "Меч", "--class", "weapon", "--bonus", "1"],
+    ["dark", "card", "hero", "Следопыт", "--health", "8", "--bonus", "0,0,0"],
+    ["dark", "join", "Аня", "clan-champion"],
+    ["dark", "join", "Борис", "Следопыт"],
+    ["dark", "card", "item", "Верёвка", "--bonus", "0"],
+    ["dark", "item", "Аня", "Меч"],
+    ["dark", "item", "Борис", "Верёвка"],
+    ["dark", "quest", "--none"],
+    ["dark", "start"],
+]
+
+
+@pytest.mark.parametrize("where", [["dark"], ["sessions", "rm"], ["sessions", "restore"], ["sessions", "rename"]])
+def test_the_russian_examples_run_as_typed(where, tmp_path, monkeypatch):
+    """A Russian session's --help has examples of its own (Russian cards, names): they run as typed."""
+    from companion import i18n
+
+    monkeypatch.chdir(tmp_path)
+    assert cli("new", "dark-tower", "--lang", "ru", "--name", "пример", "--seed", "1").exit_code == 0
+    for args in (
+        DARK_TABLE_RU if where == ["dark"] else [["sessions", "rm", "пример", "--yes"]] * (where[-1] == "restore")
+    ):
+        assert cli(*args).exit_code == 0, args
+    if where[-1] == "restore":  # the session is in the trash now; another one is current
+        assert cli("new", "dark-tower", "--lang", "ru", "--name", "другая").exit_code == 0
+    text = _help(where)
+    i18n.activate(None)
+    lines = _examples(where, text)
+    assert lines and "Использование:" in text, text
+    for line, argv in zip(lines, _argv(tmp_path, lines), strict=True):
+        assert isinstance(argv, list), f"{line!r} is not a shell command: {argv}"
+        result = cli(*argv[1:])
+        i18n.activate(None)
+        said = (result.stdout + result.stderr).strip()
+        assert result.exit_code != 2 and "Traceback" not in said, f"{line!r}: {said}"
