@@ -208,7 +208,7 @@ def state_refs(fight: Fight, check: Check | None, state: PackFight) -> tuple[dic
 def odds_line(fight: Fight, check: Check | None, values: dict[Ref, int], maxes: dict[Ref, int | None]) -> str:
     """``Odds now: win 87.2%, lose 12.8%, about 9.3 rounds`` (never testing LUCK; with a LUCK test, the
     chance when always testing too)."""
-    from companion.i18n import _
+    from companion.i18n import _, number
     from companion.packs.fight_outcome import both_policies
     from companion.sim.fights import share_text
 
@@ -220,7 +220,7 @@ def odds_line(fight: Fight, check: Check | None, values: dict[Ref, int], maxes: 
     if never.both:
         text += _(", both fall {p}").format(p=share_text(never.both))
     if never.rounds is not None:
-        text += _(", about {n:.1f} rounds").format(n=float(never.rounds))
+        text += _(", about {n} rounds").format(n=number(float(never.rounds), 1))
     else:
         text += _(", it may never end")
     if always is not None:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError
-from companion.i18n import N_, _
+from companion.i18n import N_, _, number
 
 if TYPE_CHECKING:
     from companion.dice.expr import Expr
@@ -239,7 +239,7 @@ def check_data(fail: Fail, data: dict[str, Any]) -> None:
     for key, (limit, message) in too_many.items():
         block = data.get(key)
         if isinstance(block, dict) and len(block) > limit:
-            raise fail((key, list(block)[limit]), _(message).format(n=f"{len(block):,}", limit=limit))
+            raise fail((key, list(block)[limit]), _(message).format(n=number(len(block), group=True), limit=limit))
     rows = 0
     tables = data.get("tables")
     for name, table in tables.items() if isinstance(tables, dict) else ():

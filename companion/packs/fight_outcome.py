@@ -52,7 +52,7 @@ def outcome(
     flee_at: int | None = None,
     inputs: dict[str, Any] | None = None,
 ) -> FightOutcome:
-    from companion.i18n import _
+    from companion.i18n import _, number
     from companion.sim.fights import Chart, FightOutcome
 
     you_ref = fight.until.side(YOU)[0].ref if fight.until.side(YOU) else None
@@ -92,7 +92,7 @@ def outcome(
             )
         )
     if never.rounds is not None:
-        notes.append(_("{n:.2f} rounds on average, ties counted.").format(n=float(never.rounds)))
+        notes.append(_("{n} rounds on average, ties counted.").format(n=number(float(never.rounds), 2)))
     else:
         notes.append(_("The fight may never end: no round can change anything from some positions it reaches."))
     if fight.flee is not None:
