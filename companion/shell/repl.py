@@ -307,7 +307,7 @@ class Shell:
         play makes it: ``next roll``, with the session's virtual dice."""
         from companion.engine.requests import RollRequest
 
-        for _ in range(100):  # a game draws a few chits at a time, never without end
+        for _draw in range(100):  # a game draws a few chits at a time, never without end
             p = self.pending
             request = p.request if p is not None else None
             if not (isinstance(request, RollRequest) and request.virtual) or self.invoke(["next", "roll"]) != 0:
