@@ -166,6 +166,14 @@ def _formatter() -> Any:
     return _FORMATTER
 
 
+def converted(template: str, value: Any, conversion: str | None) -> Any:
+    """``value`` under ``{x!conversion}`` as ``template.format`` converts it: in a translated message
+    ``!r`` quotes as its language does (for formatters of their own, :func:`companion.cli.env.styled`)."""
+    if conversion == "r" and isinstance(template, _Said) and isinstance(value, str):
+        return quote(value)
+    return {None: lambda v: v, "s": str, "r": repr, "a": ascii}[conversion](value)
+
+
 def _(message: str) -> str:
     """``message`` (English) in the language shown now."""
     return message if _trans is None else _said(_trans.gettext(message), message)

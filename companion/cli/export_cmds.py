@@ -67,6 +67,13 @@ def _check_format(fmt: str) -> str:
     return fmt
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long for a file: writing it says so in one line
+        return False
+
+
 def _write(target: Path, text: str) -> None:
     from companion.errors import CompanionError
     from companion.store.atomic import write_atomic
@@ -95,7 +102,7 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) 
         slug = session.files.slug
         default = Path(session.meta.log_path).with_name(slug + EXTENSIONS[fmt])
     if str(path) == "-":
-        env.stdout.write(text)
+        env.write(text, json=fmt == "json")
         return {"session": slug, "format": fmt, "file": "-"}
     target = path if path is not None else default
     _write(target, text)
@@ -118,6 +125,11 @@ def export(
     env: Env = ctx.obj
     fmt = _check_format(fmt)
     if not every:
+        if path is not None and str(path) != "-" and (str(path) in ("", ".") or _is_dir(path)):
+            from companion.errors import InputError
+
+            shown = "''" if str(path) in ("", ".") else str(path)
+            raise InputError(f"export {shown}: that is a folder; give a file name (e.g. run.html), or - to print it")
         done = _export_one(env, fmt, path)
         done.pop("source", None)
         if json_out:

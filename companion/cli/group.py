@@ -1,8 +1,12 @@
 """The root command group: the one place where errors become one line and an exit code.
 
+- the words of a command are checked before anything reads them (:func:`check_arguments`): an
+  argument that is not UTF-8, holds a control character or is longer than any command takes is
+  refused in one line (exit 2), so no name, note or number ever holds one;
 - a :class:`~companion.errors.CompanionError` prints its line and exits with its code (1, or 2 for
   bad input);
 - a usage error from the CLI framework prints one line (not a panel) and exits 2;
+- a number too long for Python to read (over 4,300 digits) is bad input, in one line (exit 2);
 - Ctrl-C exits 130 and Ctrl-D (end of input) exits 1, after saying that completed actions are saved.
 
 Every command runs inside :meth:`CompanionGroup.invoke`, so no command repeats this.
@@ -25,11 +29,59 @@ from companion.i18n import N_, _
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 
-def _stderr_line(text: str) -> None:
-    from companion.cli.env import fold_for
+#: The longest argument a command takes (a note of a few pages), and all of them together.
+MAX_ARGUMENT = 10_000
+MAX_ARGUMENTS = 100_000
 
-    sys.stderr.write(fold_for(sys.stderr, text) + "\n")
-    sys.stderr.flush()
+
+def check_arguments(words: list[str]) -> str | None:
+    """What is wrong with the words of a command line, if anything (a refusal's line)."""
+    import re
+
+    from companion.controls import ANY_CONTROL, named
+
+    total = 0
+    for word in words:
+        total += len(word)
+        if len(word) > MAX_ARGUMENT:
+            return _("an argument of {n} characters ({word}); an argument holds at most {limit}").format(
+                n=f"{len(word):,}", word=shown_word(word), limit=f"{MAX_ARGUMENT:,}"
+            )
+        bad = re.search("[\udc80-\udcff]", word)
+        if bad is not None:  # a byte that is not UTF-8, as Python keeps it from the command line
+            return _("{word} is not UTF-8 text (byte {byte}); type it in UTF-8").format(
+                word=shown_word(word), byte=hex(ord(bad.group()) - 0xDC00)
+            )
+        control = ANY_CONTROL.search(word)
+        if control is not None:
+            return _("{word} holds a control character, {char}; type plain text").format(
+                word=shown_word(word), char=named(control.group())
+            )
+    if total > MAX_ARGUMENTS:
+        return _("the arguments hold {n} characters; at most {limit} together").format(
+            n=f"{total:,}", limit=f"{MAX_ARGUMENTS:,}"
+        )
+    return None
+
+
+def shown_word(word: str) -> str:
+    """An argument as a refusal quotes it: control characters as pictures, a long one shortened."""
+    from companion.controls import visible
+
+    text = word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = visible(text).replace("\n", "␊").replace("\t", "␉")
+    return "'" + (text if len(text) <= 60 else text[:40] + "…" + text[-10:]) + "'"
+
+
+def _stderr_line(text: str) -> None:
+    """One line on stderr, control characters shown as pictures; a broken stderr says nothing more."""
+    from companion.cli.env import fold_for, said
+
+    try:
+        sys.stderr.write(fold_for(sys.stderr, said(text)) + "\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
 
 
 def _is_click_exception(exc: BaseException) -> bool:
@@ -148,6 +200,12 @@ class CompanionGroup(TyperGroup):
             line, code = interrupted_line(exc)
             _stderr_line("\n" + line)
             raise _exit(code) from None
+        except ValueError as exc:
+            if "integer string conversion" not in str(exc):
+                raise
+            # Python reads no number of over 4,300 digits; it is read before anything is recorded.
+            _stderr_line("companion: " + _("a number of more than 4,300 digits; give a number companion can use"))
+            raise _exit(EXIT_USAGE) from None
 
     def main(  # type: ignore[override]
         self,
@@ -163,6 +221,13 @@ class CompanionGroup(TyperGroup):
             from typer.completion import completion_init
 
             completion_init()
+        else:
+            refused = check_arguments(list(sys.argv[1:] if args is None else args))
+            if refused is not None:
+                _stderr_line(f"companion: {refused}")
+                if standalone_mode:
+                    sys.exit(EXIT_USAGE)
+                return EXIT_USAGE
         try:
             rv = super().main(
                 args=args,

@@ -23,7 +23,35 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("\n" + line + "\n")
         sys.stderr.flush()
         finish()
+    except Exception as exc:  # no traceback reaches the player; COMPANION_DEBUG=1 shows it
+        code = unexpected(exc)
+        finish()
     return code
+
+
+def unexpected(exc: Exception) -> int:
+    """One line for an error nothing else explained (exit 1); the traceback with COMPANION_DEBUG=1."""
+    import os
+
+    try:
+        if os.environ.get("COMPANION_DEBUG"):
+            import traceback
+
+            traceback.print_exception(exc)
+        else:
+            what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            from companion.controls import visible
+
+            hint = "set COMPANION_DEBUG=1 to see the traceback"
+            sys.stderr.write(f"companion: unexpected error ({visible(what)[:300]}); {hint}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    if isinstance(exc, OSError):  # perhaps the output itself: say nothing more at exit
+        from companion.cli.env import silence
+
+        silence(sys.stdout)
+    return 1
 
 
 def run() -> None:

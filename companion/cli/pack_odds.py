@@ -106,7 +106,6 @@ def show_table_odds(env: Env, pack: Pack, table: PackTable, json_out: bool, draw
             data["drawn"] = sorted(gone, key=lambda s: next(i for i, r in enumerate(table.rows) if r.span == s))
         env.print_json(data)
         return
-    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
@@ -114,12 +113,10 @@ def show_table_odds(env: Env, pack: Pack, table: PackTable, json_out: bool, draw
     env.print(head)
     if table.draw == "unique" and gone:
         env.print(
-            escape(
-                _(
-                    "{n} of {rows} rows drawn (draw = unique): the chances are of what is left; "
-                    "companion tables reset {table} puts them back"
-                ).format(n=len(gone), rows=len(table.rows), table=table.name)
-            )
+            _(
+                "{n} of {rows} rows drawn (draw = unique): the chances are of what is left; "
+                "companion tables reset {table} puts them back"
+            ).format(n=len(gone), rows=len(table.rows), table=table.name)
         )
     grid = Table(box=None, pad_edge=False, show_header=True)
     grid.add_column(_("roll"), justify="right", no_wrap=True)

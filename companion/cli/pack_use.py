@@ -164,7 +164,11 @@ def resolve(env: Env, text: str) -> Pack:
     from companion.packs.pack import read_pack
 
     path = Path(text).expanduser()
-    if path.suffix == ".toml" or path.exists() or "/" in text:
+    try:
+        there = path.exists()
+    except OSError:  # a name too long to be a file's: read_pack says so in one line
+        there = True
+    if path.suffix == ".toml" or there or "/" in text:
         return read_pack(path, shown=text)
     folder = config_dir(env.data_dir)
     found = scan(folder)

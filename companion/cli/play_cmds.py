@@ -127,12 +127,13 @@ def next_cmd(
                 }
             )
             return
-        from rich.markup import escape
-
+        from companion.cli.env import styled
         from companion.cli.kit import print_entries
 
         if said is not None:
-            env.print(f"[dim]{escape(said[0].rstrip(':'))}[/dim] → [bold]{escape(said[1])}[/bold]")
+            env.print(
+                styled("[dim]{question}[/dim] → [bold]{answer}[/bold]", question=said[0].rstrip(":"), answer=said[1])
+            )
         print_entries(env, new)
         if fold.done:
             env.print(_("The game is over: {result}.").format(result=_(session.state.finished or "ended")))
@@ -149,8 +150,7 @@ IN_SHELL = "COMPANION_IN_SHELL"
 def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
     """The step the game waits for, as ``companion next`` and the shell show it: the question (with
     who acts, in the shell), a roll's exact odds, the menu numbered, the game's odds and advice."""
-    from rich.markup import escape
-
+    from companion.cli.env import styled
     from companion.engine.requests import RollRequest
     from companion.i18n import _, language
 
@@ -161,9 +161,9 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
         head = f"{pending.actor}: {head}"
     if shell:  # the odds and advice first: the step's own lines sit right above the prompt
         for line in pending.info:
-            env.print(f"[dim]{escape(line)}[/dim]")
+            env.print(line, style="dim")
     if pending.kind == "roll":
-        env.print(f"[bold]{escape(head)}[/bold]: {escape(pending.odds or pending.dice)}")
+        env.print(styled("[bold]{head}[/bold]: {odds}", head=head, odds=pending.odds or pending.dice))
         request = pending.request
         if shell and not (isinstance(request, RollRequest) and request.virtual):  # a draw is made at once
             hint = (
@@ -171,25 +171,27 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
                 if pending.enter_rolls
                 else _("type what the dice show (e.g. {example})")
             ).format(example=pending.example)
-            env.print("[dim]" + escape(hint + _(" · ? keys")) + "[/dim]")
+            env.print(hint + _(" · ? keys"), style="dim")
         else:
-            env.print("[dim]" + escape(_("answer with: companion next roll   (or the faces you rolled)")) + "[/dim]")
+            env.print(_("answer with: companion next roll   (or the faces you rolled)"), style="dim")
     elif pending.kind == "choice":
-        env.print(f"[bold]{escape(head)}[/bold]")
+        env.print(head, style="bold")
         # In English the value a script may answer with is shown too; in another language the
         # number answers (the values are English words). The shell answers with the number.
         english = language() == "en" and not shell
         for o in pending.options:
             about = ", ".join(([o.value] if english else []) + ([o.hint] if o.hint else []))
             mark = " ★" if o.best else ""
-            env.print(f"  {o.number}. {escape(o.label)}{mark}" + (f" [dim]({escape(about)})[/dim]" if about else ""))
+            template = "  {n}. {label}{mark}" + (" [dim]({about})[/dim]" if about else "")
+            env.print(styled(template, n=o.number, label=o.label, mark=mark, about=about))
         if shell:
-            env.print("[dim]" + escape(_("type its number or its first letters · ? keys")) + "[/dim]")
+            env.print(_("type its number or its first letters · ? keys"), style="dim")
     else:
-        env.print(f"[bold]{escape(head)}[/bold]" + (f" [dim]{escape(pending.where)}[/dim]" if pending.where else ""))
+        template = "[bold]{head}[/bold]" + (" [dim]{where}[/dim]" if pending.where else "")
+        env.print(styled(template, head=head, where=pending.where or ""))
     if not shell:
         for line in pending.info:
-            env.print(f"[dim]{escape(line)}[/dim]")
+            env.print(line, style="dim")
 
 
 app = typer.Typer(rich_markup_mode=None)

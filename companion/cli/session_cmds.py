@@ -122,23 +122,26 @@ def new(
             }
         )
         return
+    from companion.cli.env import styled
     from companion.i18n import _
 
     env.print(
-        _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice).").format(
-            game=_(session.spec.title), session=session.files.slug, seed=session.meta.seed, dice=_(session.meta.dice)
+        styled(
+            _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice)."),
+            game=_(session.spec.title),
+            session=session.files.slug,
+            seed=session.meta.seed,
+            dice=_(session.meta.dice),
         )
     )
     env.print(_("Log: {path}").format(path=session.meta.log_path))
     for p in packs:
-        from rich.markup import escape
-
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
-        env.print(_("Tables: {title} ({names})").format(title=escape(p.title), names=escape(names.lstrip(", "))))
+        env.print(_("Tables: {title} ({names})").format(title=p.title, names=names.lstrip(", ")))
     if session.spec.play is not None:
-        env.print(_("Next: [bold]companion play[/bold]"))
+        env.print(styled(_("Next: [bold]companion play[/bold]")))
     for line in session.spec.ways:  # the other way to play this game, at the table
-        env.print(line, markup=False)
+        env.print(line)
 
 
 sessions_app = typer.Typer(
@@ -194,16 +197,19 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     from companion.i18n import N_, _
 
     if not rows:
-        env.print(_("No sessions yet. Start one with [bold]companion new GAME[/bold]."))
+        from companion.cli.env import styled
+
+        env.print(styled(_("No sessions yet. Start one with [bold]companion new GAME[/bold].")))
         return
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(box=None, pad_edge=False)
     for col in ("", N_("session"), N_("game"), N_("events"), N_("dice"), N_("updated"), N_("state")):
         table.add_column(_(col) if col else col)
     for r in rows:
         if "error" in r:
-            table.add_row("", r["session"], "[red]" + _("unreadable") + "[/red]", "", "", "", r["error"])
+            table.add_row("", r["session"], Text(_("unreadable"), style="red"), "", "", "", r["error"])
             continue
         table.add_row(
             "*" if r["current"] else "",
@@ -245,8 +251,7 @@ def sessions_rm(
             raise InputError(
                 _("removing {name} needs --yes when no one is at a terminal to confirm").format(name=quote(files.slug))
             )
-        env.stdout.write(_("Move session {name} to the trash? [y/N] ").format(name=files.slug))
-        env.stdout.flush()
+        env.write(_("Move session {name} to the trash? [y/N] ").format(name=files.slug))
         if env.stdin.readline().strip().lower() not in ("y", "yes", "д", "да"):
             raise CompanionError(_("nothing removed"))
     target = st.remove(files.slug)
@@ -319,9 +324,10 @@ def use(
     st = store(env)
     files = st.open(name)
     st.set_current(files.slug)
+    from companion.cli.env import styled
     from companion.i18n import _
 
-    env.print(_("Current session: [bold]{name}[/bold]").format(name=files.slug))
+    env.print(styled(_("Current session: [bold]{name}[/bold]"), name=files.slug))
 
 
 def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -417,11 +423,14 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             env.print_json({"undone": event, "events": session.count})
             return
+        from companion.cli.env import styled
         from companion.i18n import _
 
         env.print(
-            _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back.").format(
-                what=_describe(event), n=event["id"]
+            styled(
+                _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back."),
+                what=_describe(event),
+                n=event["id"],
             )
         )
 
@@ -511,7 +520,7 @@ def log(
             return
         text = session.log_text()
     if raw or not env.stdout_isatty:
-        env.stdout.write(text)
+        env.write(text)
         return
     from rich.markdown import Markdown
 

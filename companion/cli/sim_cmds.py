@@ -117,14 +117,13 @@ def simulate(
     used = 1 if workers <= 1 else min(workers, -(-runs // CHUNK))  # a chunk of runs is the smallest share
     processes = ngettext("{n} process", "{n} processes", used).format(n=used)
     env.print(
-        "[dim]"
-        + _("{runs} runs in {elapsed} s ({rate} runs/s on {processes}).").format(
+        _("{runs} runs in {elapsed} s ({rate} runs/s on {processes}).").format(
             runs=number(runs, group=True),
             elapsed=number(elapsed, 1),
             rate=number(rate, group=True),
             processes=processes,
-        )
-        + "[/dim]"
+        ),
+        style="dim",
     )
 
 

@@ -81,8 +81,9 @@ def list_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
             }
         )
         return
-    from rich.markup import escape
     from rich.table import Table
+
+    from companion.cli.env import styled
 
     grid = Table(box=None, pad_edge=False)
     for col in ("pack", "from", "tables and checks"):
@@ -90,13 +91,13 @@ def list_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     labels = {"session": "this session", "folder": "your folder", "built-in": "built-in, read-only"}
     for p, origin in packs:
         names = [f"DR {t}" for t in p.tables] + [f"check {c}" for c in p.checks]
-        grid.add_row(escape(p.name), labels[origin], escape(", ".join(names)))
+        grid.add_row(p.name, labels[origin], ", ".join(names))
     env.print(grid)
-    env.print(_("Your folder: {path}").format(path=escape(str(folder))), soft_wrap=True)
+    env.print(_("Your folder: {path}").format(path=folder), soft_wrap=True)
     if not any(origin == "folder" for _, origin in packs):
         env.print(_("  (no packs there yet: copy a .toml pack into it, or use companion new freeform --tables FILE)"))
     for exc in broken:
-        env.print(_("[red]refused[/red] {why}").format(why=escape(str(exc))))
+        env.print(styled(_("[red]refused[/red] {why}"), why=str(exc)))
 
 
 @tables_app.command("show")
@@ -152,15 +153,20 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
             }
         )
         return
-    from rich.markup import escape
-
+    from companion.cli.env import styled
     from companion.cli.pack_odds import show_table_odds
 
-    env.print(f"[bold]{escape(p.title)}[/bold] ({escape(p.name)}" + (_(", built-in, read-only)") if p.builtin else ")"))
+    env.print(
+        styled(
+            "[bold]{title}[/bold] ({name}" + (_(", built-in, read-only)") if p.builtin else ")"),
+            title=p.title,
+            name=p.name,
+        )
+    )
     if not p.builtin:
-        env.print(_("File: {path}").format(path=escape(p.path)), soft_wrap=True)
+        env.print(_("File: {path}").format(path=p.path), soft_wrap=True)
     if p.description:
-        env.print(escape(p.description))
+        env.print(p.description)
     for t in p.tables.values():
         env.print("")
         show_table_odds(env, p, t, False)
@@ -168,8 +174,12 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
         env.print("")
         for c in p.checks.values():
             env.print(
-                _("[bold]check {name}[/bold]: {title}, {dice} {target}").format(
-                    name=escape(c.name), title=escape(c.title), dice=escape(c.dice), target=escape(c.target_text)
+                styled(
+                    _("[bold]check {name}[/bold]: {title}, {dice} {target}"),
+                    name=c.name,
+                    title=c.title,
+                    dice=c.dice,
+                    target=c.target_text,
                 )
             )
     if p.trackers:
@@ -177,7 +187,7 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
         for t in p.trackers.values():
             top = _(", max {n}").format(n=t.max) if t.max is not None else ""
             env.print(
-                f"[bold]{escape(t.name)}[/bold]: "
+                styled("[bold]{name}[/bold]: ", name=t.name)
                 + _("starts at {n}").format(n=t.start)
                 + top
                 + (" " + _("(the HP tracker)") if t.hp else "")
@@ -273,15 +283,13 @@ def reset_cmd(
     if json_out:
         env.print_json({"pack": pack.name, "reset": counts, "session": session.name})
         return
-    from rich.markup import escape
-
     if not keys:
         shown = ", ".join(f"DR {t.name}" for t in tables)
-        env.print(escape(_("Nothing is drawn from {tables} yet: every row can come up.").format(tables=shown)))
+        env.print(_("Nothing is drawn from {tables} yet: every row can come up.").format(tables=shown))
         return
     for table_name, n in counts.items():
-        env.print(escape(_rows_back(n).format(table=table_name, n=n)))
-    env.print("  " + escape(_("recorded in {session}").format(session=session.name)), style="dim")
+        env.print(_rows_back(n).format(table=table_name, n=n))
+    env.print("  " + _("recorded in {session}").format(session=session.name), style="dim")
 
 
 def _rows_back(n: int) -> str:

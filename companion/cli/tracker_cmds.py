@@ -93,7 +93,9 @@ def _show_tally(env: Env, session: Session, name: str | None, json_out: bool) ->
         env.print_json([codec.dump(t) | {"book": t.book(), "left": t.left, "slain": t.slain} for t in chosen])
         return
     if not chosen:
-        env.print(_("No tallies yet. Add one with [bold]companion tally add NAME HITS[/bold]."))
+        from companion.cli.env import styled
+
+        env.print(styled(_("No tallies yet. Add one with [bold]companion tally add NAME HITS[/bold].")))
     for t in chosen:
         env.print(t.book())
 
@@ -251,9 +253,8 @@ def xp(
         if rule is None:
             env.print(f"XP: {t.counter('xp').value}")
             env.print(
-                "[dim]"
-                + _("No levels are tracked in {game}: XP is a plain count.").format(game=_(session.spec.title))
-                + "[/dim]"
+                _("No levels are tracked in {game}: XP is a plain count.").format(game=_(session.spec.title)),
+                style="dim",
             )
             return
         env.print(
@@ -350,9 +351,10 @@ def room(
     if json_out:
         env.print_json({"floor": r.floor, "number": r.number, "content": r.content, "state": r.state})
         return
-    from rich.markup import escape
+    from companion.cli.env import styled
 
-    env.print(_("Floor {n}, {room}").format(n=r.floor, room=escape(r.line())) + f" [dim]\\[{escape(r.state)}][/dim]")
+    where = _("Floor {n}, {room}").format(n=r.floor, room=r.line())
+    env.print(styled("{where} [dim]{state}[/dim]", where=where, state=f"[{r.state}]"))
 
 
 def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -371,10 +373,10 @@ def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         for r in sorted(t.rooms, key=lambda r: (r.floor, r.number)):
             if r.floor != floor:
                 floor = r.floor
-                env.print("[bold]" + _("Floor {n}").format(n=floor) + "[/bold]")
-            from rich.markup import escape
+                env.print(_("Floor {n}").format(n=floor), style="bold")
+            from companion.cli.env import styled
 
-            env.print(f"  {escape(r.line())} [dim]\\[{escape(r.state)}][/dim]")
+            env.print(styled("  {line} [dim]{state}[/dim]", line=r.line(), state=f"[{r.state}]"))
         if not t.rooms:
             env.print(_("No rooms yet."))
 
@@ -447,15 +449,20 @@ def talisman(
             return
         last = ts.rolls[-1] if ("faces" in event or "total" in event) else None
         if ts.found:
+            from companion.cli.env import styled
+
             env.print(
-                _("[bold green]The Talisman is found[/bold green] after {n} kill(s)! Leave the dungeon.").format(
-                    n=ts.kills
+                styled(
+                    _("[bold green]The Talisman is found[/bold green] after {n} kill(s)! Leave the dungeon."),
+                    n=ts.kills,
                 )
             )
         elif ts.held_by_last:
+            from companion.cli.env import styled
+
             env.print(
-                _("Rolled {total}: not found. One monster is left: [bold]it holds the Talisman[/bold].").format(
-                    total=last
+                styled(
+                    _("Rolled {total}: not found. One monster is left: [bold]it holds the Talisman[/bold]."), total=last
                 )
             )
         else:

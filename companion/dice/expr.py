@@ -131,6 +131,9 @@ def dr(table: str | None = None) -> Expr:
     return Expr("DR", (Term(1, D6),), table=table)
 
 
+#: The longest dice expression read (``SR`` with three long names), and the longest number in one.
+MAX_LENGTH = 200
+_LONG_NUMBER = re.compile(r"\d{10}")
 _KEYWORD_RE = re.compile(r"^(DR|DC|EC|SR|TALISMAN)(?=$|[\s(:+\-])(.*)$", re.IGNORECASE)
 _TERM_RE = re.compile(r"([+-]?)\s*(?:(\d*)\s*d\s*(t|%|\d+)|(\d+))", re.IGNORECASE)
 _CMP_RE = re.compile(r"(>=|<=|==|=|>|<)\s*(-?\d+)\s*$")
@@ -154,6 +157,17 @@ def parse(text: str) -> Expr:
         from companion.i18n import _
 
         raise InputError(_("the dice expression is empty; accepted: {accepted}").format(accepted=_(ACCEPTED)))
+    if len(raw) > MAX_LENGTH:
+        from companion.i18n import _, number
+
+        raise _bad(
+            raw[:30] + "…",
+            _("{n} characters; dice are at most {max}").format(n=number(len(raw), group=True), max=MAX_LENGTH),
+        )
+    if _LONG_NUMBER.search(raw):
+        from companion.i18n import _
+
+        raise _bad(raw, _("a number of more than 9 digits"))
     m = _KEYWORD_RE.match(raw)
     if m:
         return _parse_keyword(raw, m.group(1).upper(), m.group(2).strip())

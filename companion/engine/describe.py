@@ -100,4 +100,9 @@ def answered(request: Request, value: Any) -> tuple[str, str]:
 def parse_text(request: Text, text: str) -> str:
     if not text.strip():
         raise InputError(_("an answer is needed (empty text is not accepted)"))
+    from companion.controls import plain_text_refusal
+
+    refused = plain_text_refusal(text)
+    if refused is not None:
+        raise InputError(refused)
     return text.strip()

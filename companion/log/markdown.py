@@ -11,6 +11,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from companion.controls import visible
 from companion.i18n import N_, _
 from companion.log.model import Entry
 
@@ -21,8 +22,9 @@ _ESCAPE = re.compile(r"([\\`*_\[\]<>|#~])")
 
 
 def escape(text: str) -> str:
-    """Make player text literal in markdown (one line, specials backslash-escaped)."""
-    return _ESCAPE.sub(r"\\\1", " ".join(text.split()))
+    """Make player text literal in markdown (one line, specials backslash-escaped, control characters
+    shown as their pictures: the log is read in terminals too)."""
+    return _ESCAPE.sub(r"\\\1", visible(" ".join(text.split())))
 
 
 def _yaml(value: object) -> str:
@@ -34,7 +36,7 @@ def _yaml(value: object) -> str:
         return str(value)
     if isinstance(value, list):
         return "[" + ", ".join(_yaml(v) for v in value) + "]"
-    return json.dumps(str(value), ensure_ascii=False)
+    return json.dumps(visible(str(value)), ensure_ascii=False)
 
 
 #: The front matter's labels, translated with the log (a Russian log reads "игра:", "кубики:", ...).

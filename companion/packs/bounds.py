@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.controls import CONTROL
 from companion.errors import InputError
 from companion.i18n import N_, _, number
 
@@ -72,10 +73,6 @@ TEXT_LIMITS = {
 }
 #: A row's result, a check's pass and fail texts, an effect.
 MAX_TEXT = 2_000
-
-#: Control characters (C0 but tab and line feed, DEL, C1): a terminal acts on them (ESC starts a
-#: sequence that can clear the screen, retitle the window or write the clipboard).
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 #: ``fail(path, message)``: the refusal at the line ``path`` is written on.
 Fail = Callable[[tuple[str | int, ...], str], "PackError"]

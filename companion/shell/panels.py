@@ -93,7 +93,8 @@ def status_panel(session: Session, width: int | None = None) -> Panel:
     body = (
         Group(grid, Text(footer, style="dim")) if rows else Text(footer + "\n" + _("Nothing tracked yet."), style="dim")
     )
-    return Panel(body, title=title, title_align="left", expand=width is not None, width=width)
+    # A str title is read as markup by rich: the session's name is the player's text.
+    return Panel(body, title=Text(title), title_align="left", expand=width is not None, width=width)
 
 
 def entry_renderable(entry: Entry) -> Text:

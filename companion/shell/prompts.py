@@ -509,6 +509,8 @@ def ask_number(request: Number) -> int | str:
 
 def ask_text(request: Text) -> str:
     def check(text: str) -> str | None:
-        return None if text.strip() else _("an answer is needed")
+        from companion.controls import plain_text_refusal
+
+        return plain_text_refusal(text) if text.strip() else _("an answer is needed")
 
     return _ask_until_valid(_message(request.prompt), check, default=request.default).strip()

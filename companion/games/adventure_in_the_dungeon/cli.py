@@ -158,27 +158,29 @@ def _missing(values: dict[str, Any]) -> list[Any]:
 
 
 def _show_data(env: Env, values: dict[str, Any]) -> None:
-    from rich.markup import escape
+    from rich.text import Text
 
+    from companion.cli.env import styled
     from companion.games.adventure_in_the_dungeon import data as D
 
     env.print(
-        "[bold]From the rule text[/bold]: Adelhardt the Paladin withstands 9 hits, hits a monster on 4+ and is "
-        "hit on 11+; Regalan's spells hit on 4+ for 2 hits."
+        styled(
+            "[bold]From the rule text[/bold]: Adelhardt the Paladin withstands 9 hits, hits a monster on 4+ and is "
+            "hit on 11+; Regalan's spells hit on 4+ for 2 hits."
+        )
     )
     missing = {f.key for f in _missing(values)}
-    env.print(
-        "[bold]Your numbers[/bold] (" + escape(D.SOURCES.get(values.get(D.SOURCE), "source not given yet")) + "):"
-    )
+    source = D.SOURCES.get(values.get(D.SOURCE), "source not given yet")
+    env.print(styled("[bold]Your numbers[/bold] ({source}):", source=source))
     for fld in D.all_fields():
         if fld.key.startswith("area12.") and fld.key != D.AREA12_KIND and values.get(D.AREA12_KIND) != "monster":
             continue
         value = values.get(fld.key)
-        shown = "[yellow]not entered[/yellow]" if fld.key in missing else escape(str(value))
-        env.print(f"  {escape(fld.key):<18} {shown:<6} [dim]{escape(fld.prompt)}[/dim]")
+        shown = Text("not entered", style="yellow") if fld.key in missing else Text(f"{value!s:<6}")
+        env.print(Text(f"  {fld.key:<18} ") + shown + " " + Text(fld.prompt, style="dim"))
     if missing:
         env.print(
-            "[dim]companion play asks for what is missing; or set it here: companion dungeon data KEY=VALUE[/dim]"
+            "companion play asks for what is missing; or set it here: companion dungeon data KEY=VALUE", style="dim"
         )
 
 
@@ -220,7 +222,7 @@ def areas_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     if json_out:
         env.print_json({"areas": rows, "numbers_known": nums is not None})
         return
-    from rich.markup import escape
+    from companion.cli.env import styled
 
     for row in rows:
         now = ""
@@ -229,17 +231,23 @@ def areas_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         elif row.get("taken"):
             now = f" It has taken {'I' * row['taken']} ({row['taken']} of {row['hits']})."
         env.print(
-            f"[bold]Area {row['area']}: {escape(row['place'])}[/bold] — {escape(row['monster'])}, "
-            f"{row['hits']} hits to slay: {escape(row['rules'])}.{now}"
+            styled(
+                "[bold]Area {area}: {place}[/bold] — {monster}, {hits} hits to slay: {rules}." + now,
+                area=row["area"],
+                place=row["place"],
+                monster=row["monster"],
+                hits=row["hits"],
+                rules=row["rules"],
+            )
         )
         if "monster_needs" in row:
             hits = " · ".join(f"{D.HEROES[i].name} {v}+" for i, v in enumerate(row["monster_needs"].values()))
-            env.print(f"  [dim]it hits when its dice show:[/dim] {hits}")
+            env.print(styled("  [dim]it hits when its dice show:[/dim] {hits}", hits=hits))
             heroes = " · ".join(f"{h.name} {row['hero_needs'][h.key]}+" for h in D.HEROES if h.key in row["hero_needs"])
-            env.print(f"  [dim]heroes hit it when their dice show:[/dim] {heroes}")
+            env.print(styled("  [dim]heroes hit it when their dice show:[/dim] {heroes}", heroes=heroes))
     if nums is None:
         env.print(
-            "[dim]Enter the heroes' numbers (companion play asks, or companion dungeon data) to see the rolls.[/dim]"
+            "Enter the heroes' numbers (companion play asks, or companion dungeon data) to see the rolls.", style="dim"
         )
 
 
@@ -393,10 +401,17 @@ def _odds(
             }
         )
         return
+    from companion.cli.env import styled
     from companion.dice.render import fraction
 
     env.print(
-        f"[bold]Area {area}: {spec.place}[/bold] — {spec.monster}, {spec.hits} hits to slay"
+        styled(
+            "[bold]Area {area}: {place}[/bold] — {monster}, {hits} hits to slay",
+            area=area,
+            place=spec.place,
+            monster=spec.monster,
+            hits=spec.hits,
+        )
         + (f", {s.m} taken" if s.m else "")
     )
     mon = " · ".join(f"{HEROES[h].name} {fraction(p)}" for h, p in enumerate(ro.monster) if p is not None)
@@ -417,7 +432,7 @@ def _odds(
     ):
         env.print(f"  {label}: {pct(p)}" + (f" ({_frac(p)})" if exact and 0 < p < 1 else ""))
     how_exact = "exact fractions" if exact else "floats; exact fractions with --exact or --json"
-    env.print(f"[dim]  {how_exact}; {odds.states:,} situations counted in {elapsed:.1f} s[/dim]")
+    env.print(f"  {how_exact}; {odds.states:,} situations counted in {elapsed:.1f} s", style="dim")
     shown = ", ".join(f"{k}: {pct(p)}" for k, p in enumerate(schedule, 1))
     env.print(f"Talisman found within k kills ({monsters} monsters, the last holds it): {shown}")
 

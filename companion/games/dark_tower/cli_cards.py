@@ -193,7 +193,7 @@ def card_cmd(
         if recorded
         else _("Kept in {path}").format(path=path)
     )
-    env.print(f"[dim]{kept}[/dim]")
+    env.print(kept, style="dim")
 
 
 @app.command("cards")
@@ -221,8 +221,10 @@ def cards_cmd(
     if json_out:
         env.print_json({k: {s: C.to_json(c) for s, c in cs.items()} for k, cs in found.items()})
         return
+    from companion.cli.env import styled
+
     for k, cs in found.items():
-        env.print(f"[bold]{C.term(k, lang)}[/bold] ({len(cs)})")
+        env.print(styled("[bold]{kind}[/bold] ({n})", kind=C.term(k, lang), n=len(cs)))
         for s, c in sorted(cs.items()):
             typed = C.slug(c.ru) if c.ru and (lang or i18n.language()) == "ru" else s  # its name to type
-            env.print(f"  {C.describe(c, lang)}  [dim]{typed}[/dim]")
+            env.print(styled("  {card}  [dim]{key}[/dim]", card=C.describe(c, lang), key=typed))

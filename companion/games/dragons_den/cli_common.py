@@ -177,10 +177,14 @@ def act(
                 }
             )
             return
+        from companion.cli.env import styled
+
         print_entries(env, new)
         if session.state.finished:
-            env.print(f"[bold]The game is over:[/bold] {session.state.finished}")
+            env.print(styled("[bold]The game is over:[/bold] {result}", result=session.state.finished))
         elif do in ("end-turn", "escape"):
             env.print(f"Now: {view.phase_text(session.state.game)}.")
         elif do == "setup":
-            env.print("The dragon player sees the dragon with [bold]companion dragon peek[/bold] (heroes look away).")
+            env.print(
+                styled("The dragon player sees the dragon with [bold]companion dragon peek[/bold] (heroes look away).")
+            )

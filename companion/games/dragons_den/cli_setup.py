@@ -149,6 +149,6 @@ def score(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print_json({"final": final, **codec.dump(s)})
         return
     if not final:
-        env.print("[dim]The game goes on. If the gates shut now (heroes inside trapped):[/dim]")
+        env.print("The game goes on. If the gates shut now (heroes inside trapped):", style="dim")
     for line in lines:
         env.print(line)

@@ -74,6 +74,7 @@ def as_json(name: str, values: dict[str, Any]) -> Any:
 def render(name: str, values: dict[str, Any]) -> list[Any]:
     """Rich tables for one of the notes."""
     from rich.table import Table
+    from rich.text import Text
 
     if name == "heroes":
         t = Table(title="Heroes (they move from #7 down to #1)", title_justify="left")
@@ -113,9 +114,9 @@ def render(name: str, values: dict[str, Any]) -> list[Any]:
             for r in rows:
                 row = rules.treasure_row(values, table, r.number)
                 fixed = (row.name, row.gp) != (r.name, r.gp)
-                mark = " [dim](a reading: garbled in the text)[/dim]" if row.reading else ""
-                mark = " [dim](your correction)[/dim]" if fixed else mark
-                t.add_row(str(r.number), row.name + mark, f"{row.gp:,} gp")
+                mark = " (a reading: garbled in the text)" if row.reading else ""
+                mark = " (your correction)" if fixed else mark
+                t.add_row(str(r.number), Text(row.name).append(mark, style="dim"), f"{row.gp:,} gp")
             out.append(t)
         return out
     out = []

@@ -77,7 +77,7 @@ def _show_new(env: Env, session: Session, before: int, json_out: bool, event_id:
         return
     print_entries(env, entries)
     if hint:
-        env.print(f"[dim]{hint}[/dim]")
+        env.print(hint, style="dim")
 
 
 def _fight_json(state: State) -> dict[str, Any] | None:

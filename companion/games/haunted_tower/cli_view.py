@@ -38,7 +38,7 @@ def health_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print(view.health_table(session.state))
         hint = next_hint(session.state)
         if hint:
-            env.print(f"[dim]{hint}[/dim]")
+            env.print(hint, style="dim")
 
 
 @app.command("score")
@@ -129,9 +129,14 @@ def odds_cmd(
             )
             return
         with_text = f" with {weapon.name}" if weapon else ""
+        from companion.cli.env import styled
+
+        hero = f" (HP {h.hp}/{h.max_hp}, Att {rules_numbers.total(parts)}{with_text}, AC {ac}) vs "
+        monster = f" (HP {monster_hp}/{m.hp}, Att {m.att}, AC {m.ac})"
         env.print(
-            f"[bold]{h.name}[/bold] (HP {h.hp}/{h.max_hp}, Att {rules_numbers.total(parts)}{with_text}, AC {ac}) vs "
-            f"[bold]the {m.name}[/bold] (HP {monster_hp}/{m.hp}, Att {m.att}, AC {m.ac})"
+            styled(
+                "[bold]{h}[/bold]{hero}[bold]the {m}[/bold]{monster}", h=h.name, hero=hero, m=m.name, monster=monster
+            )
         )
         env.print(f"  Initiative: {h.name} attacks first {fraction(p_first)} (ties rolled again)")
         dmg = f"{amount} damage" if amount else f"no damage: {why}"
@@ -139,7 +144,7 @@ def odds_cmd(
         env.print(f"  The {m.name}'s attack: 1d6 + {m.att} ≥ {ac} → {fraction(p_monster)}")
         env.print(f"  Running away: 1d10 ≥ {m.att} → {fraction(p_run)}")
         plan = f"running at {run_at} HP or less" if run_at else "to the end"
-        env.print(f"  The whole fight, {plan}: [bold]{O.duel_text(duel)}[/bold]")
+        env.print(styled("  The whole fight, {plan}: [bold]{duel}[/bold]", plan=plan, duel=O.duel_text(duel)))
         if O.uses_note(weapon):
             env.print(f"  ({O.uses_note(weapon)})")
         for k, v in duel.as_dict().items():

@@ -337,6 +337,7 @@ def score_lines(state: State) -> list[str]:
 
 def score_table(state: State) -> Table:
     from rich.table import Table
+    from rich.text import Text
 
     lines = rules_score.scores(state)
     table = Table(title="Score" + (" (final)" if state.finished else " so far"), title_justify="left")
@@ -349,10 +350,10 @@ def score_table(state: State) -> Table:
     best = max((line.total for line in lines if line.scored), default=0)
     won = set(rules_score.winners(lines)) if best or state.finished else set()
     table.add_row(
-        "[bold]Total[/bold]",
+        Text("Total", style="bold"),
         "",
         *[
-            ("out" if not line.scored else f"[bold]{line.total}[/bold]" + (" ★" if line.hero in won else ""))
+            ("out" if not line.scored else Text(str(line.total), style="bold") + (" ★" if line.hero in won else ""))
             for line in lines
         ],
     )

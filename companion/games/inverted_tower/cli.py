@@ -81,12 +81,12 @@ def _show(env: Env, session: Session, json_out: bool, said: str = "") -> None:
             }
         )
         return
-    from rich.markup import escape
+    from companion.cli.env import styled
 
     if said:
         env.print(said)
     if here:
-        env.print(f"Floor {g.floor}, {escape(here)}")
+        env.print(f"Floor {g.floor}, {here}")
     attrs = " ".join(f"{a} {v}" for a, v in g.attributes.items())
     env.print(
         f"HP {hp.value}/{hp.max} · XP {xp.value}/{rules.xp_to_next(t.level)} (level {t.level}) · {attrs} · "
@@ -94,11 +94,11 @@ def _show(env: Env, session: Session, json_out: bool, said: str = "") -> None:
         f"floor {g.floor}, {len(g.rooms)}/12 rooms"
     )
     if g.points:
-        env.print(f"[bold]{g.points} level-up point(s) to place:[/bold] companion tower level STR|DEX|INT")
+        env.print(styled("[bold]{n} level-up point(s) to place:[/bold] companion tower level STR|DEX|INT", n=g.points))
     if state.finished == "won":
-        env.print("[bold green]The Necromancer is slain. Victory![/bold green]")
+        env.print("The Necromancer is slain. Victory!", style="bold green")
     elif state.finished == "lost":
-        env.print("[bold red]The hero is dead.[/bold red]")
+        env.print("The hero is dead.", style="bold red")
 
 
 @app.command("hero")
