@@ -123,7 +123,11 @@ def source_files(paths: list[Path], shown: list[str], suffixes: tuple[str, ...])
 
     out: list[tuple[Path, str]] = []
     for path, name in zip(paths, shown, strict=True):
-        if path.is_dir():
+        try:
+            folder = path.is_dir()
+        except OSError:  # a name too long to be a file's: reading it says so in one line
+            folder = False
+        if folder:
             found = sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes and not p.name.startswith("."))
             if not found:
                 raise InputError(_("{folder}: no {kinds} files in it").format(folder=name, kinds=" or ".join(suffixes)))
