@@ -15,6 +15,7 @@ questionary and the games are imported only inside the helpers that use them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -85,7 +86,26 @@ def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: flo
     files = store(env).open(name or require_name(env))
     files = _HELD.get(files.dir, files)
     with files.locked(wait):
-        yield Session.open(files, engine=engine)
+        with save_shape(files.slug):
+            session = Session.open(files, engine=engine)
+        yield session
+
+
+@contextmanager
+def save_shape(slug: str) -> Iterator[None]:
+    """A save of the wrong shape (a list where companion writes a table...): one line, not a traceback."""
+    from companion.errors import StoreError
+
+    try:
+        yield
+    except (AttributeError, KeyError, TypeError, IndexError) as exc:
+        if os.environ.get("COMPANION_DEBUG"):  # the traceback, in case it is companion's own mistake
+            raise
+        raise StoreError(
+            f"session {slug!r} cannot be opened: a file in it is not in the shape companion writes "
+            f"({type(exc).__name__}: {exc})",
+            hint="put the session's files back from a backup",
+        ) from None
 
 
 def active_meta(env: Env) -> dict[str, Any] | None:
@@ -94,7 +114,10 @@ def active_meta(env: Env) -> dict[str, Any] | None:
     name = active_name(env)
     if name is None:
         return None
-    return store(env).open(name).read_meta()["meta"]
+    with save_shape(name):
+        meta = store(env).open(name).read_meta()["meta"]
+        meta.get("game")  # a meta of the wrong shape is said here, once
+    return meta
 
 
 def active_game(env: Env) -> str | None:

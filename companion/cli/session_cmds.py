@@ -175,12 +175,8 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         try:
             meta = files.read_meta()["meta"]
             head = files.read_head() or {}
-        except Exception as exc:  # a damaged session is listed, not fatal to the list
-            rows.append({"session": slug, "error": str(exc)})
-            continue
-        summary = head.get("summary", {})
-        rows.append(
-            {
+            summary = head.get("summary", {})
+            row = {
                 "session": slug,
                 "name": meta["name"],
                 "game": meta["game"],
@@ -190,7 +186,10 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
                 "dice": summary.get("dice", meta["dice"]),
                 "current": slug == current,
             }
-        )
+        except Exception as exc:  # a damaged session (or one of the wrong shape) is listed, not fatal to the list
+            rows.append({"session": slug, "error": str(exc) or type(exc).__name__})
+            continue
+        rows.append(row)
     if json_out:
         env.print_json(rows)
         return

@@ -19,7 +19,7 @@ from typing import Any
 from tinydb.storages import Storage
 
 from companion.errors import StoreError
-from companion.i18n import N_, _
+from companion.i18n import N_, _, number
 
 #: Every companion file starts with this marker, so a foreign JSON file is never taken for a save.
 FORMAT = "companion-session"
@@ -98,19 +98,51 @@ def _backup(path: Path) -> Path | None:
         return None
 
 
-def read_json(path: Path) -> Any:
-    """Read a companion JSON file; None if it does not exist; CorruptFileError if it is not ours."""
+#: No save companion writes comes near this; a bigger file is not read.
+MAX_BYTES = 256 * 1024 * 1024
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """A save's bytes; None if it does not exist. A device (a link to /dev/zero), a FIFO or a folder
+    in its place is refused, never read or waited on, as is a file far bigger than any save."""
+    import stat
+
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise StoreError(_("could not read {path}: {why}").format(path=path, why=exc.strerror or exc)) from None
     try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CorruptFileError(path, _("not a regular file (a device, a FIFO or a folder)"), None)
+        if info.st_size > MAX_BYTES:
+            raise CorruptFileError(
+                path, _("{n} bytes, far more than any save").format(n=number(info.st_size, group=True)), None
+            )
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise StoreError(_("could not read {path}: {why}").format(path=path, why=exc.strerror or exc)) from None
+    finally:
+        os.close(fd)
+
+
+def read_json(path: Path) -> Any:
+    """Read a companion JSON file; None if it does not exist; CorruptFileError if it is not ours."""
+    raw = _read_bytes(path)
+    if raw is None:
+        return None
+    try:
         data = json.loads(raw)
+    except RecursionError:
+        raise CorruptFileError(path, _("damaged (nested too deeply)"), _backup(path)) from None
     except (ValueError, UnicodeDecodeError):
         raise CorruptFileError(path, _("damaged (not valid JSON)"), _backup(path)) from None
-    if not isinstance(data, dict) or data.get("_format", {}).get("1", {}).get("format") != FORMAT:
+    table = data.get("_format") if isinstance(data, dict) else None
+    marker = table.get("1") if isinstance(table, dict) else None
+    if not isinstance(marker, dict) or marker.get("format") != FORMAT:
         raise CorruptFileError(path, _("not a companion save (a foreign JSON file)"), _backup(path))
     return data
 
