@@ -3,7 +3,7 @@
 Read from the source with :mod:`ast` (nothing is imported). A string literal (or an f-string, or a
 ``"...".format(...)``) is a word a player reads when it is given straight to:
 
-- a printing call: ``print``, ``echo``, ``error``, ``warn``, ``info``, ``say``, ``_stderr_line``,
+- a printing call: ``print``, ``styled``, ``echo``, ``error``, ``warn``, ``info``, ``say``, ``_stderr_line``,
   ``secho``, ``fail``, ``print_formatted_text``;
 - an error a player sees: any ``...Error(...)`` of companion's own (CompanionError, InputError,
   NotFoundError, StoreError, ...) and click's ``BadParameter``/``UsageError`` (Python's own errors,
@@ -31,7 +31,7 @@ import builtins
 import re
 from pathlib import Path
 
-PRINTING = {"print", "echo", "error", "warn", "info", "say", "_stderr_line", "secho", "fail", "print_formatted_text"}
+PRINTING = {"print", "styled", "echo", "error", "warn", "info", "say", "_stderr_line", "secho", "fail", "print_formatted_text"}
 #: Called by their own name (``choice(...)``, not a reader's ``r.choice(...)``), and a table's column.
 REQUESTS = {"choice", "Choice", "Option", "RollRequest", "Number", "Text", "Panel"}
 COLUMNS = {"add_column"}

@@ -129,7 +129,11 @@ def export(
             from companion.errors import InputError
 
             shown = "''" if str(path) in ("", ".") else str(path)
-            raise InputError(f"export {shown}: that is a folder; give a file name (e.g. run.html), or - to print it")
+            raise InputError(
+                _("export {path}: that is a folder; give a file name (e.g. run.html), or - to print it").format(
+                    path=shown
+                )
+            )
         done = _export_one(env, fmt, path)
         done.pop("source", None)
         if json_out:

@@ -101,10 +101,13 @@ def save_shape(slug: str) -> Iterator[None]:
     except (AttributeError, KeyError, TypeError, IndexError) as exc:
         if os.environ.get("COMPANION_DEBUG"):  # the traceback, in case it is companion's own mistake
             raise
+        from companion.i18n import _
+
         raise StoreError(
-            f"session {slug!r} cannot be opened: a file in it is not in the shape companion writes "
-            f"({type(exc).__name__}: {exc})",
-            hint="put the session's files back from a backup",
+            _("session {name!r} cannot be opened: a file in it is not in the shape companion writes ({why})").format(
+                name=slug, why=f"{type(exc).__name__}: {exc}"
+            ),
+            hint=_("put the session's files back from a backup"),
         ) from None
 
 

@@ -92,29 +92,25 @@ def import_cmd(
             }
         )
         return
-    from rich.markup import escape
-
     from companion.i18n import ngettext
 
     rows = sum(len(t.rows) for t in pack.tables.values())
     env.print(
-        escape(
-            ngettext(
-                "{files} ({what}): pack {name}, {tables} table, {rows} rows, checked and written to {path}",
-                "{files} ({what}): pack {name}, {tables} tables, {rows} rows, checked and written to {path}",
-                len(pack.tables),
-            ).format(
-                files=", ".join(files),
-                what=imported.version or LABELS[imported.fmt],
-                name=pack.name,
-                tables=len(pack.tables),
-                rows=rows,
-                path=target,
-            )
+        ngettext(
+            "{files} ({what}): pack {name}, {tables} table, {rows} rows, checked and written to {path}",
+            "{files} ({what}): pack {name}, {tables} tables, {rows} rows, checked and written to {path}",
+            len(pack.tables),
+        ).format(
+            files=", ".join(files),
+            what=imported.version or LABELS[imported.fmt],
+            name=pack.name,
+            tables=len(pack.tables),
+            rows=rows,
+            path=target,
         ),
     )
     for note in imported.notes:
-        env.print("  " + escape(_("note: {note}").format(note=note)))
+        env.print("  " + _("note: {note}").format(note=note))
 
 
 def export_cmd(
@@ -159,27 +155,21 @@ def export_cmd(
     if json_out:
         env.print_json({"pack": pack.name, "format": kind, "files": [str(t) for t, _text in files]})
         return
-    from rich.markup import escape
-
     where = str(files[0][0]) if len(files) == 1 else str(files[0][0].parent) + "/"
     env.print(
-        escape(
-            ngettext(
-                "pack {name}: {n} table written to {where} ({what})",
-                "pack {name}: {n} tables written to {where} ({what})",
-                len(pack.tables),
-            ).format(
-                name=pack.name,
-                n=len(pack.tables),
-                where=where,
-                what=_("Obsidian markdown") if kind == "markdown" else _("Foundry VTT roll tables"),
-            )
+        ngettext(
+            "pack {name}: {n} table written to {where} ({what})",
+            "pack {name}: {n} tables written to {where} ({what})",
+            len(pack.tables),
+        ).format(
+            name=pack.name,
+            n=len(pack.tables),
+            where=where,
+            what=_("Obsidian markdown") if kind == "markdown" else _("Foundry VTT roll tables"),
         ),
     )
     if pack.checks or pack.trackers:
-        env.print(
-            "  " + escape(_("its checks and trackers ride along in a companion note the other tool does not show"))
-        )
+        env.print("  " + _("its checks and trackers ride along in a companion note the other tool does not show"))
 
 
 def _files(pack: Any, kind: str, path: Path | None) -> list[tuple[Path, str]]:
