@@ -115,7 +115,7 @@ def show_cmd(
 
     packs, broken, _folder = _all(env)
     key = name.strip().lower()
-    pack_name, _, table_name = key.rpartition("/")
+    pack_name, _slash, table_name = key.rpartition("/")
     for p, _origin in packs:
         if p.name == key:
             _show_pack(env, p, json_out)
@@ -133,7 +133,7 @@ def show_cmd(
     known = ", ".join(p.name for p, _ in packs)
     raise NotFoundError(
         _("no pack or table {name!r}; packs: {known}").format(name=name, known=known),
-        hint="companion tables list shows every table",
+        hint=_("companion tables list shows every table"),
     )
 
 
