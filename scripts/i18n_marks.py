@@ -31,7 +31,19 @@ import builtins
 import re
 from pathlib import Path
 
-PRINTING = {"print", "styled", "echo", "error", "warn", "info", "say", "_stderr_line", "secho", "fail", "print_formatted_text"}
+PRINTING = {
+    "print",
+    "styled",
+    "echo",
+    "error",
+    "warn",
+    "info",
+    "say",
+    "_stderr_line",
+    "secho",
+    "fail",
+    "print_formatted_text",
+}
 #: Called by their own name (``choice(...)``, not a reader's ``r.choice(...)``), and a table's column.
 REQUESTS = {"choice", "Choice", "Option", "RollRequest", "Number", "Text", "Panel"}
 COLUMNS = {"add_column"}
