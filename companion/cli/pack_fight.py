@@ -226,3 +226,131 @@ def odds_line(fight: Fight, check: Check | None, values: dict[Ref, int], maxes: 
     if always is not None:
         text += _(" (testing LUCK every time: win {win})").format(win=share_text(always.win))
     return text
+
+
+class Play:
+    """The fight in progress in an open session: its pack, rules, board and position."""
+
+    def __init__(self, env: Env, session: Any) -> None:
+        from companion.i18n import _
+        from companion.packs import fight_play
+
+        self.env = env
+        self.session = session
+        self.state = session.state.trackers.fight
+        if self.state is None:
+            from companion.errors import InputError
+
+            raise InputError(_("no fight is in progress; start one with companion fight start NAME --foe NAME"))
+        self.pack, self.fight = in_progress(env, self.state)
+        self.check = luck_check(self.pack, self.fight)
+        you, you_max = yours(self.pack, self.fight, self.check, session)
+        foe, foe_max = state_refs(self.fight, self.check, self.state)
+        self.values = {**you, **foe}
+        self.maxes = {**you_max, **foe_max}
+        self.board = fight_play.board(self.fight, self.check, self.maxes)
+        self.pos = self.board.position(self.values)
+
+
+def yours(pack: Any, fight: Any, check: Any, session: Any) -> tuple[dict, dict]:
+    """Your numbers for a played fight: the session's counters, each one the fight names."""
+    from companion.errors import InputError
+    from companion.i18n import _
+    from companion.packs.fight_model import YOU
+    from companion.packs.fight_play import play_refs
+
+    counters = session.state.trackers.counters
+    for ref in play_refs(fight, check):
+        if ref.side == YOU and ref.key not in counters:
+            raise InputError(
+                _(
+                    "this session keeps no {label}, and fight {fight} reads it; play it in a session started with "
+                    "the pack: companion new freeform --tables FILE"
+                ).format(label=ref.label, fight=fight.name)
+            )
+    values, maxes, _notes = your_numbers(pack, fight, check, session, {})
+    return values, maxes
+
+
+def pending_step(env: Env, session: Session) -> Any:
+    """The fight in progress as the shell's pending step: its next round, with the odds before it.
+
+    A :class:`companion.engine.pending.Pending` of kind ``roll`` whose bare answer runs ``fight
+    round`` (Enter: the session's dice; typed faces: ``--got``, your dice then the foe's), and whose
+    other answers are ``luck`` and ``flee`` where the fight allows them. None when the fight cannot be
+    read (its pack gone): the shell shows no step then, and ``fight round`` says what is wrong.
+    """
+    from companion.dice.expr import Expr
+    from companion.engine.pending import Pending
+    from companion.engine.requests import RollRequest
+    from companion.errors import CompanionError
+    from companion.i18n import _
+    from companion.sim.fights import share_text
+
+    try:
+        play = Play(env, session)
+    except CompanionError:
+        return None
+    fight, state, board, pos = play.fight, play.state, play.board, play.pos
+    n = state.rounds + 1
+    if fight.kind == "opposed":
+        a, b = fight.attack, fight.foe_attack
+        expr = Expr("sum", (*a.expr.terms, *b.expr.terms))  # type: ignore[union-attr]
+        split = (len(a.expr.dice), len(b.expr.dice))  # type: ignore[union-attr]
+        why = _("Round {n}: your attack and {foe}'s").format(n=n, foe=state.foe)
+        dice = f"{a.expr} {board.value(a, pos):+d} / {b.expr} {board.value(b, pos):+d}".replace("-", "−")
+        example = " ".join(["4", "5", "2", "6", "3", "1"][: sum(split)]) if sum(split) <= 6 else "4 5 …"
+    else:
+        expr = fight.expr  # type: ignore[assignment]
+        split = (len(expr.dice),)
+        why = _("Round {n}: the combat results table, ratio {ratio}").format(
+            n=n,
+            ratio=f"{board.value(fight.ratio, pos):+d}",  # type: ignore[arg-type]
+        )
+        dice = str(expr)
+        example = " ".join(["7", "3", "5"][: split[0]])
+    from companion.packs.fight_outcome import both_policies
+
+    info = []
+    try:
+        never, always = both_policies(fight, play.values, play.maxes, play.check)
+        odds = _("win {win}, lose {lose}").format(win=share_text(never.win), lose=share_text(never.lose))
+        if never.rounds is not None:
+            info.append(_("about {n:.1f} rounds to go").format(n=float(never.rounds)))
+        if always is not None:
+            info.append(_("testing LUCK every time: win {win}").format(win=share_text(always.win)))
+    except CompanionError as exc:
+        odds = _("odds not counted ({why})").format(why=exc)
+    words: list[tuple[str, tuple[str, ...]]] = []
+    keys = [
+        _("Enter rolls both sides") if session.state.dice == "virtual" else _("roll, then type the faces"),
+        _("the faces: yours, then the foe's ({example})").format(example=example)
+        if fight.kind == "opposed"
+        else _("the face you rolled ({example})").format(example=example),
+    ]
+    if fight.luck is not None:  # taken even when no test is due: fight luck then says why not
+        words.append(("luck", ("fight", "luck")))
+    if fight.luck is not None and state.last in ("win", "lose") and not state.tested:
+        keys.append(_("luck: test your LUCK on this round's wound"))
+        info.append(_("luck: test your LUCK on round {n}'s wound").format(n=state.rounds))
+    if fight.flee is not None:
+        cost = "; ".join(e.text for e in fight.flee) or _("nothing")
+        words.append(("flee", ("fight", "flee")))
+        keys.append(_("flee: run, at a cost of {cost}").format(cost=cost))
+        info.append(_("flee: run, at a cost of {cost}").format(cost=cost))
+    keys.append(_("fight end: the book ends the fight"))
+    return Pending(
+        "roll",
+        "fight.round",
+        why,
+        odds=odds,
+        dice=dice,
+        info=tuple(info),
+        enter_rolls=session.state.dice == "virtual",
+        example=example,
+        keys=tuple(keys),
+        request=RollRequest("fight.round", expr, why),
+        run=("fight", "round"),
+        split=split,
+        words=tuple(words),
+    )

@@ -15,6 +15,7 @@ import typer
 from companion.cli.common import JsonOpt
 
 if TYPE_CHECKING:
+    from companion.cli import pack_fight
     from companion.cli.env import Env
     from companion.dice.roll import Roll
     from companion.packs.fight_model import Linear
@@ -60,6 +61,7 @@ def fight_root(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     if ctx.invoked_subcommand is not None:
         return
     env: Env = ctx.obj
+    from companion.cli import pack_fight
     from companion.cli.kit import opened
     from companion.i18n import _
 
@@ -71,54 +73,8 @@ def fight_root(ctx: typer.Context, json_out: JsonOpt = False) -> None:
                 return
             env.echo(_("No fight is in progress. Start one with: companion fight start NAME --foe NAME"))
             return
-        play = _Play(env, session)
+        play = pack_fight.Play(env, session)
     _report(env, play, None, [], json_out, shown=False)
-
-
-class _Play:
-    """The fight in progress in an open session: its pack, rules, board and position."""
-
-    def __init__(self, env: Env, session: Any) -> None:
-        from companion.cli import pack_fight
-        from companion.i18n import _
-        from companion.packs import fight_play
-
-        self.env = env
-        self.session = session
-        self.state = session.state.trackers.fight
-        if self.state is None:
-            from companion.errors import InputError
-
-            raise InputError(_("no fight is in progress; start one with companion fight start NAME --foe NAME"))
-        self.pack, self.fight = pack_fight.in_progress(env, self.state)
-        self.check = pack_fight.luck_check(self.pack, self.fight)
-        you, you_max = _yours(self.pack, self.fight, self.check, session)
-        foe, foe_max = pack_fight.state_refs(self.fight, self.check, self.state)
-        self.values = {**you, **foe}
-        self.maxes = {**you_max, **foe_max}
-        self.board = fight_play.board(self.fight, self.check, self.maxes)
-        self.pos = self.board.position(self.values)
-
-
-def _yours(pack: Any, fight: Any, check: Any, session: Any) -> tuple[dict, dict]:
-    """Your numbers for a played fight: the session's counters, each one the fight names."""
-    from companion.cli import pack_fight
-    from companion.errors import InputError
-    from companion.i18n import _
-    from companion.packs.fight_model import YOU
-    from companion.packs.fight_play import play_refs
-
-    counters = session.state.trackers.counters
-    for ref in play_refs(fight, check):
-        if ref.side == YOU and ref.key not in counters:
-            raise InputError(
-                _(
-                    "this session keeps no {label}, and fight {fight} reads it; play it in a session started with "
-                    "the pack: companion new freeform --tables FILE"
-                ).format(label=ref.label, fight=fight.name)
-            )
-    values, maxes, _notes = pack_fight.your_numbers(pack, fight, check, session, {})
-    return values, maxes
 
 
 @fight_app.command("start")
@@ -146,6 +102,7 @@ def start_cmd(
     from companion.errors import InputError
     from companion.i18n import _
     from companion.packs import fight_play
+    from companion.packs.fight_model import FOE, YOU
 
     with opened(env) as session:
         going = session.state.trackers.fight
@@ -158,7 +115,7 @@ def start_cmd(
         pack, fight = pack_fight.lookup(env, name)
         check = pack_fight.luck_check(pack, fight)
         foe_name, values = pack_fight.foe_values(pack, fight, foe, numbers)
-        you, you_max = _yours(pack, fight, check, session)
+        you, you_max = pack_fight.yours(pack, fight, check, session)
         theirs, their_max = pack_fight.foe_refs(fight, check, values)
         board = fight_play.board(fight, check, {**you_max, **their_max})
         pos = board.position({**you, **theirs})
@@ -170,11 +127,15 @@ def start_cmd(
                 )
             )
         before = len(session.state.log.entries)
+        # Each side's trackers of until first: the bar shows them as the figures' health.
+        bounds = {c.ref.key for c in fight.until.clauses}
+        mine = [[r.key, r.label] for r in sorted(board.refs, key=lambda r: r.key not in bounds) if r.side == YOU]
         session.record(
             {"t": "fight", "op": "start", "pack": pack.name, "fight": fight.name, "title": fight.title,
-             "foe": foe_name, "values": values}
+             "foe": foe_name, "values": values, "you": mine,
+             "bounds": [c.ref.key for c in fight.until.side(FOE)]}
         )  # fmt: skip
-        play = _Play(env, session)
+        play = pack_fight.Play(env, session)
         entries = session.state.log.entries[before:]
     _report(env, play, None, entries, json_out)
 
@@ -221,12 +182,13 @@ def _gots(got: str | None, n: int, example: str) -> list[str | None]:
 def round_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False) -> None:
     """Play a round: both sides roll (or take the faces you rolled), the round's loser pays."""
     env: Env = ctx.obj
+    from companion.cli import pack_fight
     from companion.cli.kit import Roller, opened
     from companion.i18n import _
     from companion.packs import fight_play
 
     with opened(env) as session:
-        play = _Play(env, session)
+        play = pack_fight.Play(env, session)
         fight, board, pos, state = play.fight, play.board, play.pos, play.state
         roller = Roller(env, session)
         n = state.rounds + 1
@@ -248,7 +210,7 @@ def round_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False)
             event = {"rolls": [_payload(roll, why)], "table": where}
         event = {"t": "fight", "op": "round", **event, "result": result, "effects": step.effects, "end": step.end}
         entries = _record(session, event)
-        play = _Play(env, session) if step.end is None else _ended(play, step)
+        play = pack_fight.Play(env, session) if step.end is None else _ended(play, step)
     _report(env, play, event, entries, json_out)
 
 
@@ -258,7 +220,7 @@ def _record(session: Any, event: dict[str, Any]) -> list[dict[str, Any]]:
     return session.state.log.entries[before:]
 
 
-def _ended(play: _Play, step: Any) -> _Play:
+def _ended(play: pack_fight.Play, step: Any) -> pack_fight.Play:
     play.pos = step.pos
     play.state = None
     return play
@@ -268,6 +230,7 @@ def _ended(play: _Play, step: Any) -> _Play:
 def luck_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False) -> None:
     """Test your LUCK on the round just played: lucky, the wound is worse (or yours lighter)."""
     env: Env = ctx.obj
+    from companion.cli import pack_fight
     from companion.cli.kit import Roller, opened
     from companion.errors import InputError
     from companion.i18n import _
@@ -275,7 +238,7 @@ def luck_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False) 
     from companion.packs.rolling import check_expr
 
     with opened(env) as session:
-        play = _Play(env, session)
+        play = pack_fight.Play(env, session)
         fight, state, check = play.fight, play.state, play.check
         if fight.luck is None or check is None:
             raise InputError(
@@ -302,7 +265,7 @@ def luck_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False) 
         event = {"t": "fight", "op": "luck", "check": check.name, "rolls": [_payload(roll, why)], "passed": passed,
                  "effects": step.effects, "end": step.end}  # fmt: skip
         entries = _record(session, event)
-        play = _Play(env, session) if step.end is None else _ended(play, step)
+        play = pack_fight.Play(env, session) if step.end is None else _ended(play, step)
     _report(env, play, event, entries, json_out)
 
 
@@ -310,13 +273,14 @@ def luck_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False) 
 def flee_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Flee the fight, where the pack allows it, paying what it costs."""
     env: Env = ctx.obj
+    from companion.cli import pack_fight
     from companion.cli.kit import opened
     from companion.errors import InputError
     from companion.i18n import _
     from companion.packs import fight_play
 
     with opened(env) as session:
-        play = _Play(env, session)
+        play = pack_fight.Play(env, session)
         if play.fight.flee is None:
             raise InputError(_("fight {fight} cannot be fled: the pack gives it no flee").format(fight=play.fight.name))
         step = fight_play.flee(play.fight, play.board, play.pos)
@@ -330,10 +294,11 @@ def flee_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def end_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """End the fight in progress by hand (the book ends it: after 3 rounds, turn to 45)."""
     env: Env = ctx.obj
+    from companion.cli import pack_fight
     from companion.cli.kit import opened
 
     with opened(env) as session:
-        play = _Play(env, session)
+        play = pack_fight.Play(env, session)
         event = {"t": "fight", "op": "end"}
         entries = _record(session, event)
         play.state = None
@@ -341,7 +306,7 @@ def end_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 
 
 def _report(
-    env: Env, play: _Play, event: dict[str, Any] | None, entries: list, json_out: bool, shown: bool = True
+    env: Env, play: pack_fight.Play, event: dict[str, Any] | None, entries: list, json_out: bool, shown: bool = True
 ) -> None:
     from companion.cli import pack_fight
     from companion.packs.fight_play import sides
@@ -393,7 +358,7 @@ def _report(
         env.print(hanging(Text("  " + _next(play), style="dim")))
 
 
-def _next(play: _Play) -> str:
+def _next(play: pack_fight.Play) -> str:
     from companion.i18n import _
 
     steps = ["companion fight round"]

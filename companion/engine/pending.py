@@ -66,6 +66,12 @@ class Pending:
     #: The answers the step accepts, one short phrase each (what ``?`` shows).
     keys: tuple[str, ...] = field(default=())
     request: Request | None = field(default=None, compare=False, repr=False)
+    #: The command a bare answer runs, its words after these (a guided game's: ``next``; a table
+    #: pack's fight: ``fight round``, the faces given as ``--got`` in rolls of ``split`` dice each).
+    run: tuple[str, ...] = ("next",)
+    split: tuple[int, ...] = ()
+    #: Other bare words the step takes, each with the command it runs (``luck`` → ``fight luck``).
+    words: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def line(self) -> str:
         """The step on one line (the shell's bar): who acts, the question, the odds or the menu."""

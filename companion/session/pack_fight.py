@@ -43,6 +43,8 @@ def fold_fight(fold: Fold, event: dict[str, Any]) -> None:
             values={k: int(v) for k, _label, v in values},
             labels={k: label for k, label, _v in values},
             maxes={k: int(v) for k, _label, v in values},
+            yours={k: label for k, label in event.get("you", ())},
+            bounds=list(event.get("bounds", ())),
         )
         numbers = ", ".join(f"{label} {v}" for _k, label, v in values)
         log.text(

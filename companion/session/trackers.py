@@ -158,6 +158,10 @@ class PackFight:
     values: dict[str, int] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
     maxes: dict[str, int] = field(default_factory=dict)
+    #: Your trackers the fight reads, counter key → label, its bounds first (the bar shows them), and the
+    #: foe's trackers in ``until`` (its health on the bar).
+    yours: dict[str, str] = field(default_factory=dict)
+    bounds: list[str] = field(default_factory=list)
     rounds: int = 0
     #: The last round's result ("win", "lose" or "tie"), and whether its LUCK test is taken.
     last: str | None = None

@@ -115,6 +115,10 @@ class Shell:
                 self.figures = figures(session) or ["nothing tracked yet"]
                 self.board = session.spec.board(session.state) if session.spec.board else None
                 self.pending = of_session(session)
+                if self.pending is None and session.state.trackers.fight is not None:
+                    from companion.cli.pack_fight import pending_step  # a table pack's fight: its next round
+
+                    self.pending = pending_step(self._env(self.name), session)
         except Exception as exc:  # the toolbar never ends the shell
             self.head, self.figures = self.name, [f"cannot read the session: {exc}"]
 
@@ -175,6 +179,9 @@ class Shell:
             return None
         if first.startswith("-") and not (p.kind == "number" and first.lstrip("-").isdigit()):
             return None
+        other = dict(p.words)
+        if len(words) == 1 and first.lower() in other:
+            return list(other[first.lower()])
         from companion.engine.pending import read_bare
 
         if p.secret and not p.enter_rolls:
@@ -182,6 +189,8 @@ class Shell:
             return 2
         reading = read_bare(p, " ".join(words) if p.kind != "text" else line)
         dice = _dice_expression(first)
+        if p.split and all(w.replace(",", "").isdigit() for w in words):  # faces of several rolls
+            return (_grouped(p, reading.words) if reading.ok else None) or self._ungrouped(p)
         if reading.both:
             self.env.error(reading.both)
             return 2
@@ -194,7 +203,7 @@ class Shell:
             )
             return 2
         if reading.ok:
-            return ["next", *reading.words]
+            return [*p.run, *reading.words]
         if dice:
             return None
         import difflib
@@ -204,6 +213,16 @@ class Shell:
             "? shows this step's answers; help, the commands"
         )
         self.env.error(reading.error, hint)
+        return 2
+
+    def _ungrouped(self, p: Pending) -> int:
+        from companion.i18n import _
+
+        self.env.error(
+            _("type each die, {n} in all (each roll's dice in turn, e.g. {example}), or Enter to roll them").format(
+                n=sum(p.split), example=p.example
+            )
+        )
         return 2
 
     # ---- a line --------------------------------------------------------------------------------
@@ -247,7 +266,8 @@ class Shell:
             return self._secret()  # Enter at a secret step: typed unseen
         if not words:
             if self.pending is not None and self.pending.kind == "roll" and self.pending.enter_rolls:
-                return self._answer(["next", "roll"])  # Enter: the session's virtual dice
+                # Enter: the session's virtual dice
+                return self._answer(["next", "roll"] if self.pending.run == ("next",) else list(self.pending.run))
             self.show_step(again=True)
             return 0
         if words[0] in EXIT_WORDS and len(words) == 1:
@@ -514,3 +534,14 @@ def _interactive(shell: Shell) -> int:
         if ended() is not None:  # SIGTERM or SIGHUP ended the command (it said so): the shell ends too
             return ended().code  # type: ignore[union-attr]
     return 0
+
+
+def _grouped(p: Pending, faces: tuple[str, ...]) -> list[str] | None:
+    """``4 5 3 3`` for rolls of 2 and 2 dice → ``--got 4,5/3,3`` after the step's command."""
+    if len(faces) != sum(p.split) or any(not f[:1].isalnum() for f in faces):
+        return None
+    rolls, at = [], 0
+    for n in p.split:
+        rolls.append(",".join(faces[at : at + n]))
+        at += n
+    return [*p.run, "--got", "/".join(rolls)]

@@ -1,5 +1,13 @@
-"""Freeform: any game without a module of its own. Dice, trackers, notes and the log, no rules."""
+"""Freeform: any game without a module of its own. Dice, trackers, notes and the log, no rules; a table
+pack's fight in progress on the shell's bar (:mod:`companion.games.freeform.view`)."""
 
 from companion.games.base import GameSpec
 
-GAME = GameSpec(name="freeform", title="Freeform session")
+
+def _board(state):  # type: ignore[no-untyped-def]
+    from companion.games.freeform.view import board
+
+    return board(state)
+
+
+GAME = GameSpec(name="freeform", title="Freeform session", board=_board)
