@@ -82,7 +82,10 @@ def cases(folder: Path) -> list[tuple[str, list[str]]]:
             "opposed, SKILL 4 vs 12, all at 30",
             [*sword, "--foe", "F", "SKILL=12", "STAMINA=30", "--set", "SKILL=4", *thirty],
         ),
-        ("opposed, all at 30, --flee-at 6", [*sword, "--foe", "F", "SKILL=9", "STAMINA=30", *thirty, "--flee-at", "6"]),
+        (
+            "opposed, all at 30, --flee-at 6",
+            [*sword, "--foe", "F", "SKILL=9", "STAMINA=30", "--set", "SKILL=9", *thirty, "--flee-at", "6"],
+        ),
         (
             "table, ENDURANCE 30 each, ratio 0",
             [*blade, "--foe", "F", "COMBAT=15", "ENDURANCE=30", "--set", "ENDURANCE=30"],
@@ -91,10 +94,13 @@ def cases(folder: Path) -> list[tuple[str, list[str]]]:
             "table, ENDURANCE 30 each, ratio -11",
             [*blade, "--foe", "F", "COMBAT=26", "ENDURANCE=30", "--set", "ENDURANCE=30"],
         ),
-        ("a foe that heals on a tie, 30 each", [*troll, "--foe", "F", "SKILL=9", "STAMINA=30", "--set", "STAMINA=30"]),
+        (
+            "a foe that heals on a tie, 30 each",
+            [*troll, "--foe", "F", "SKILL=9", "STAMINA=30", "--set", "SKILL=9", "--set", "STAMINA=30"],
+        ),
         (
             "the same, --json (exact fractions)",
-            [*troll, "--foe", "F", "SKILL=9", "STAMINA=30", "--set", "STAMINA=30", "--json"],
+            [*troll, "--foe", "F", "SKILL=9", "STAMINA=30", "--set", "SKILL=9", "--set", "STAMINA=30", "--json"],
         ),
     ]
 

@@ -32,7 +32,12 @@ def screen(env: dict[str, str], cols: int, *args: str) -> list[str]:
 @pytest.mark.parametrize("cols", [80, 120])
 def test_the_odds_a_round_and_the_fight_read_whole_on_the_screen(tmp_path, cols):
     env = terminal_env(tmp_path, cols)
-    assert run_cli(env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP).returncode == 0
+    assert (
+        run_cli(
+            env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP, "--got", "3/3,3/4"
+        ).returncode
+        == 0
+    )
     odds = "\n".join(screen(env, cols, "odds", "fight", "pack", "sword", "--foe", "warden"))
     assert "win                        7099/8192 (86.7%)" in odds
     assert "always testing LUCK: win   80.37%" in odds
@@ -60,7 +65,10 @@ def test_the_odds_a_round_and_the_fight_read_whole_on_the_screen(tmp_path, cols)
 
 def test_physical_dice_are_asked_for_each_side_at_the_prompt(tmp_path):
     env = terminal_env(tmp_path, 80)
-    assert run_cli(env, "new", "freeform", "--physical", "--name", "keep", "--tables", KEEP).returncode == 0
+    assert (
+        run_cli(env, "new", "freeform", "--physical", "--name", "keep", "--tables", KEEP, "--got", "3/3,3/4").returncode
+        == 0
+    )
     assert run_cli(env, "fight", "start", "sword", "--foe", "ghoul").returncode == 0
     child = pty_spawn(COMPANION, ["fight", "round"], env=env, dimensions=(24, 80), encoding="utf-8", timeout=60)
     child.expect("your attack")
@@ -72,3 +80,28 @@ def test_physical_dice_are_asked_for_each_side_at_the_prompt(tmp_path):
     log = run_cli(env, "log").stdout
     assert "Round 1: you win it, 17 to 10." in log
     assert "Cinder ghoul: STAMINA 4/6" in log
+
+
+def test_starting_scores_are_asked_in_tracker_order_at_a_terminal(tmp_path):
+    env = terminal_env(tmp_path, 80)
+    child = pty_spawn(
+        COMPANION,
+        ["new", "freeform", "--physical", "--name", "hero", "--tables", KEEP],
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect("SKILL: your starting score")
+    child.send("7\r")  # not a face of a d6: asked again
+    child.expect("not a face of a d6")
+    child.sendcontrol("u")
+    child.send("5\r")
+    child.expect("STAMINA: your starting score")
+    child.send("2 6\r")
+    child.expect("LUCK: your starting score")
+    child.send("1\r")
+    child.expect(pexpect.EOF)
+    assert close(child) == 0
+    out = run_cli(env, "tracker").stdout
+    assert out.splitlines()[:3] == ["SKILL: 11/11", "STAMINA: 20/20", "LUCK: 7/7"]

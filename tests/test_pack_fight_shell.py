@@ -42,7 +42,7 @@ def test_bare_answers_play_the_fight_as_the_commands_do(tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     envs = environ(one), environ(two)
     for env in envs:
-        ok(env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP)
+        ok(env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP, "--got", "3/3,3/4")
         ok(env, "fight", "start", "sword", "--foe", "warden")
     # One-shot commands ...
     for args in (
@@ -65,7 +65,7 @@ def test_bare_answers_play_the_fight_as_the_commands_do(tmp_path):
 
 def test_a_bare_line_that_is_no_answer_to_the_round_says_what_is(tmp_path):
     env = environ(tmp_path)
-    ok(env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP)
+    ok(env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP, "--got", "3/3,3/4")
     ok(env, "fight", "start", "sword", "--foe", "warden")
     result = subprocess.run(
         [COMPANION, "shell"], input="4 5 1\nluck\n", capture_output=True, text=True, env=env, timeout=600
@@ -79,7 +79,7 @@ def test_a_bare_line_that_is_no_answer_to_the_round_says_what_is(tmp_path):
 @pytest.mark.parametrize("size", [(80, 30), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_fight_is_the_step_and_on_the_bar(size):
     env = dict(os.environ)
-    prepare(env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP)
+    prepare(env, "new", "freeform", "--name", "keep", "--seed", "4", "--tables", KEEP, "--got", "3/3,3/4")
     prepare(env, "fight", "start", "sword", "--foe", "warden")
     cols, rows = size
     t = Term("shell", cols=cols, rows=rows, cpr=True)

@@ -31,6 +31,9 @@ REFUSALS = {
     "foe-missing": "17: foe rat has no STAMINA, and the fights read foe.STAMINA; give STAMINA = N",
     "bad-until": "14: until = 'STAMINA is gone': 'STAMINA is gone' is not a bound; write TRACKER <= N joined "
     'with or, e.g. "STAMINA <= 0 or foe.STAMINA <= 0"',
+    "roll-and-start": "5: tracker SKILL gives both start and roll; keep one "
+    "(roll: the start is rolled at companion new)",
+    "roll-above-max": '5: tracker SKILL can roll 12 on 1d6+6, above its max 10; raise max (or max = "start")',
 }
 #: What the named line shows: the refusal points at the mistake.
 SHOWN = {
@@ -43,6 +46,8 @@ SHOWN = {
     "luck-check": "luck",
     "foe-missing": "rat",
     "bad-until": "is gone",
+    "roll-and-start": "roll",
+    "roll-above-max": "1d6+6",
 }
 
 

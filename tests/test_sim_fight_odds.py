@@ -229,7 +229,7 @@ EXAMPLES = {
         "pack": str(Path(__file__).resolve().parent.parent / "examples" / "tables" / "ashen-keep.toml"),
         "fight": "sword",
         "foe": {"SKILL": 9, "STAMINA": 10},
-        "you": {"STAMINA": 12},
+        "you": {"SKILL": 9, "STAMINA": 12, "LUCK": 10},
         "flee_at": 4,
     },
 }

@@ -155,6 +155,12 @@ def your_numbers(
         counter = counters.get(ref.key)
         top = counter.max if counter is not None else (spec.max if spec is not None else None)
         given = sets.get(ref.label.lower(), sets.get(ref.key))
+        if counter is None and spec is not None and spec.roll and given is None:
+            raise InputError(
+                _("{label} is rolled ({roll}) when a session starts with the pack: give --set {label}=N").format(
+                    label=ref.label, roll=spec.roll
+                )
+            )
         if given is not None:
             value = given
         elif counter is not None:
@@ -170,6 +176,8 @@ def your_numbers(
                     "{label} has no value here: give --set {label}=N (or play in a session started with the pack)"
                 ).format(label=ref.label)
             )
+        if counter is None and spec is not None and spec.max_start:
+            top = value if given is not None else spec.start  # max = "start": where it starts
         if top is not None and value > top:
             raise InputError(_("--set {label}={n} is above its max {top}").format(label=ref.label, n=value, top=top))
         values[ref] = value

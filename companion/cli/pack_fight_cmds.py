@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 EPILOG = """\
 \b
 Examples:
-  companion new freeform --name keep --seed 4 --tables examples/tables/ashen-keep.toml
+  companion new freeform --name keep --seed 4 --tables examples/tables/ashen-keep.toml --got 3/3,3/4
   companion odds fight pack sword --foe ghoul
   companion fight start sword --foe ghoul
   companion fight round --got 4,5/3,3
@@ -405,9 +405,9 @@ def odds_fight(
 
     \b
     Examples:
-      companion odds fight pack sword --tables examples/tables/ashen-keep.toml --foe ghoul
-      companion odds fight pack sword --tables examples/tables/ashen-keep.toml --foe Troll SKILL=9 STAMINA=10
-      companion odds fight pack sword --tables examples/tables/ashen-keep.toml --foe warden --set STAMINA=12
+      companion odds fight pack blade --tables examples/tables/salt-road.toml --foe raider
+      companion odds fight pack blade --tables examples/tables/salt-road.toml --foe Bandit COMBAT=14 ENDURANCE=18
+      companion odds fight pack blade --tables examples/tables/salt-road.toml --foe djinn --set ENDURANCE=12 --flee-at 4
       companion odds fight pack blade --tables examples/tables/salt-road.toml --foe raider --flee-at 6
     """
     env: Env = ctx.obj

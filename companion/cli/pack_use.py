@@ -181,8 +181,9 @@ def resolve(env: Env, text: str) -> Pack:
     )
 
 
-def attach(env: Env, session: Session, packs: list[Pack]) -> None:
-    """Keep a copy of each pack in the session, and start the trackers the packs declare."""
+def attach(env: Env, session: Session, packs: list[Pack], rolls: list[Any] | None = None) -> None:
+    """Keep a copy of each pack in the session, and start the trackers the packs declare (``rolls``: the
+    rolled trackers' rolls, from :func:`companion.cli.pack_start.read_first`)."""
     from companion.cli.kit import opened
     from companion.packs.find import session_dir
     from companion.store.atomic import write_atomic
@@ -191,12 +192,18 @@ def attach(env: Env, session: Session, packs: list[Pack]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for pack in packs:
         write_atomic(folder / f"{pack.name}.toml", pack.source)
+    given = list(rolls or ())
     with opened(env, name=session.files.slug) as s:
         for pack in packs:
             for t in pack.trackers.values():
+                if t.roll:  # character creation: the start is rolled (companion/cli/pack_start.py)
+                    from companion.cli.pack_start import record
+
+                    s.record(record(s, pack, t, given.pop(0) if given else None))
+                    continue
                 event: dict[str, Any] = {"t": "counter", "name": t.key, "op": "set", "value": t.start, "label": t.name}
-                if t.max is not None:
-                    event["max"] = t.max
+                if t.max is not None or t.max_start:
+                    event["max"] = t.start if t.max_start else t.max
                 event["why"] = f"{pack.title}: starting value"
                 s.record(event)
 

@@ -68,6 +68,15 @@ def new(
             show_default=False,
         ),
     ] = None,
+    got: Annotated[
+        str | None,
+        typer.Option(
+            "--got",
+            help="The dice you rolled for the starting scores a pack rolls (roll = ...), in its trackers' "
+            "order, separated by / (e.g. --got 4/3,5/2).",
+            show_default=False,
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Start a session for a game and make it the current one."""
@@ -87,6 +96,11 @@ def new(
 
         packs = [pack_use.resolve(env, t) for t in tables]
         pack_use.check_packs(packs, game)
+    starting = None
+    if packs or got is not None:  # the rolled starting scores: typed now, before any session is made
+        from companion.cli.pack_start import read_first
+
+        starting = read_first(env, packs, got, physical)
     st = store(env)
     if name is None:
         n = 1
@@ -104,8 +118,20 @@ def new(
         hero=hero,
         lang=language,
     )
+    created: list[Any] = []  # the rolls of character creation, shown as they are logged
+    scores: dict[str, int] = {}
     if packs:
-        pack_use.attach(env, session, packs)
+        before = len(session.state.log.entries)
+        pack_use.attach(env, session, packs, starting)
+        from companion.cli.pack_start import rolled
+
+        if rolled(packs):
+            from companion.cli.kit import opened
+
+            with opened(env, name=session.files.slug) as s:
+                created = [e for e in s.state.log.entries[before:] if e["k"] == "roll"]
+                counters = s.state.trackers.counters
+                scores = {t.name: counters[t.key].value for _p, t in rolled(packs)}
     st.set_current(session.files.slug)
     if json_out:
         env.print_json(
@@ -119,6 +145,7 @@ def new(
                 "log": session.meta.log_path,
                 "lang": language,
                 "tables": [p.name for p in packs],
+                **({"rolled": scores} if scores else {}),
             }
         )
         return
@@ -138,6 +165,10 @@ def new(
     for p in packs:
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
         env.print(_("Tables: {title} ({names})").format(title=p.title, names=names.lstrip(", ")))
+    if created:
+        from companion.cli.kit import print_entries
+
+        print_entries(env, created)
     if session.spec.play is not None:
         env.print(styled(_("Next: [bold]companion play[/bold]")))
     for line in session.spec.ways:  # the other way to play this game, at the table

@@ -149,7 +149,11 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
                 "checks": {
                     c.name: {"title": c.title, "dice": c.dice, "target": c.target_text} for c in p.checks.values()
                 },
-                "trackers": {t.name: {"start": t.start, "max": t.max, "hp": t.hp} for t in p.trackers.values()},
+                "trackers": {
+                    t.name: {"start": None if t.roll else t.start, "max": "start" if t.max_start else t.max, "hp": t.hp}
+                    | ({"roll": t.roll} if t.roll else {})
+                    for t in p.trackers.values()
+                },
             }
         )
         return
@@ -186,9 +190,14 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
         env.print("")
         for t in p.trackers.values():
             top = _(", max {n}").format(n=t.max) if t.max is not None else ""
+            if t.max_start:
+                top = _(", max where it starts")
+            start = (
+                _("rolled on {roll} at companion new").format(roll=t.roll) if t.roll else _("starts at {n}").format(n=t.start)
+            )
             env.print(
                 styled("[bold]{name}[/bold]: ", name=t.name)
-                + _("starts at {n}").format(n=t.start)
+                + start
                 + top
                 + (" " + _("(the HP tracker)") if t.hp else "")
             )

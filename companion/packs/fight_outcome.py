@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from companion.errors import InputError
 from companion.packs.fight_model import FOE, YOU, Fight, Ref
 from companion.packs.fight_odds import FightOdds, fight_odds
 
@@ -199,8 +200,10 @@ def fight_outcome(
             values[ref] = maxes[ref] = foes[ref.key]  # type: ignore[assignment]
             continue
         spec = next((t for t in p.trackers.values() if t.key == ref.key), None)
+        if spec is not None and spec.roll and ref.label.lower() not in given:
+            raise InputError(f"{ref.label} is rolled ({spec.roll}): give it in you")
         v = given.get(ref.label.lower(), spec.start if spec is not None else 0)
         values[ref] = v
-        maxes[ref] = spec.max if spec is not None and spec.max is not None else None
+        maxes[ref] = v if spec is not None and spec.max_start else (spec.max if spec is not None else None)
     never, always = both_policies(f, values, maxes, check, flee_at)
     return outcome(f, foe_name, values, never, always, flee_at=flee_at, inputs={"pack": p.name, "fight": f.name})

@@ -149,6 +149,11 @@ class TrackerSpec:
     start: int
     max: int | None
     hp: bool = False
+    #: ``roll = "1d6+6"``: the start is rolled when a session starts with the pack (``start`` unused).
+    roll: str = ""
+    roll_expr: Expr | None = None
+    #: ``max = "start"``: the max is the value it starts at (rolled or not).
+    max_start: bool = False
 
 
 @dataclass(frozen=True)

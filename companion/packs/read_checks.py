@@ -10,7 +10,7 @@ from companion.packs.model import BUILTIN_TRACKERS, Check, Effect, TrackerSpec
 from companion.packs.reader import Path, Reader, dotted
 
 CHECK_KEYS = ("title", "dice", "target", "pass", "fail", "effect", "pass_effect", "fail_effect")
-TRACKER_KEYS = ("start", "max", "hp")
+TRACKER_KEYS = ("start", "max", "hp", "roll")
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 _EFFECT = re.compile(r"^\s*(?:(item)\s+([\w-]+)|([A-Za-z][\w-]*))\s+([+=\-−]?)\s*(\d{1,6})\s*$", re.IGNORECASE)
@@ -32,6 +32,7 @@ def trackers(r: Reader, data: Any) -> dict[str, TrackerSpec]:
         start = spec.get("start", 0)
         top = spec.get("max")
         hp = spec.get("hp", False)
+        roll, roll_expr, top, max_start = _rolled(r, name, path, spec, top)
         for key, v in (("start", start), ("max", top)):
             if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 999_999):
                 raise r.fail(
@@ -62,8 +63,52 @@ def trackers(r: Reader, data: Any) -> dict[str, TrackerSpec]:
                 path,
                 _("tracker {name} is kept where another tracker is ({key}); rename one").format(name=name, key=key),
             )
-        out[name.lower()] = TrackerSpec(name, key, start, top, hp)
+        out[name.lower()] = TrackerSpec(name, key, start, top, hp, roll, roll_expr, max_start)
     return out
+
+
+def _rolled(r: Reader, name: str, path: Path, spec: dict, top: Any) -> tuple[str, Any, Any, bool]:
+    """A tracker's ``roll = "1d6+6"`` (its start rolled at ``companion new``) and ``max = "start"`` (its
+    max is where it starts): the roll as written and parsed, the max left to check, and whether the
+    max follows the start."""
+    from companion.i18n import _
+
+    max_start = isinstance(top, str)
+    if max_start:
+        if top.strip().lower() != "start":
+            raise r.fail(
+                (*path, "max"),
+                _(
+                    'trackers.{name}.max = {top!r}: write a whole number, or max = "start" (the max is where it starts)'
+                ).format(name=name, top=top),
+            )
+        top = None
+    if "roll" not in spec:
+        return "", None, top, max_start
+    if "start" in spec:
+        raise r.fail(
+            (*path, "roll"),
+            _("tracker {name} gives both start and roll; keep one (roll: the start is rolled at companion new)").format(
+                name=name
+            ),
+        )
+    text, expr = r.dice(spec["roll"], (*path, "roll"), "1d6")
+    from companion.packs.bounds import span
+
+    high = span(expr)[1]
+    if top is not None and isinstance(top, int) and not isinstance(top, bool) and high > top:
+        raise r.fail(
+            (*path, "roll"),
+            _('tracker {name} can roll {high} on {roll}, above its max {top}; raise max (or max = "start")').format(
+                name=name, high=high, roll=text, top=top
+            ),
+        )
+    if span(expr)[0] < 0:
+        raise r.fail(
+            (*path, "roll"),
+            _("tracker {name}: {roll} can roll below 0; trackers start at 0 or more").format(name=name, roll=text),
+        )
+    return text, expr, top, max_start
 
 
 def effects(r: Reader, value: Any, path: Path, known: dict[str, TrackerSpec]) -> tuple[Effect, ...]:

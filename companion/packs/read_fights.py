@@ -320,7 +320,7 @@ def _ends(r: Reader, path: Path, fight: Fight, check: Check | None, trackers: di
                 'effect such as "foe.STAMINA -2"'
             ).format(fight_name=fight.name, names=names),
         )
-    maxed = {t.key for t in trackers.values() if t.max is not None or getattr(t, "max_start", False)}
+    maxed = {t.key for t in trackers.values() if t.max is not None or t.max_start}
     for ref in read_refs(fight, check_ref(check)):
         if ref.side != YOU or ref.key in maxed:
             continue

@@ -163,7 +163,7 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         summary="a fight your table pack defines ([fights.NAME]) against a foe: win, lose, STAMINA left, rounds",
         command="companion.cli.pack_fight_cmds:odds_fight",
         outcome="companion.packs.fight_outcome:fight_outcome",
-        example="companion odds fight pack sword --tables examples/tables/ashen-keep.toml --foe ghoul",
+        example="companion odds fight pack blade --tables examples/tables/salt-road.toml --foe raider",
     ),
 }
 
