@@ -17,7 +17,9 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "new", "play", "next", "sessions", "use", "status", "undo", "redo", "amend", "note", "mode", "log",
         "export", "gamedata",
     ),
-    N_("Trackers"): ("tally", "hp", "xp", "gold", "item", "room", "rooms", "floor", "talisman", "tracker"),
+    N_("Trackers"): (
+        "tally", "hp", "xp", "gold", "item", "room", "rooms", "floor", "talisman", "tracker", "section", "sections",
+    ),
     N_("Games"): ("tower", "dark", "haunted", "dragon", "dungeon"),
     N_("Analysis"): ("simulate", "dice"),
     N_("Shell"): ("shell", "completion"),
@@ -58,5 +60,7 @@ COMMAND_MODULES: dict[str, str] = {
     "tables": "companion.cli.table_cmds",
     "tracker": "companion.cli.table_cmds",
     "fight": "companion.cli.pack_fight_cmds",
+    "section": "companion.cli.section_cmds",
+    "sections": "companion.cli.section_cmds",
     "completion": "companion.cli.completion_cmds",
 }

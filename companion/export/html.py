@@ -177,8 +177,16 @@ def context(source: Source, replay: Replay) -> dict[str, Any]:
         "amended": rolls.amended,
         "unknown": rolls.unknown,
         "log": markdown_html(source.markdown),
+        "sections": sections(state),
+        "sections_read": len(state.trackers.sections.visits()),
         "version": __version__,
     }
+
+
+def sections(state: Any) -> list[str]:
+    """A gamebook's sections as the decision log keeps them, one line a visit (``§213 — took the left
+    stair``, ``§1 — back 1, from §213``), in the order they were read."""
+    return [e["t"] for e in state.log.entries if e["k"] == "line" and str(e.get("key", "")).startswith("section-")]
 
 
 def page(source: Source, replay: Replay) -> str:

@@ -3,7 +3,8 @@
 The mapping (docs/log-format.md, "Lonelog"):
 
 - a YAML header (Lonelog's campaign header) and ``## Session 1`` with the date and the result;
-- ``### S<n> <floor or area>`` for each heading of the log (a scene per floor or area);
+- ``### S<n> <floor or area>`` for each heading of the log (a scene per floor or area), and for each
+  section of a gamebook read (``### S3 §213 — took the left stair``, a scene per section);
 - ``@ <choice>`` for each choice the player made in guided play (and each number or name typed);
 - ``d: <why>: <expr> <modifiers> <dice> = <total> vs <target> -> <outcome> (<source>)`` for each roll;
 - ``=> <what it caused>`` for what the game recorded after it (a hit, HP lost, a room's outcome: a
@@ -169,6 +170,12 @@ def render(source: Source, replay: Replay) -> str:
             kind = e["k"]
             if kind == "heading":
                 close()
+                scenes += 1
+                body.extend(["", f"### S{scenes} {_one_line(e.get('t', ''))}"])
+                flush()
+                continue
+            if kind == "line" and str(e.get("key", "")).startswith("section-"):
+                close()  # a gamebook's section: a scene of its own (§213 — what was chosen there)
                 scenes += 1
                 body.extend(["", f"### S{scenes} {_one_line(e.get('t', ''))}"])
                 flush()

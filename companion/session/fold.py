@@ -38,7 +38,7 @@ GAME_DATA_ENTERED = N_("Game data (entered): {values}.")
 #: Event types whose arrival changes the meaning of earlier events: the session rebuilds after them.
 REBUILD_AFTER = {"amend"}
 #: Event types that never change what a waiting engine would ask (see ``GameSpec.refresh``).
-NO_REFRESH = {"answer", "roll", "note", "mode", "amend"}
+NO_REFRESH = {"answer", "roll", "note", "mode", "amend", "section"}
 
 
 def roll_from(expr: Expr, payload: dict[str, Any], mod: int = 0, parts: tuple = (), source: str | None = None) -> Roll:
@@ -100,6 +100,7 @@ class Fold:
             "table": Fold._table,
             "table_reset": Fold._table_reset,
             "fight": Fold._fight,
+            "section": Fold._section,
         }
 
     # ---- dispatch --------------------------------------------------------------------------
@@ -342,6 +343,12 @@ class Fold:
         from companion.session.pack_fight import fold_fight
 
         fold_fight(self, event)
+
+    def _section(self, event: dict[str, Any]) -> None:
+        """``companion section N`` or ``section back K``: a line of the decision log (docs/log-format.md)."""
+        from companion.session.sections import fold_section
+
+        fold_section(self.state, event)
 
     def _note(self, event: dict[str, Any]) -> None:
         self.state.log.note(event["text"], event=event.get("id"))

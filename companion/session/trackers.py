@@ -146,6 +146,28 @@ class TalismanSearch:
 
 
 @dataclass
+class Sections:
+    """A gamebook's numbered sections: where the reader has been, and the way back.
+
+    ``path`` is every section read, in order, returns included (``[1, 213, 1]``); ``trail`` is the way
+    forward as a finger keeps it (``section back`` returns along it, so going back twice goes two
+    sections back, not forth again)."""
+
+    path: list[int] = field(default_factory=list)
+    trail: list[int] = field(default_factory=list)
+
+    @property
+    def current(self) -> int | None:
+        return self.trail[-1] if self.trail else None
+
+    def visits(self) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for n in self.path:
+            out[n] = out.get(n, 0) + 1
+        return out
+
+
+@dataclass
 class PackFight:
     """A table pack's fight in progress (``companion fight start``): the foe's numbers and where the
     fight stands. Your own numbers are the session's counters."""
@@ -181,6 +203,8 @@ class Trackers:
     drawn: dict[str, list[str]] = field(default_factory=dict)
     #: A table pack's fight in progress, if any.
     fight: PackFight | None = None
+    #: A gamebook's sections read (``companion section N``).
+    sections: Sections = field(default_factory=Sections)
 
     def counter(self, name: str) -> Counter:
         c = self.counters.get(name)

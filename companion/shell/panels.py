@@ -71,6 +71,18 @@ def status_rows(session: Session) -> list[tuple[str, object]]:
                     ),
                 )
             )
+    sections = state.trackers.sections
+    if sections.path:  # a gamebook's section (companion section N), in every session
+        from companion.i18n import ngettext
+
+        seen = len(sections.visits())
+        rows.append(
+            (
+                "Section",
+                f"§{sections.current} "
+                + ngettext("({n} section read)", "({n} sections read)", seen).format(n=seen),
+            )
+        )
     return rows
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.cli.signals import Terminated, ended
 from companion.i18n import N_, _
-from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SHELL_WORDS, SHORT_FORMS
+from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SECTION_FORM, SHELL_WORDS, SHORT_FORMS
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -112,6 +112,9 @@ class Shell:
         try:
             with opened(self._env(self.name), wait=0) as session:
                 self.head = f"{session.name} ({session.meta.game})"
+                here = session.state.trackers.sections.current
+                if here is not None and session.spec.board is not None:  # the section read, in view
+                    self.head += f" §{here}"  # (without a board, the figures say it: status's rows)
                 self.figures = figures(session) or ["nothing tracked yet"]
                 self.board = session.spec.board(session.state) if session.spec.board else None
                 self.pending = of_session(session)
@@ -162,8 +165,8 @@ class Shell:
         if p is None or not words:
             return None
         first = words[0]
-        if first in SHELL_WORDS or first in self.command_names():
-            return None  # a command word stays a command
+        if first in SHELL_WORDS or first in self.command_names() or re.fullmatch(SECTION_FORM, first):
+            return None  # a command word stays a command (and §213 is section 213)
         if first in SHORT_FORMS:
             # A one-letter short form that is also this step's answer reads two ways: refused.
             from companion.engine.pending import read_bare
@@ -240,6 +243,9 @@ class Shell:
         first = words[0]
         if first in SHORT_FORMS:
             return [*SHORT_FORMS[first], *words[1:]]
+        section = re.fullmatch(SECTION_FORM, first)
+        if section:  # §213: section 213
+            return ["section", section.group(1), *words[1:]]
         if first.startswith("-") or first in self.command_names():
             return words
         if first.lower() == "check" and len(words) > 1:  # a table pack's check, as DR NAME is its table

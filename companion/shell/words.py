@@ -16,6 +16,10 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "p": ("play",),
 }
 
+#: A gamebook's section in short: ``§213`` (or ``s213``) is ``section 213``; it reads as nothing else
+#: (no command, dice expression or short form is a letter followed by digits).
+SECTION_FORM = r"[§sS](\d{1,5})"
+
 #: Words the shell answers itself.
 EXIT_WORDS = ("exit", "quit")
 HELP_WORDS = ("help", "?")
