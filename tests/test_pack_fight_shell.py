@@ -14,6 +14,7 @@ import pytest
 
 from tests.shell_term import COMPANION, CTRL_D, ENTER, Term
 from tests.terminal import edge_problems, prepare, run_cli
+from tests.test_completion import bash_complete  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.e2e
 
@@ -98,3 +99,11 @@ def test_the_fight_is_the_step_and_on_the_bar(size):
     t.wait_for("round 2", bottom=8)
     t.send(CTRL_D)
     assert t.close() == 0
+
+
+def test_tab_completes_the_packs_fights_and_foes(bash_complete, isolated_home):  # noqa: F811
+    assert run_cli(dict(os.environ), "new", "freeform", "--tables", KEEP, "--got", "3/3,3/4").returncode == 0
+    assert bash_complete("companion fight start ") == ["sword"]
+    assert bash_complete("companion fight start sword --foe ") == ["ghoul", "warden", "wyrm"]
+    assert bash_complete("companion fight start sword --foe w") == ["warden", "wyrm"]
+    assert bash_complete("companion odds fight pack ") == ["sword"]

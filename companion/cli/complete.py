@@ -314,6 +314,31 @@ def figure_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
     return _game_figures(ctx, incomplete)
 
 
+def _pack_items(ctx: Any, incomplete: str, what: str) -> list[Item]:
+    """The session's table packs' fights (``what`` "fights") or foes ("foes"), by name."""
+    session = _session_state(ctx)
+    if session is None:
+        return []
+    from companion.packs.find import scan, session_dir
+
+    items = [
+        (key, getattr(item, "name", "") or getattr(item, "title", "") or pack.title)
+        for pack in scan(session_dir(session.files.dir)).packs
+        for key, item in getattr(pack, what).items()
+    ]
+    return [(key, about) for key, about in items if key.startswith(incomplete.lower())]
+
+
+def fight_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The fights of the session's table packs (``[fights.NAME]``)."""
+    return _pack_items(ctx, incomplete, "fights")
+
+
+def foe_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The foes of the session's table packs (``[foes]``)."""
+    return _pack_items(ctx, incomplete, "foes")
+
+
 def dark_cards(ctx: Any = None, incomplete: str = "") -> list[Item]:
     """The Dark Tower cards of the kind named before (every kind if none): the rule text's, then yours."""
     session = _session_state(ctx)
@@ -367,6 +392,10 @@ VALUES = {
     ("dragon breath", "heroes"): hero_names,
     ("dragon take", "hero"): hero_names,
     ("dragon escape", "hero"): hero_names,
+    ("fight start", "name"): fight_names,
+    ("fight start", "foe"): foe_names,
+    ("odds fight pack", "fight"): fight_names,
+    ("odds fight pack", "foe"): foe_names,
 }
 
 

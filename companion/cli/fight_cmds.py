@@ -82,6 +82,9 @@ def _command(game: str, target: str, summary: str) -> Any:
         single.command(game, short_help=summary)(function)
         cmd = _CACHE[game] = typer.main.get_command(single)
         cmd.name = game
+        from companion.cli.complete import attach
+
+        attach(cmd)  # the session's names (a pack's fights and foes) complete here too
     return cmd
 
 
