@@ -68,11 +68,6 @@ class Clause:
     op: str  # "<=", "<", ">=", ">", "=="
     number: int
 
-    def holds(self, value: int) -> bool:
-        from companion.dice.roll import compare
-
-        return compare(value, self.op, self.number)
-
 
 @dataclass(frozen=True)
 class Until:

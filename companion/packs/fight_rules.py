@@ -122,13 +122,6 @@ def check_ref(check: Check | None) -> Ref | None:
     return Ref(YOU, check.tracker.key, check.tracker.name)
 
 
-def check_target(check: Check, board: Board, pos: Position) -> int:
-    ref = check_ref(check)
-    if ref is None:
-        return check.number  # type: ignore[return-value]
-    return pos[board.index[ref]] + check.offset
-
-
 def check_changes(check: Check, passed: bool) -> tuple[tuple[FightEffect, ...], tuple[Effect, ...]]:
     """A LUCK test's own effects (``LUCK -1``): those on counters as fight effects, and the rest (items,
     XP), which change nothing in the fight."""
