@@ -3,12 +3,15 @@
 - the **opposed** kind (2d6 + SKILL against 2d6 + the foe's SKILL, the loser of a round 2 STAMINA, ties
   again, a LUCK test after a wound) against a Markov chain solved by recursion over (your STAMINA, the
   foe's STAMINA, LUCK), each round's chances counted die by die. The grid is SKILL 4-12 and STAMINA 1-20
-  for both sides: all 16 of its corners, and for each of the 81 pairs of SKILLs one pair of STAMINAs drawn
-  with a fixed seed (97 positions); the "always test LUCK" policy on 24 more, LUCK 0-12. A full grid
-  would be 32,400 solves; this covers every SKILL pair, every corner, and STAMINA across its range.
+  for both sides. A round's chances depend on the two SKILLs only through their difference, so each of
+  the 17 differences (-8..8) is solved at all 400 pairs of STAMINAs, at one pair of SKILLs walking from
+  (4, 12) to (12, 4) that takes every SKILL on both sides (6,800 starts); and every one of the 81 pairs
+  of SKILLs at the 16 corners and at one pair of STAMINAs drawn with a fixed seed (97 more). The
+  "always test LUCK" policy is checked on 24 more, LUCK 0-12.
 - the **table** kind against brute-force enumeration of every sequence of die results until the fight
   ends (small tables and numbers, drawn with a fixed seed), and with cells where nobody is hurt
-  (rounds that loop) against the enumeration cut at a depth, within the chance it left unfinished.
+  (rounds that loop) against the enumeration cut at a depth, within the chance it left unfinished;
+  and the Salt Road's own 13-column table, each column at ENDURANCE 1-6 on both sides.
 - rounds that **come back** (a foe that heals on a tie) against the chain's own equations, checked
   exactly at every position.
 """
@@ -16,6 +19,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction
 from functools import cache
@@ -58,6 +62,12 @@ def oracle(mine: int, theirs: int, stamina: int, foe: int, luck: int, top: int, 
     2 (never below 0); after a wound that leaves both standing, ``always`` tests LUCK (2d6 <= LUCK, then
     LUCK -1): a won round's foe loses 2 more when lucky and gets 1 back when not, a lost round's loser
     gets 1 back when lucky and loses 1 more when not (never above its starting STAMINA)."""
+    return chain(mine, theirs, top, foe_top, always)(stamina, foe, luck)
+
+
+@cache
+def chain(mine: int, theirs: int, top: int, foe_top: int, always: bool):
+    """The chain's solve for one pair of SKILLs, kept: every start at these SKILLs shares its positions."""
     w, lo, _t = round_chances(mine, theirs)
 
     @cache
@@ -88,7 +98,7 @@ def oracle(mine: int, theirs: int, stamina: int, foe: int, luck: int, top: int, 
                 ends[k] = ends.get(k, Fraction(0)) + p * v
         return ends, rounds
 
-    return solve(stamina, foe, luck)
+    return solve
 
 
 def companion(mine, theirs, stamina, foe, luck, top, foe_top, always):
@@ -125,6 +135,28 @@ def _marginal(ends, i):
 def test_the_opposed_kind_equals_an_independent_chain_never_testing_luck(mine, theirs, stamina, foe):
     ends, rounds = oracle(mine, theirs, stamina, foe, 0, 20, foe, always=False)
     _check(companion(mine, theirs, stamina, foe, 0, 20, foe, False), ends, rounds)
+
+
+def _whole_grid_pairs() -> list[tuple[int, int]]:
+    """One pair of SKILLs (4-12) for each of the 17 differences -8..8, from (4, 12) through (8, 8) to
+    (12, 4), so that every SKILL from 4 to 12 is taken on both sides."""
+    return [(8 + math.ceil(d / 2), 8 - math.floor(d / 2)) for d in range(-8, 9)]
+
+
+@pytest.mark.parametrize(("mine", "theirs"), _whole_grid_pairs())
+def test_the_opposed_kind_equals_the_chain_at_every_stamina_from_1_to_20_for_both_sides(mine, theirs):
+    """A round's chances depend on the SKILLs only through their difference: for each difference, the
+    whole STAMINA grid (400 starts), so the 17 pairs cover every start the grid of SKILLs can reach."""
+    for stamina in range(1, 21):
+        for foe in range(1, 21):
+            ends, rounds = oracle(mine, theirs, stamina, foe, 0, 20, 20, always=False)
+            _check(companion(mine, theirs, stamina, foe, 0, 20, 20, False), ends, rounds)
+
+
+def test_the_whole_grid_takes_every_difference_and_every_skill_on_both_sides():
+    pairs = _whole_grid_pairs()
+    assert sorted(m - t for m, t in pairs) == list(range(-8, 9))
+    assert {m for m, _ in pairs} == {t for _, t in pairs} == set(range(4, 13))
 
 
 def _luck_cases() -> list[tuple[int, ...]]:
@@ -221,6 +253,33 @@ def test_the_table_kind_equals_brute_force_enumeration(seed):
     assert got.win == sum(p for (y, f), p in ends.items() if f <= 0 < y)
     assert got.both == sum(p for (y, f), p in ends.items() if f <= 0 and y <= 0)
     assert got.rounds == rounds
+
+
+ROAD = read_pack(EXAMPLES / "salt-road.toml")
+
+
+@pytest.mark.parametrize(("column", "ratio"), list(enumerate([-11, -10, -8, -6, -4, -2, 0, 1, 3, 5, 7, 9, 11])))
+def test_the_salt_roads_own_table_equals_brute_force_in_every_column(column, ratio):
+    """The example pack's 13 columns, each at ENDURANCE 1-6 on both sides, against every sequence of
+    the d10's results (its 10 read as row 0) until somebody is down."""
+    import tomllib
+
+    fight = ROAD.fights["blade"]
+    raw = tomllib.loads((EXAMPLES / "salt-road.toml").read_text(encoding="utf-8"))["fights"]["blade"]["rows"]
+    rows = {int(n): cells for n, cells in raw.items()}
+    faces = [f % 10 for f in range(1, 11)]
+    cs, ep = Ref("you", "combat", "COMBAT"), Ref("you", "hp", "ENDURANCE")
+    fcs, fep = Ref("foe", "combat", "COMBAT"), Ref("foe", "endurance", "ENDURANCE")
+    assert fight.column(ratio) == column  # a ratio inside that column's band
+    for you in range(1, 7):
+        for foe in range(1, 7):
+            ends, unfinished, rounds = brute_force(rows, faces, column, you, foe)
+            assert unfinished == 0
+            got = fight_odds(fight, {cs: 15 + ratio, ep: you, fcs: 15, fep: foe}, {cs: 30, ep: 25, fcs: 15, fep: foe})
+            assert got.left[ep] == _marginal(ends, 0) and got.left[fep] == _marginal(ends, 1)
+            assert got.win == sum(p for (y, f), p in ends.items() if f <= 0 < y)
+            assert got.lose == sum(p for (y, f), p in ends.items() if y <= 0 < f)
+            assert got.rounds == rounds
 
 
 def test_a_table_with_rounds_where_nobody_is_hurt_is_the_enumeration_cut_at_any_depth():
