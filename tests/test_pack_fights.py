@@ -65,11 +65,12 @@ def test_a_broken_fight_is_refused_with_its_file_line_and_fix(name):
     assert SHOWN[name] in path.read_text(encoding="utf-8").splitlines()[line - 1]
 
 
-@pytest.mark.parametrize("name", ["never-ends", "row-gap", "missing-tracker"])
+@pytest.mark.parametrize("name", sorted(REFUSALS))
 def test_a_broken_fight_starts_no_session(name, isolated_home):
-    result = cli("new", "freeform", "--tables", str(BROKEN / f"{name}.toml"))
+    path = BROKEN / f"{name}.toml"
+    result = cli("new", "freeform", "--tables", str(path))
     assert result.exit_code == 2
-    assert result.stderr.count("\n") == 1
+    assert result.stderr == f"companion: {path}:{REFUSALS[name]}\n"
     assert not (isolated_home / "sessions").exists() or not any((isolated_home / "sessions").iterdir())
 
 
