@@ -137,6 +137,15 @@ def test_the_last_point_of_stamina_a_kill_and_a_flee_that_costs_the_last(keep):
     assert numbers()[0]["STAMINA"] == 0
 
 
+def test_a_foe_of_your_own_may_have_a_name_of_several_words_unquoted(keep):
+    start = step("fight", "start", "sword", "--foe", "Cave", "troll", "SKILL=8", "STAMINA=9")
+    assert (start["foe"], start["foe_numbers"]) == ("Cave troll", {"SKILL": 8, "STAMINA": 9})
+    run("fight", "end")
+    odds = step("odds", "fight", "pack", "sword", "--foe", "Cave", "troll", "SKILL=8", "STAMINA=9")
+    assert odds["foe"] == {"name": "Cave troll", "SKILL": 8, "STAMINA": 9}
+    refused(keep, "fight", "start", "sword", "--foe", "Cave", "SKILL=8", "troll", says="'troll' is not a number")
+
+
 def test_undo_takes_a_round_back_and_the_fight_goes_on(keep):
     step("fight", "start", "sword", "--foe", "warden")
     step("fight", "round", "--got", "6,6/1,1")

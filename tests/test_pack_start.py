@@ -38,7 +38,7 @@ def test_virtual_dice_roll_each_score_from_the_session_seed_and_the_max_follows(
     dice = VirtualDice(session.meta.seed)
     assert [dice.d(6) for _ in range(4)] == [3, 4, 6, 3]
     log = session.log_text()
-    assert "d: `1d6` +6 → `[3]` = 9 · virtual — SKILL: your starting score (The Ashen Keep)" in log
+    assert "d: `1d6` +6 → `[3]` = 9 · virtual — SKILL: your starting score" in log
     assert "- STAMINA: 22/22 (The Ashen Keep: rolled 2d6+12)" in log
     assert log == regenerated_log(isolated_home, "hero")
     audit = cli("dice", "audit", "--json")
@@ -53,7 +53,7 @@ def test_got_gives_the_rolls_in_tracker_order_and_totals_are_taken(isolated_home
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["rolled"] == {"SKILL": 9, "STAMINA": 18, "LUCK": 10}
     log = open_session(isolated_home, "keep").log_text()
-    assert "d: `2d6` +12 → total only = 18 · physical — STAMINA: your starting score (The Ashen Keep)" in log
+    assert "d: `2d6` +12 → total only = 18 · physical — STAMINA: your starting score" in log
 
 
 @pytest.mark.parametrize(

@@ -96,6 +96,15 @@ def test_what_is_no_section_is_refused_and_nothing_is_recorded(book, args, says)
     assert open_session(book, "book").count == before
 
 
+def test_the_words_after_the_number_are_the_note_quoted_or_not(book):
+    ok("section", "1")
+    assert ok("section", "213", "took", "the", "left", "stair").stdout == "§213 — took the left stair\n"
+    # --note with its words unquoted (as typed in the shell): the option takes one, the rest follow it
+    assert ok("section", "40", "--note", "the", "cold", "stair").stdout == "§40 — the cold stair\n"
+    assert ok("section", "back", "2", "the", "other", "door").stdout == "§1 — back 2, from §40 — the other door\n"
+    assert sections()["path"] == [1, 213, 40, 1]
+
+
 def test_going_back_further_than_the_way_is_refused(book):
     ok("section", "1")
     ok("section", "2")

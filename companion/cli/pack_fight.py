@@ -89,9 +89,13 @@ def find_foe(pack: Pack, text: str) -> Foe | None:
 
 def foe_values(pack: Pack, fight: Fight, text: str | None, words: list[str] | None) -> tuple[str, list[list[Any]]]:
     """The foe's name and numbers ``[[key, label, value], ...]`` in the order the fight names them:
-    a ``[foes]`` entry (by its key or name) with ``KEY=VALUE`` changes, or a foe of your own."""
+    a ``[foes]`` entry (by its key or name) with ``KEY=VALUE`` changes, or a foe of your own. Words
+    before the first ``KEY=VALUE`` are the rest of the foe's name (``--foe Cave troll SKILL=9``)."""
     from companion.i18n import _
 
+    words = list(words or [])
+    while text and words and "=" not in words[0]:  # --foe Cave troll SKILL=9: the name's other words
+        text = f"{text} {words.pop(0)}"
     given = numbers(words, _("the foe"))
     if text is None or not text.strip():
         known = ", ".join(pack.foes) or _("none in this pack")

@@ -79,7 +79,7 @@ def read_first(env: Env, packs: list[Pack], got: str | None, physical: bool) -> 
 def _why(pack: Pack, spec: TrackerSpec) -> str:
     from companion.i18n import _
 
-    return _("{name}: your starting score ({title})").format(name=spec.name, title=pack.title)
+    return _("{name}: your starting score").format(name=spec.name)  # the pack is named on the Tables line
 
 
 def record(session: Session, pack: Pack, spec: TrackerSpec, roll: Roll | None) -> dict[str, Any]:

@@ -24,8 +24,12 @@ MAX_SECTION = 99_999
 def section(
     ctx: typer.Context,
     where: Annotated[str, typer.Argument(help="The section you are at (213), or back.", show_default=False)],
-    steps: Annotated[
-        int | None, typer.Argument(help="With back: how many sections back (1 when left out).", show_default=False)
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="With back: how many sections back (1 when left out). Then any words: the note, as --note.",
+            show_default=False,
+        ),
     ] = None,
     note: Annotated[
         str | None,
@@ -35,17 +39,18 @@ def section(
 ) -> None:
     """Record the section you are at (section 213), or go back along your way (section back, back 2).
 
-    Each section is a line of the log, the decision log: what you chose there (--note) and every roll
-    made there hang under it. Going back is recorded as a visit of the section you return to, so the
-    whole path is kept. In companion shell, §213 (or s213) is section 213.
+    Each section is a line of the log, the decision log: what you chose there (--note, or the words
+    after the number) and every roll made there hang under it. Going back is recorded as a visit of
+    the section you return to, so the whole path is kept. In companion shell, §213 (or s213) is
+    section 213.
 
     \b
     Examples:
       companion section 1
       companion section 213 --note "took the left stair"
-      companion section 40
-      companion section back
+      companion section 40 the cold stair
       companion section back 1 --note "the other door"
+      companion section back
       companion sections
     """
     env: Env = ctx.obj
@@ -54,15 +59,17 @@ def section(
     from companion.i18n import _
 
     word = where.strip().lower()
+    rest = list(words or [])
     event: dict[str, Any] = {"t": "section"}
     if word in ("back", _("back")):
-        event["back"] = 1 if steps is None else steps
+        steps = rest.pop(0) if rest and rest[0].lstrip("+-").isdigit() else None
+        event["back"] = 1 if steps is None else int(steps)
         if event["back"] < 1:
             raise InputError(_("section back {k}: give how many sections back, 1 or more").format(k=steps))
     elif word.isdigit() and 1 <= int(word) <= MAX_SECTION:
-        if steps is not None:
+        if len(rest) == 1 and rest[0].isdigit():
             raise InputError(
-                _("section {n} takes no second number; section back {k} goes back").format(n=word, k=steps)
+                _("section {n} takes no second number; section back {k} goes back").format(n=word, k=rest[0])
             )
         event["n"] = int(word)
     else:
@@ -71,7 +78,8 @@ def section(
                 "{where!r} is not a section; write its number (section 213, from 1 to {most:,}) or section back [K]"
             ).format(where=where, most=MAX_SECTION)
         )
-    if note is not None and note.strip():
+    note = " ".join([note or "", *rest]).strip()  # section 213 took the left stair: the note unquoted too
+    if note:
         event["note"] = " ".join(note.split())
     with opened(env) as session:
         sections = session.state.trackers.sections
