@@ -192,9 +192,10 @@ def _show_pack(env: Env, p: Pack, json_out: bool) -> None:
             top = _(", max {n}").format(n=t.max) if t.max is not None else ""
             if t.max_start:
                 top = _(", max where it starts")
-            start = (
-                _("rolled on {roll} at companion new").format(roll=t.roll) if t.roll else _("starts at {n}").format(n=t.start)
-            )
+            if t.roll:
+                start = _("rolled on {roll} at companion new").format(roll=t.roll)
+            else:
+                start = _("starts at {n}").format(n=t.start)
             env.print(
                 styled("[bold]{name}[/bold]: ", name=t.name)
                 + start

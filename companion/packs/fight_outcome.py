@@ -201,7 +201,9 @@ def fight_outcome(
             continue
         spec = next((t for t in p.trackers.values() if t.key == ref.key), None)
         if spec is not None and spec.roll and ref.label.lower() not in given:
-            raise InputError(f"{ref.label} is rolled ({spec.roll}): give it in you")
+            from companion.i18n import _
+
+            raise InputError(_("{label} is rolled ({roll}): give it in you").format(label=ref.label, roll=spec.roll))
         v = given.get(ref.label.lower(), spec.start if spec is not None else 0)
         values[ref] = v
         maxes[ref] = v if spec is not None and spec.max_start else (spec.max if spec is not None else None)

@@ -73,8 +73,6 @@ def status_rows(session: Session) -> list[tuple[str, object]]:
             )
     sections = state.trackers.sections
     if sections.path:  # a gamebook's section (companion section N), in every session
-        from companion.i18n import ngettext
-
         seen = len(sections.visits())
         rows.append(
             (
