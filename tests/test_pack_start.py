@@ -109,3 +109,12 @@ def test_a_fixed_start_with_max_start_is_kept_there(isolated_home, tmp_path):
     )
     assert cli("new", "freeform", "--tables", str(pack)).exit_code == 0
     assert cli("tracker", "LUCK", "+3").stdout == "LUCK: 8/8\n"
+
+
+def test_an_example_pack_named_without_its_path_is_shown_where_it_is(isolated_home, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    result = cli("new", "freeform", "--tables", "ashen-keep")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[1] == "  companion's example pack: --tables examples/tables/ashen-keep.toml"
+    assert sessions(isolated_home) == []
+    assert cli("new", "freeform", "--tables", "examples/tables/ashen-keep.toml").exit_code == 0

@@ -76,6 +76,14 @@ def read_first(env: Env, packs: list[Pack], got: str | None, physical: bool) -> 
     return out
 
 
+def show(env: Env, created: list[Any]) -> None:
+    """The rolls of character creation, as the log has them."""
+    if created:
+        from companion.cli.kit import print_entries
+
+        print_entries(env, created)
+
+
 def _why(pack: Pack, spec: TrackerSpec) -> str:
     from companion.i18n import _
 

@@ -177,13 +177,30 @@ def resolve(env: Env, text: str) -> Pack:
             return pack
     names = ", ".join(p.name for p in found.packs) or f"none in {folder}"
     raise NotFoundError(
-        _("no table pack {text!r}: give a .toml file, or one of your packs: {names}").format(text=text, names=names)
+        _("no table pack {text!r}: give a .toml file, or one of your packs: {names}").format(text=text, names=names),
+        hint=_example_hint(text),
     )
 
 
-def attach(env: Env, session: Session, packs: list[Pack], rolls: list[Any] | None = None) -> None:
+def _example_hint(name: str) -> str | None:
+    """``--tables ashen-keep`` where companion's own examples hold ashen-keep.toml: say its path."""
+    import os
+
+    if not name.replace("-", "").replace("_", "").isalnum():
+        return None
+    example = Path(__file__).resolve().parents[2] / "examples" / "tables" / f"{name}.toml"
+    if not example.is_file():
+        return None
+    shown = os.path.relpath(example)
+    return _("companion's example pack: --tables {path}").format(path=shown if not shown.startswith("..") else example)
+
+
+def attach(
+    env: Env, session: Session, packs: list[Pack], rolls: list[Any] | None = None
+) -> tuple[list[Any], dict[str, int]]:
     """Keep a copy of each pack in the session, and start the trackers the packs declare (``rolls``: the
-    rolled trackers' rolls, from :func:`companion.cli.pack_start.read_first`)."""
+    rolled trackers' rolls, from :func:`companion.cli.pack_start.read_first`). The log entries of the
+    rolls of character creation (to show) and the scores they gave."""
     from companion.cli.kit import opened
     from companion.packs.find import session_dir
     from companion.store.atomic import write_atomic
@@ -194,6 +211,7 @@ def attach(env: Env, session: Session, packs: list[Pack], rolls: list[Any] | Non
         write_atomic(folder / f"{pack.name}.toml", pack.source)
     given = list(rolls or ())
     with opened(env, name=session.files.slug) as s:
+        before = len(s.state.log.entries)
         for pack in packs:
             for t in pack.trackers.values():
                 if t.roll:  # character creation: the start is rolled (companion/cli/pack_start.py)
@@ -206,6 +224,9 @@ def attach(env: Env, session: Session, packs: list[Pack], rolls: list[Any] | Non
                     event["max"] = t.start if t.max_start else t.max
                 event["why"] = f"{pack.title}: starting value"
                 s.record(event)
+        created = [e for e in s.state.log.entries[before:] if e["k"] == "roll"]
+        counters = s.state.trackers.counters
+        return created, {t.name: counters[t.key].value for p in packs for t in p.trackers.values() if t.roll}
 
 
 def check_packs(packs: list[Pack], game: str) -> None:

@@ -14,6 +14,10 @@ from companion.cli.complete import game_names, session_names, variant_names
 if TYPE_CHECKING:
     from companion.cli.env import Env
 
+GOT_HELP = (
+    "The dice you rolled for the starting scores a pack rolls (roll = ...), in its trackers' order, separated by / "
+    "(e.g. --got 4/3,5/2)."
+)
 
 def new(
     ctx: typer.Context,
@@ -68,15 +72,7 @@ def new(
             show_default=False,
         ),
     ] = None,
-    got: Annotated[
-        str | None,
-        typer.Option(
-            "--got",
-            help="The dice you rolled for the starting scores a pack rolls (roll = ...), in its trackers' "
-            "order, separated by / (e.g. --got 4/3,5/2).",
-            show_default=False,
-        ),
-    ] = None,
+    got: Annotated[str | None, typer.Option("--got", help=GOT_HELP, show_default=False)] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Start a session for a game and make it the current one."""
@@ -96,11 +92,9 @@ def new(
 
         packs = [pack_use.resolve(env, t) for t in tables]
         pack_use.check_packs(packs, game)
-    starting = None
-    if packs or got is not None:  # the rolled starting scores: typed now, before any session is made
-        from companion.cli.pack_start import read_first
+    from companion.cli import pack_start  # the rolled starting scores: typed now, before a session is made
 
-        starting = read_first(env, packs, got, physical)
+    starting = pack_start.read_first(env, packs, got, physical) if packs or got is not None else None
     st = store(env)
     if name is None:
         n = 1
@@ -118,20 +112,7 @@ def new(
         hero=hero,
         lang=language,
     )
-    created: list[Any] = []  # the rolls of character creation, shown as they are logged
-    scores: dict[str, int] = {}
-    if packs:
-        before = len(session.state.log.entries)
-        pack_use.attach(env, session, packs, starting)
-        from companion.cli.pack_start import rolled
-
-        if rolled(packs):
-            from companion.cli.kit import opened
-
-            with opened(env, name=session.files.slug) as s:
-                created = [e for e in s.state.log.entries[before:] if e["k"] == "roll"]
-                counters = s.state.trackers.counters
-                scores = {t.name: counters[t.key].value for _p, t in rolled(packs)}
+    created, scores = pack_use.attach(env, session, packs, starting) if packs else ([], {})
     st.set_current(session.files.slug)
     if json_out:
         env.print_json(
@@ -165,10 +146,7 @@ def new(
     for p in packs:
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
         env.print(_("Tables: {title} ({names})").format(title=p.title, names=names.lstrip(", ")))
-    if created:
-        from companion.cli.kit import print_entries
-
-        print_entries(env, created)
+    pack_start.show(env, created)
     if session.spec.play is not None:
         env.print(styled(_("Next: [bold]companion play[/bold]")))
     for line in session.spec.ways:  # the other way to play this game, at the table
