@@ -10,6 +10,16 @@ import typer
 from companion.errors import InputError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+#: ``companion new --got``: the dice of the starting scores a pack rolls (companion/cli/pack_start.py).
+GotStartOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--got",
+        help="The dice you rolled for the starting scores a pack rolls (roll = ...), in its trackers' order, "
+        "separated by / (e.g. --got 4/3,5/2).",
+        show_default=False,
+    ),
+]
 
 #: Commands whose arguments may be negative numbers (``hp -1``) take unknown options as arguments.
 SIGNED = {"ignore_unknown_options": True}

@@ -158,6 +158,19 @@ def lookup(env: Env, kind: str, name: str, found: Found | None = None) -> tuple[
     return hits[0]
 
 
+def prepare(env: Env, tables: list[str], game: str, got: str | None, physical: bool) -> tuple[list[Pack], list[Any]]:
+    """``companion new --tables ... [--got ...]``: the packs, read and checked, and the rolls of the
+    starting scores they roll (typed or given), all before anything is created: a bad pack or a wrong
+    die leaves no session behind."""
+    packs = [resolve(env, t) for t in tables]
+    check_packs(packs, game)
+    if not packs and got is None:
+        return packs, []
+    from companion.cli.pack_start import read_first
+
+    return packs, read_first(env, packs, got, physical)
+
+
 def resolve(env: Env, text: str) -> Pack:
     """``--tables`` value: a file, or the name of a pack in the player's folder."""
     from companion.packs.find import config_dir, scan

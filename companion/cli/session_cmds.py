@@ -8,16 +8,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from companion.cli.common import JsonOpt, dump_state
+from companion.cli.common import GotStartOpt, JsonOpt, dump_state
 from companion.cli.complete import game_names, session_names, variant_names
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
 
-GOT_HELP = (
-    "The dice you rolled for the starting scores a pack rolls (roll = ...), in its trackers' order, separated by / "
-    "(e.g. --got 4/3,5/2)."
-)
 
 def new(
     ctx: typer.Context,
@@ -72,7 +68,7 @@ def new(
             show_default=False,
         ),
     ] = None,
-    got: Annotated[str | None, typer.Option("--got", help=GOT_HELP, show_default=False)] = None,
+    got: GotStartOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Start a session for a game and make it the current one."""
@@ -86,15 +82,9 @@ def new(
 
     game = canonical(game)
     language = choose(game, lang)
-    packs = []
-    if tables:  # read and checked before anything is created: a bad pack leaves no session behind
-        from companion.cli import pack_use
+    from companion.cli import pack_start, pack_use  # packs and rolled scores first: a mistake leaves no session
 
-        packs = [pack_use.resolve(env, t) for t in tables]
-        pack_use.check_packs(packs, game)
-    from companion.cli import pack_start  # the rolled starting scores: typed now, before a session is made
-
-    starting = pack_start.read_first(env, packs, got, physical) if packs or got is not None else None
+    packs, starting = pack_use.prepare(env, list(tables or []), game, got, physical)
     st = store(env)
     if name is None:
         n = 1
