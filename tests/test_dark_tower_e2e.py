@@ -121,7 +121,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
     assert "u/г отмена" in screen_text and "Клавиши в любом вопросе:" in screen_text
     assert "1 Этаж" in screen_text and "Чемпион Клана" in screen_text
     assert "4 кубика +4 против 5: победа, если итог больше 5" in screen_text
-    assert "Победа " in screen_text and "· виртуальные — Аня: бой, Скелет (5)" in screen_text
+    assert "Победа " in screen_text and "· виртуальные — Аня в бою: Скелет (5)" in screen_text
     assert "Успех 13/108 (12,0 %)" in screen_text
     assert "3 не больше 5: препятствие «Яма» срабатывает." in screen_text
     assert "Сохранено. Продолжить: companion play" in screen_text

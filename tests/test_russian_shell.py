@@ -47,7 +47,7 @@ def test_the_shell_in_russian_at_80x30():
     t.wait_for("Оболочка companion")
     t.wait_for("Bo ♥8/8", bottom=6)  # the bar: the step, the fight, both heroes, the rest
     look()
-    assert "бой, Скелет (5)" in t.display() and "1 Этаж" in t.display()
+    assert "Аня в бою: Скелет (5)" in t.display() and "1 Этаж" in t.display()
     t.line("?" + ENTER, "Ответы на этот шаг:")
     look()
     t.line("help" + ENTER, "Сокращения:")

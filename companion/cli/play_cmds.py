@@ -187,7 +187,7 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
         if shell:
             env.print(_("type its number or its first letters · ? keys"), style="dim")
     else:
-        template = "[bold]{head}[/bold]" + (" [dim]{where}[/dim]" if pending.where else "")
+        template = "[bold]{head}[/bold]" + (" [dim]({where})[/dim]" if pending.where else "")
         env.print(styled(template, head=head, where=pending.where or ""))
     if not shell:
         for line in pending.info:

@@ -82,7 +82,7 @@ def choose_quest(state: State, quest: str | None) -> None:
     g = require_phase(state, "setup", doing=_("choose the quest"))
     if quest is not None:
         card = C.get(state, "quest", quest)
-        state.log.text(f"{t(state, 'quest')}: {C.describe(card, lang(state))}.", under=False)
+        state.log.text(_("Quest: {card}.").format(card=C.describe(card, lang(state))), under=False)
     else:
         state.log.text(_("No quest: the heroes win by beating every monster in the tower."), under=False)
     g.quest = quest
