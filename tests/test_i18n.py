@@ -37,7 +37,7 @@ def test_the_plural_helper_gives_the_russian_form_for_each_number(n):
             n,
         ).format(player="Аня", n=n, why="Яма", health=1, max=10)
     word = ("единицу", "единицы", "единиц")[RUSSIAN_FORMS[n]]
-    assert health == f"Аня теряет {n} {word} здоровья (Яма) → 1/10."
+    assert health == f"Яма: Аня теряет {n} {word} здоровья → 1/10."
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 11, 21, 22, 25])
