@@ -175,6 +175,31 @@ def test_help_in_russian_then_in_english_in_one_process():
     assert "Usage:" in en.stdout and "Show this message and exit." in en.stdout
 
 
+
+def test_dark_lang_en_shows_the_english_help_in_a_russian_session_and_ranges_read_as_words():
+    """``dark --lang en COMMAND --help`` is English all through (not the session's help texts under
+    English headings); a Russian --help says a number option's range in words, and a Russian error
+    groups a big number as Russian does (99 999, not 99,999)."""
+    from tests.helpers import cli
+
+    def run(*args: str):
+        i18n.activate(None)  # each command starts in English, as a new process does
+        return cli(*args)
+
+    assert run("new", "dark-tower", "--lang", "ru", "--seed", "3", "--name", "ru").exit_code == 0
+    ru = run("dark", "odds", "--help")
+    assert ru.exit_code == 0 and "Сколько кубиков" in ru.stdout, ru.stdout
+    assert "[от\u00a01\u00a0до\u00a012]" in ru.stdout, ru.stdout
+    assert "x<=" not in ru.stdout
+    en = run("dark", "--lang", "en", "odds", "--help")
+    assert en.exit_code == 0 and "Dice rolled" in en.stdout and "[1<=x<=12]" in en.stdout, en.stdout
+    assert not any("а" <= ch <= "я" for ch in en.stdout.lower()), en.stdout
+    bad = run("section", "abc")
+    assert bad.exit_code == 2 and "от 1 до 99\u00a0999" in bad.stderr, bad.stderr
+    assert run("new", "freeform", "--lang", "en", "--name", "en").exit_code == 0
+    assert "from 1 to 99,999" in run("section", "abc").stderr  # English as it was
+
+
 def test_the_shared_commands_speak_a_russian_session_from_their_first_line():
     """Mistakes found before the session is opened (a face not on the die) and the kit's own words
     are said in the session's language; an English session reads as before."""

@@ -24,7 +24,7 @@ from typer.core import TyperGroup
 from companion.cli import click_words
 from companion.cli.signals import EXIT_INTERRUPTED, ended, interrupted_line
 from companion.errors import CompanionError
-from companion.i18n import N_, _
+from companion.i18n import N_, _, number
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -45,7 +45,7 @@ def check_arguments(words: list[str]) -> str | None:
         total += len(word)
         if len(word) > MAX_ARGUMENT:
             return _("an argument of {n} characters ({word}); an argument holds at most {limit}").format(
-                n=f"{len(word):,}", word=shown_word(word), limit=f"{MAX_ARGUMENT:,}"
+                n=number(len(word), group=True), word=shown_word(word), limit=number(MAX_ARGUMENT, group=True)
             )
         bad = re.search("[\udc80-\udcff]", word)
         if bad is not None:  # a byte that is not UTF-8, as Python keeps it from the command line
@@ -59,7 +59,7 @@ def check_arguments(words: list[str]) -> str | None:
             )
     if total > MAX_ARGUMENTS:
         return _("the arguments hold {n} characters; at most {limit} together").format(
-            n=f"{total:,}", limit=f"{MAX_ARGUMENTS:,}"
+            n=number(total, group=True), limit=number(MAX_ARGUMENTS, group=True)
         )
     return None
 
@@ -116,12 +116,12 @@ class CompanionGroup(TyperGroup):
         if name in COMMAND_MODULES:
             built = _built(COMMAND_MODULES[name] + ":app")
             command = built.commands.get(name) if hasattr(built, "commands") else built
-            _speak_help(command)
+            speak_help(command)
             return command
         if name in COMMAND_GROUPS:
             _speak_for_game(ctx, COMMAND_GROUPS[name])
             built = _built(COMMAND_GROUPS[name])
-            _speak_help(built)
+            speak_help(built)
             built.name = name
             return built
         return None
@@ -180,7 +180,7 @@ class CompanionGroup(TyperGroup):
     def get_help(self, ctx: Any) -> str:
         if ctx.parent is None:  # companion --help: in the active session's language, as its commands
             speak_active(ctx)
-            _speak_help(self)
+            speak_help(self)
         return super().get_help(ctx)
 
     def invoke(self, ctx: Any) -> Any:
@@ -298,9 +298,10 @@ def speak_active(ctx: Any) -> str:
     return i18n.activate(meta.get("lang"), meta.get("game"))
 
 
-def _speak_help(command: Any) -> None:
+def speak_help(command: Any) -> None:
     """A command's help and usage in the language shown (again in English after another language, in
-    one process: the shell, the tests)."""
+    one process: the shell, the tests, ``companion dark --lang en COMMAND --help`` in a Russian
+    session)."""
     from companion import i18n
 
     if i18n.language() != i18n.SOURCE or getattr(command, "_help_spoken", False):

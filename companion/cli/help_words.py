@@ -31,6 +31,12 @@ USAGE = N_("Usage:")
 HELP = N_("Show this message and exit.")
 #: What typer.core puts through gettext when it writes a parameter's help line (its ``_``).
 FRAMEWORK = (N_("required"), N_("default: {default}"), N_("env var: {var}"), N_("Options"), N_("Commands"))
+#: A number option's range in its help line (``[1<=x<=12]``).
+RANGE_WORDS = {
+    "both": N_("{lo} to {hi}"),
+    "lo": N_("{lo} or more"),
+    "hi": N_("at most {hi}"),
+}
 #: The usage line's own placeholders (a command's ``options_metavar`` and ``subcommand_metavar``).
 OPTIONS_METAVAR = "[OPTIONS]"
 SUBCOMMAND_METAVAR = "COMMAND [ARGS]..."
@@ -126,10 +132,47 @@ def _command(command: Any) -> None:
             param.help = _(text)
         if "_english_make_metavar" not in param.__dict__:
             _spoken_metavar(param)
+        _spoken_range(param)
     if not command.__dict__.get("_help_spoken"):
         _spoken_words(command)
     for sub in getattr(command, "commands", {}).values():
         _command(sub)
+
+
+def spoken_range(kind: Any) -> str | None:
+    """A number range as ``--help`` says it (``1<=x<=12`` → ``от 1 до 12``), or None where the English
+    notation stays (an open bound, ``0<x``)."""
+    if getattr(kind, "min_open", False) or getattr(kind, "max_open", False):
+        return None
+    lo, hi = getattr(kind, "min", None), getattr(kind, "max", None)
+    if lo is not None and hi is not None:
+        return _(RANGE_WORDS["both"]).format(lo=lo, hi=hi)
+    if lo is not None:
+        return _(RANGE_WORDS["lo"]).format(lo=lo)
+    if hi is not None:
+        return _(RANGE_WORDS["hi"]).format(hi=hi)
+    return None
+
+
+def _spoken_range(param: Any) -> None:
+    """The range typer adds to a number option's help line (``[1<=x<=12]``), said in the language shown."""
+    from typer._click.types import _NumberRangeBase
+
+    if not isinstance(getattr(param, "type", None), _NumberRangeBase) or "_english_help_record" in param.__dict__:
+        return
+    english = param.get_help_record
+    param._english_help_record = english
+
+    def get_help_record(ctx: Any) -> Any:
+        record = english(ctx)
+        spoken = spoken_range(param.type) if language() != "en" else None
+        described = param.type._describe_range()
+        at = record[1].rfind(described) if record is not None and spoken is not None else -1
+        if at < 0:
+            return record
+        return record[0], record[1][:at] + spoken + record[1][at + len(described) :]
+
+    param.get_help_record = get_help_record
 
 
 def _spoken_metavar(param: Any) -> None:

@@ -296,7 +296,7 @@ def pending_step(env: Env, session: Session) -> Any:
     from companion.engine.pending import Pending
     from companion.engine.requests import RollRequest
     from companion.errors import CompanionError
-    from companion.i18n import _
+    from companion.i18n import _, number
     from companion.sim.fights import share_text
 
     try:
@@ -328,7 +328,7 @@ def pending_step(env: Env, session: Session) -> Any:
         never, always = both_policies(fight, play.values, play.maxes, play.check)
         odds = _("win {win}, lose {lose}").format(win=share_text(never.win), lose=share_text(never.lose))
         if never.rounds is not None:
-            info.append(_("about {n:.1f} rounds to go").format(n=float(never.rounds)))
+            info.append(_("about {n} rounds to go").format(n=number(float(never.rounds), 1)))
         if always is not None:
             info.append(_("testing LUCK every time: win {win}").format(win=share_text(always.win)))
     except CompanionError as exc:

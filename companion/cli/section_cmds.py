@@ -56,7 +56,7 @@ def section(
     env: Env = ctx.obj
     from companion.cli.kit import opened
     from companion.errors import InputError
-    from companion.i18n import _
+    from companion.i18n import _, number
 
     word = where.strip().lower()
     rest = list(words or [])
@@ -75,8 +75,8 @@ def section(
     else:
         raise InputError(
             _(
-                "{where!r} is not a section; write its number (section 213, from 1 to {most:,}) or section back [K]"
-            ).format(where=where, most=MAX_SECTION)
+                "{where!r} is not a section; write its number (section 213, from 1 to {most}) or section back [K]"
+            ).format(where=where, most=number(MAX_SECTION, group=True))
         )
     note = " ".join([note or "", *rest]).strip()  # section 213 took the left stair: the note unquoted too
     if note:

@@ -171,7 +171,7 @@ def check_source(source: str, where: str, refuse: Refuse) -> None:
                 raise refuse(
                     _line(source, m.start()),
                     _("a text of {n} characters; a pack's texts are at most {limit} (a description)").format(
-                        n=f"{m.end() - m.start():,}", limit=f"{max(TEXT_LIMITS.values()):,}"
+                        n=number(m.end() - m.start(), group=True), limit=number(max(TEXT_LIMITS.values()), group=True)
                     ),
                 )
             continue
@@ -196,7 +196,7 @@ def check_source(source: str, where: str, refuse: Refuse) -> None:
                 raise refuse(
                     _line(source, m.start()),
                     _("a number of {n} digits; a number in a pack has at most {limit}").format(
-                        n=f"{digits:,}", limit=MAX_DIGITS
+                        n=number(digits, group=True), limit=MAX_DIGITS
                     ),
                 )
 
@@ -205,7 +205,7 @@ def _too_many(refuse: Refuse, source: str, offset: int) -> PackError:
     return refuse(
         _line(source, offset),
         _("the pack has more than {limit} rows, tables and trackers; split the book into several packs").format(
-            limit=f"{MAX_ENTRIES:,}"
+            limit=number(MAX_ENTRIES, group=True)
         ),
     )
 
@@ -247,14 +247,14 @@ def check_data(fail: Fail, data: dict[str, Any]) -> None:
             raise fail(
                 ("tables", name, "rows", MAX_TOTALS),
                 _("table {table} has {n} rows; a table has at most {limit} (one per total its dice give)").format(
-                    table=name, n=f"{len(listed):,}", limit=f"{MAX_TOTALS:,}"
+                    table=name, n=number(len(listed), group=True), limit=number(MAX_TOTALS, group=True)
                 ),
             )
         if rows + len(listed) > MAX_ROWS:
             raise fail(
                 ("tables", name, "rows", MAX_ROWS - rows),
                 _("the pack has more than {limit} rows; split the book into several packs").format(
-                    limit=f"{MAX_ROWS:,}"
+                    limit=number(MAX_ROWS, group=True)
                 ),
             )
         rows += len(listed)
@@ -269,7 +269,7 @@ def check_data(fail: Fail, data: dict[str, Any]) -> None:
                 raise fail(
                     (*path, MAX_ITEMS),
                     _("{key} lists {n} items; at most {limit}").format(
-                        key=_dotted(path), n=f"{len(value):,}", limit=MAX_ITEMS
+                        key=_dotted(path), n=number(len(value), group=True), limit=MAX_ITEMS
                     ),
                 )
             todo.extend(((*path, i), v) for i, v in enumerate(value))
@@ -280,7 +280,7 @@ def check_data(fail: Fail, data: dict[str, Any]) -> None:
                 raise fail(
                     path,
                     _("{key} is {n} characters long; at most {limit}").format(
-                        key=_dotted(path), n=f"{len(value):,}", limit=f"{limit:,}"
+                        key=_dotted(path), n=number(len(value), group=True), limit=number(limit, group=True)
                     ),
                 )
             control = CONTROL.search(value)
@@ -334,7 +334,7 @@ def check_dice(
         raise fail(
             path,
             _("dice {dice!r} give {n} totals; a table's dice give at most {limit} (e.g. d1000, 10d100)").format(
-                dice=text, n=f"{high - low + 1:,}", limit=f"{MAX_TOTALS:,}"
+                dice=text, n=number(high - low + 1, group=True), limit=number(MAX_TOTALS, group=True)
             ),
         )
     spent += odds_work(expr)
@@ -344,6 +344,6 @@ def check_dice(
             _(
                 "the pack's dice are too many for exact odds ({n} steps with {dice!r}, at most {limit}); "
                 "use fewer or smaller dice"
-            ).format(n=f"{spent:,}", dice=text, limit=f"{MAX_ODDS_WORK:,}"),
+            ).format(n=number(spent, group=True), dice=text, limit=number(MAX_ODDS_WORK, group=True)),
         )
     return spent

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.errors import InputError
-from companion.i18n import _
+from companion.i18n import _, number
 
 #: The most positions one fight's odds count (every tracker up to 30 for three trackers is 29,791).
 MAX_POSITIONS = 250_000
@@ -71,9 +71,9 @@ def _explore(start: Pos, step: Step, classify: Callable[[Pos], str | None]):
         if work > MAX_WORK:
             raise InputError(
                 _(
-                    "this fight's rounds have more than {most:,} outcomes to count in all (many positions, "
+                    "this fight's rounds have more than {most} outcomes to count in all (many positions, "
                     "and many results of the dice from each); lower the numbers or use fewer dice"
-                ).format(most=MAX_WORK)
+                ).format(most=number(MAX_WORK, group=True))
             )
         merged: dict[Pos, int] = {}
         for count, nxt in outcomes:
@@ -85,10 +85,10 @@ def _explore(start: Pos, step: Step, classify: Callable[[Pos], str | None]):
         if len(moves) > MAX_POSITIONS:
             raise InputError(
                 _(
-                    "this fight has more than {most:,} positions to count (its trackers' values "
-                    "together); companion counts at most {most:,}: lower the numbers, or give the "
+                    "this fight has more than {most} positions to count (its trackers' values "
+                    "together); companion counts at most {most}: lower the numbers, or give the "
                     "trackers that can rise a max"
-                ).format(most=MAX_POSITIONS)
+                ).format(most=number(MAX_POSITIONS, group=True))
             )
         for nxt in merged:
             if nxt not in moves:
@@ -237,10 +237,10 @@ def _solve_loops(start: Pos, moves) -> Ends:
         if len(comp) > MAX_LOOP:
             raise InputError(
                 _(
-                    "this fight's rounds can come back to {n:,} positions in a loop (a tracker that rises "
-                    "and falls); companion solves loops of at most {most:,} positions exactly: lower the "
+                    "this fight's rounds can come back to {n} positions in a loop (a tracker that rises "
+                    "and falls); companion solves loops of at most {most} positions exactly: lower the "
                     "numbers"
-                ).format(n=len(comp), most=MAX_LOOP)
+                ).format(n=number(len(comp), group=True), most=number(MAX_LOOP, group=True))
             )
         visits = _visits(comp, moves, inflow)
         for p, v in zip(comp, visits, strict=True):

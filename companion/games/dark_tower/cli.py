@@ -54,6 +54,9 @@ def dark(
             raise InputError(i18n._("{lang!r} is not a language; use {known}").format(lang=lang, known=known))
         ctx.meta["dark_lang"] = lang
         i18n.activate(lang, "dark-tower")
+        from companion.cli.group import speak_help
+
+        speak_help(ctx.command)  # the commands' --help in that language too, not the session's
 
 
 # The commands, by what they are about (each module registers on its own typer app; the order is
