@@ -105,8 +105,11 @@ def reference(env: dict[str, str], pick: Callable[[dict], int], stop: Callable[[
             expr = parse(request["expr"])
             faces = [rng.randint(1, d.sides) for d in expr.dice]
             joined = "".join(map(str, faces))
-            total_ok = len(faces) > 1 and expr.kind in ("sum", "talisman") and not expr.has_dt and int(joined) <= sum(
-                d.sides for d in expr.dice
+            total_ok = (
+                len(faces) > 1
+                and expr.kind in ("sum", "talisman")
+                and not expr.has_dt
+                and int(joined) <= sum(d.sides for d in expr.dice)
             )
             step = Step(request, " ".join(map(str, faces)), bare_faces(faces, total_ok))
         elif request["type"] == "choice":

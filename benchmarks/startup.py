@@ -50,9 +50,7 @@ def commands(script: Path) -> dict[str, list[str]]:
 
 def run_once(argv: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(
-        argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    proc = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"{' '.join(argv)} exited {proc.returncode}: {proc.stderr.decode()[-500:]}")
@@ -91,20 +89,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30, help="rounds (default 30)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the shuffled order")
-    parser.add_argument(
-        "--check", action="store_true", help=f"exit 1 if a command is over {TARGET:g}x"
-    )
+    parser.add_argument("--check", action="store_true", help=f"exit 1 if a command is over {TARGET:g}x")
     args = parser.parse_args()
 
     script = companion_script()
     cmds = commands(script)
     order = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as home:
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith("COMPANION_") and k != "PYTHONDONTWRITEBYTECODE"
-        }
+        env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_") and k != "PYTHONDONTWRITEBYTECODE"}
         # Bytecode is cached as after a normal install, but in the temporary folder, not the tree.
         env.update(
             COMPANION_HOME=home,

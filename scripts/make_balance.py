@@ -370,7 +370,7 @@ def talisman(runs: int) -> list[str]:
         "",
         f"Each row plays {runs:,} whole games through the same engine as `companion play`, with",
         f"`--seed {SEED}` (the same dice streams in every row), and gives each figure with its 95%",
-        "interval. \"Won\" is out with the Talisman and two heroes or more standing: one survivor is",
+        'interval. "Won" is out with the Talisman and two heroes or more standing: one survivor is',
         "not a victory (reading 17 in docs/rules/adventure-in-the-dungeon.md; `simulate` counts those",
         "runs as `pyrrhic`). The heroes' points are 25 a hero alive when the party leaves with the",
         "Talisman (the book's chart: 25 Pyrrhic, 50 Costly, 75 Resounding, 100 Triumphant). Kills until",

@@ -103,8 +103,7 @@ def test_one_number_for_several_dice_is_taken_as_the_total_and_said(got):
     """As at a 2d6 prompt: the same inputs, and the same words for what was taken."""
     result = ok("roll", "2d6", "--got", got)
     assert result.stdout == (
-        "2d6  (total only) = 7  · physical\n"
-        "took 7 as the total of 2d6 (type each die, e.g. 3 4, to keep the faces)\n"
+        "2d6  (total only) = 7  · physical\ntook 7 as the total of 2d6 (type each die, e.g. 3 4, to keep the faces)\n"
     )
 
 
@@ -539,9 +538,7 @@ def test_no_color_in_a_real_terminal(no_color, isolated_home):
     """In a pseudo-terminal the roll is coloured, unless NO_COLOR is set (https://no-color.org)."""
     pexpect = pytest.importorskip("pexpect")
     env = _subprocess_env(isolated_home, TERM="xterm-256color", NO_COLOR=no_color)
-    out, status = pexpect.run(
-        f"{_companion_script()} roll DC --got 5", env=env, withexitstatus=True, timeout=60
-    )
+    out, status = pexpect.run(f"{_companion_script()} roll DC --got 5", env=env, withexitstatus=True, timeout=60)
     text = out.decode()
     assert status == 0, text
     assert "pass" in text

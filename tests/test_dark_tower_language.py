@@ -29,6 +29,8 @@ def test_the_checks_find_what_they_look_for():
     assert latin_words("Ход 1 · Bo: бой, 4dt +2 Меч --got 1,h,6 companion dark fight HOME/logs/x.md") == []
     assert wrong_plurals("5 монстра, 2 монстра, 21 монстр, 11 монстров, 3 единицы, 1 единицу") == ["5 монстра"]
     assert [russian_form(n) for n in (1, 2, 5, 11, 21, 22, 25)] == [0, 1, 2, 2, 0, 1, 2]
+
+
 @pytest.mark.slow
 def test_a_whole_session_in_russian_has_no_english_and_right_plurals(tmp_path):
     runs, log = play("ru", tmp_path)

@@ -255,9 +255,7 @@ def _dice_term(draw):
 
 @st.composite
 def sum_text(draw):
-    items = draw(
-        st.lists(st.one_of(_dice_term(), st.integers(0, 60).map(str)), min_size=1, max_size=5)
-    )
+    items = draw(st.lists(st.one_of(_dice_term(), st.integers(0, 60).map(str)), min_size=1, max_size=5))
     if not any("d" in i.lower() for i in items):
         items.append(draw(_dice_term()))
     items = draw(st.permutations(items))

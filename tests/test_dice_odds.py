@@ -25,9 +25,7 @@ from companion.errors import InputError
 
 #: The Dark Tower die as icepool sees it: the number each face adds, and its (sum, ♥, ★) vector.
 DT_VALUE = icepool.Die([1, 2, 3, 0, 0, 0])
-DT_VECTOR = icepool.Die(
-    [icepool.Vector(v) for v in [(1, 0, 0), (2, 0, 0), (3, 0, 0), (0, 1, 0), (0, 1, 0), (0, 0, 1)]]
-)
+DT_VECTOR = icepool.Die([icepool.Vector(v) for v in [(1, 0, 0), (2, 0, 0), (3, 0, 0), (0, 1, 0), (0, 1, 0), (0, 0, 1)]])
 
 
 def oracle_die(expr: Expr) -> icepool.Die:
@@ -56,19 +54,13 @@ _small_die = st.sampled_from(["d2", "d3", "d4", "d6", "d8", "d10", "d12", "d20",
 
 @st.composite
 def check_text(draw):
-    terms = draw(
-        st.lists(
-            st.tuples(st.integers(1, 4), _small_die, st.sampled_from("+-")), min_size=1, max_size=3
-        )
-    )
+    terms = draw(st.lists(st.tuples(st.integers(1, 4), _small_die, st.sampled_from("+-")), min_size=1, max_size=3))
     text = "".join(f"{sign}{n}{die}" for n, die, sign in terms).lstrip("+")
     const = draw(st.integers(-10, 10))
     if const:
         text += f"{const:+d}"
     if draw(st.integers(0, 4)):  # mostly with a comparison
-        text += draw(st.sampled_from([">=", "<=", "==", ">", "<"])) + str(
-            draw(st.integers(-30, 60))
-        )
+        text += draw(st.sampled_from([">=", "<=", "==", ">", "<"])) + str(draw(st.integers(-30, 60)))
     return text
 
 
@@ -159,9 +151,7 @@ def test_ec_odds():
 def test_sr_odds():
     o = odds(sr("STR", "DEX", "INT"))
     assert o.success is None
-    assert o.options == {
-        k: (icepool.d6.map(lambda f: (f + 1) // 2)).probability(k) for k in (1, 2, 3)
-    }
+    assert o.options == {k: (icepool.d6.map(lambda f: (f + 1) // 2)).probability(k) for k in (1, 2, 3)}
     assert set(o.options.values()) == {Fraction(1, 3)}
 
 

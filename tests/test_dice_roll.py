@@ -14,9 +14,7 @@ from companion.errors import InputError
 # --- Dice Check: 5+ passes, a natural 6 always passes, a natural 1 always fails ---------------
 
 
-@pytest.mark.parametrize(
-    ("face", "passes"), [(1, False), (2, False), (3, False), (4, False), (5, True), (6, True)]
-)
+@pytest.mark.parametrize(("face", "passes"), [(1, False), (2, False), (3, False), (4, False), (5, True), (6, True)])
 def test_dc_bare(face, passes):
     r = evaluate(dc(), (face,))
     assert r.success is passes
@@ -50,9 +48,7 @@ def test_dc_modifier_in_expression_and_on_top_add_up():
     assert r.success is False
 
 
-@pytest.mark.parametrize(
-    ("mod", "lowest_pass"), [(-10, 6), (-2, 6), (-1, 6), (0, 5), (1, 4), (2, 3), (3, 2), (9, 2)]
-)
+@pytest.mark.parametrize(("mod", "lowest_pass"), [(-10, 6), (-2, 6), (-1, 6), (0, 5), (1, 4), (2, 3), (3, 2), (9, 2)])
 def test_dc_lowest_passing_face(mod, lowest_pass):
     passing = [f for f in range(1, 7) if evaluate(dc(), (f,), mod).success]
     assert passing == list(range(lowest_pass, 7))
@@ -104,9 +100,7 @@ def test_split_roll_bands(face, option):
     assert r.success is None
 
 
-@pytest.mark.parametrize(
-    ("face", "name"), [(1, "STR"), (2, "STR"), (3, "DEX"), (4, "DEX"), (5, "INT"), (6, "INT")]
-)
+@pytest.mark.parametrize(("face", "name"), [(1, "STR"), (2, "STR"), (3, "DEX"), (4, "DEX"), (5, "INT"), (6, "INT")])
 def test_split_roll_named(face, name):
     r = evaluate(parse("SR STR,DEX,INT"), (face,))
     assert r.option_name == name
@@ -240,18 +234,12 @@ def _bounds(expr: Expr, modifier: int) -> tuple[int, int]:
     return lo, hi
 
 
-_die = st.one_of(
-    st.sampled_from([D6, D10, DT, plain(4), plain(20), plain(100)]), st.integers(2, 1000).map(plain)
-)
+_die = st.one_of(st.sampled_from([D6, D10, DT, plain(4), plain(20), plain(100)]), st.integers(2, 1000).map(plain))
 
 
 @st.composite
 def expr_and_faces(draw):
-    terms = draw(
-        st.lists(
-            st.tuples(st.integers(1, 5), _die, st.sampled_from([1, -1])), min_size=1, max_size=4
-        )
-    )
+    terms = draw(st.lists(st.tuples(st.integers(1, 5), _die, st.sampled_from([1, -1])), min_size=1, max_size=4))
     text = ""
     for count, die, sign in terms:
         text += ("-" if sign < 0 else "+") + f"{count}{die.name}"
@@ -269,9 +257,7 @@ def test_property_totals_within_bounds(pair, modifier):
     assert lo <= r.total <= hi
     assert r.total == expr.const + modifier + sum(
         sign * die.value(f)
-        for (sign, die), f in zip(
-            [(t.sign, t.die) for t in expr.terms for _ in range(t.count)], faces, strict=True
-        )
+        for (sign, die), f in zip([(t.sign, t.die) for t in expr.terms for _ in range(t.count)], faces, strict=True)
     )
 
 

@@ -158,9 +158,7 @@ FAIRNESS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("seed", "pool", "rolls", "probs", "df"), FAIRNESS, ids=["d6", "d10", "d20", "dt"]
-)
+@pytest.mark.parametrize(("seed", "pool", "rolls", "probs", "df"), FAIRNESS, ids=["d6", "d10", "d20", "dt"])
 def test_virtual_dice_are_fair(seed, pool, rolls, probs, df):
     """60,000 dice of each kind from one fixed seed: deterministic, so it cannot flake."""
     assert len(probs) - 1 == df

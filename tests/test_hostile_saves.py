@@ -30,7 +30,19 @@ def _edit_json(path: Path, change) -> None:
 
 
 def _first_events_file(folder: Path) -> Path:
-    return sorted((folder / "events").glob("*.json"))[0]
+    """The session's events file: a short session's events are all in its journal (save format 2)."""
+    sealed = sorted((folder / "events").glob("*.json"))
+    return sealed[0] if sealed else folder / "events" / "journal.jsonl"
+
+
+def _list_for_events(folder: Path) -> None:
+    """The events file's table (a sealed file's) or header (the journal's) made a list."""
+    path = _first_events_file(folder)
+    if path.suffix == ".json":
+        _edit_json(path, lambda d: d.update(events=[1, 2]))
+        return
+    rest = path.read_text(encoding="utf-8").split("\n", 1)[1]
+    path.write_text("[1, 2]\n" + rest, encoding="utf-8")
 
 
 def _fifo(path: Path) -> None:
@@ -51,7 +63,7 @@ DAMAGE = {
     "nested 100,000 deep": lambda s: (s / "session.json").write_text("[" * 100_000 + "]" * 100_000),
     "a list for the format marker": lambda s: (s / "session.json").write_text('{"_format": [], "meta": 3}'),
     "a list for the meta": lambda s: _edit_json(s / "session.json", lambda d: d["meta"]["1"].update(meta=[])),
-    "a list for the events": lambda s: _edit_json(_first_events_file(s), lambda d: d.update(events=[1, 2])),
+    "a list for the events": _list_for_events,
 }
 
 

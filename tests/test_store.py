@@ -15,7 +15,7 @@ import pytest
 from companion.errors import InputError, StoreError
 from companion.store.atomic import AtomicJSONStorage, CorruptFileError, read_json, write_atomic
 from companion.store.paths import safe_name
-from tests.helpers import cli, open_session, store
+from tests.helpers import cli, open_session, regenerated_log, store
 
 
 def test_write_atomic_replaces_the_whole_file(tmp_path: Path) -> None:
@@ -64,15 +64,15 @@ def test_full_disk_during_a_command_is_one_line_and_changes_nothing(monkeypatch:
     assert [(e["k"], e["t"]) for e in after.state.log.entries] == [("note", "first")]
 
 
-def test_damaged_file_is_named_never_overwritten_and_copied(tmp_path: Path) -> None:
-    target = tmp_path / "head.json"
-    target.write_text('{"head": {"1": {"events": 1}}} trailing garbage')
+def test_damaged_file_is_named_never_overwritten_and_no_useless_copy(tmp_path: Path) -> None:
+    target = tmp_path / "session.json"
+    target.write_text('{"meta": {"1": {}}} trailing garbage')
     with pytest.raises(CorruptFileError) as info:
         read_json(target)
     assert str(target) in info.value.message
     assert "damaged" in info.value.message
-    backup = info.value.backup
-    assert backup is not None and backup.read_bytes() == target.read_bytes()
+    assert "copy" not in (info.value.hint or "")  # a copy of the damage restores nothing
+    assert not (tmp_path / "session.json.damaged").exists()
     assert target.read_text().endswith("trailing garbage")
 
 
@@ -93,34 +93,44 @@ def test_damaged_session_gives_one_clear_line_and_stays_untouched() -> None:
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     assert lines[0].startswith("companion: ") and str(meta) in lines[0]
-    assert "copy is kept at" in lines[0]
+    assert "will not overwrite it" in lines[0]
+    assert "back from a backup" in lines[1]
     assert "Traceback" not in result.stderr
     assert meta.read_text() == "{ not json"
 
 
-def test_missing_snapshot_is_rebuilt_from_the_events() -> None:
-    """The head is a cache: if only it is lost the events still hold everything."""
+def _notes(n: int) -> None:
+    for i in range(n):
+        assert cli("note", f"kept {i}").exit_code == 0
+
+
+def test_missing_checkpoints_are_made_again_from_the_events() -> None:
+    """Checkpoints are a cache: if only they are lost the events still hold everything."""
     assert cli("new", "freeform", "--name", "cache", "--seed", "1").exit_code == 0
-    assert cli("note", "kept").exit_code == 0
+    _notes(40)
     home = Path(os.environ["COMPANION_HOME"])
-    (home / "sessions" / "cache" / "head.json").unlink()
+    folder = home / "sessions" / "cache" / "checkpoints"
+    assert any(folder.iterdir())
+    for path in folder.iterdir():
+        path.unlink()
     session = open_session(home, "cache")
-    assert session.count == 1
-    assert session.state.log.entries[0]["t"] == "kept"
+    assert session.count == 40
+    assert [e["t"] for e in session.full().log.entries] == [f"kept {i}" for i in range(40)]
 
 
-def test_damaged_snapshot_is_rebuilt_with_a_warning_and_a_copy() -> None:
+def test_a_damaged_checkpoint_is_not_used() -> None:
     assert cli("new", "freeform", "--name", "torn", "--seed", "1").exit_code == 0
-    assert cli("note", "kept").exit_code == 0
+    _notes(40)
     home = Path(os.environ["COMPANION_HOME"])
-    head = home / "sessions" / "torn" / "head.json"
-    head.write_text(head.read_text() + "} torn tail")
+    folder = home / "sessions" / "torn" / "checkpoints"
+    newest = sorted(folder.iterdir())[-1]
+    newest.write_text(newest.read_text() + "} torn tail")
     result = cli("note", "after")
-    assert result.exit_code == 0
-    assert f"warning: {head} was damaged; rebuilding it from the events" in result.stderr
-    assert (head.parent / "head.json.damaged").read_text().endswith("} torn tail")
+    assert result.exit_code == 0, result.stderr
     session = open_session(home, "torn")
-    assert [e["t"] for e in session.state.log.entries] == ["kept", "after"]
+    assert [e["t"] for e in session.full().log.entries] == [*(f"kept {i}" for i in range(40)), "after"]
+    logs = Path(os.environ["COMPANION_LOGS"])
+    assert (logs / "torn.md").read_text() == regenerated_log(home, "torn")
 
 
 @pytest.mark.parametrize(
@@ -214,7 +224,7 @@ def test_two_processes_on_one_save_lose_nothing(tmp_path: Path) -> None:
         assert proc.returncode == 0
         reported.extend(out.split())
     session = open_session(home, "shared")
-    notes = [e["t"] for e in session.state.log.entries]
+    notes = [e["t"] for e in session.full().log.entries]
     assert sorted(notes) == sorted(reported)
     assert len(notes) == 50 and session.count == 50
 

@@ -266,7 +266,7 @@ def tally_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
 def next_answers(ctx: Any = None, incomplete: str = "") -> list[Item]:
     """The answers the pending question of a guided game takes: its choices, or ``roll`` for a roll."""
     session = _session_state(ctx, engine=True)
-    request = None if session is None else session.fold.pending
+    request = None if session is None else session.waiting().pending
     if request is None:
         return []
     options = getattr(request, "options", None)

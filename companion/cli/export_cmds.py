@@ -74,17 +74,12 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _write(target: Path, text: str) -> None:
-    from companion.errors import CompanionError
-    from companion.store.atomic import write_atomic
+def _write(env: Env, target: Path, text: str) -> None:
+    """Never inside the data folder; a device or a FIFO as a stream (companion.store.exports)."""
+    from companion.cli.kit import store
+    from companion.store.exports import write_export
 
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CompanionError(
-            _("cannot write to {path}: {why}").format(path=target.parent, why=exc.strerror or exc)
-        ) from None
-    write_atomic(target, text)
+    write_export(target, text, store(env).data)
 
 
 def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) -> dict[str, Any]:
@@ -105,7 +100,7 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) 
         env.write(text, json=fmt == "json")
         return {"session": slug, "format": fmt, "file": "-"}
     target = path if path is not None else default
-    _write(target, text)
+    _write(env, target, text)
     return {"session": slug, "format": fmt, "file": str(target), "source": source}
 
 
@@ -179,7 +174,7 @@ def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
         from companion.export.html import index_page
 
         index = folder / "index.html"
-        _write(index, index_page(pages))
+        _write(env, index, index_page(pages))
     if json_out:
         env.print_json({"written": written, "failed": failed, "index": str(index) if index else None})
     else:

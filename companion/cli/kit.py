@@ -65,30 +65,58 @@ def require_name(env: Env) -> str:
 #: Sessions whose lock this process holds for longer than one command (``companion shell``), by
 #: folder: a command run inside the shell re-enters that lock instead of waiting for itself.
 _HELD: dict[Any, SessionFiles] = {}
+#: The session kept in memory between the commands of a shell that holds its lock, by folder, with
+#: the state of its files when it was kept.
+_KEPT: dict[Any, tuple[Session, tuple[int, ...]]] = {}
 
 
 @contextmanager
 def holding(files: SessionFiles, wait: float) -> Iterator[SessionFiles]:
-    """Hold a session's lock until the block ends; every :func:`opened` of it meanwhile re-enters it."""
+    """Hold a session's lock until the block ends; every :func:`opened` of it meanwhile re-enters it,
+    and gets the session as the last command left it, without reading it again."""
     with files.locked(wait):
         _HELD[files.dir] = files
         try:
             yield files
         finally:
             _HELD.pop(files.dir, None)
+            _KEPT.pop(files.dir, None)
 
 
 @contextmanager
 def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: float | None = None) -> Iterator[Session]:
-    """The active (or named) session, loaded while its lock is held."""
+    """The active (or named) session, loaded while its lock is held.
+
+    In a shell (:func:`holding`), the session stays in memory from one command to the next: nobody
+    else can change it while the lock is held. It is read again when its files changed all the same (a
+    rename), when a command needs the game's engine it lacks, and after a command that failed or that
+    left it apart from its events (see ``Session.reusable``)."""
     from companion.session.service import Session
 
     files = store(env).open(name or require_name(env))
-    files = _HELD.get(files.dir, files)
+    held = _HELD.get(files.dir)
+    files = held or files
     with files.locked(wait):
-        with save_shape(files.slug):
-            session = Session.open(files, engine=engine)
-        yield session
+        kept = _KEPT.pop(files.dir, None) if held is not None else None
+        session = kept[0] if kept is not None and kept[0].reusable(engine, kept[1]) else None
+        if session is None:
+            with save_shape(files.slug):
+                session = Session.open(files, engine=engine)
+        if held is not None:
+            _KEPT[files.dir] = (session, session.stamp())  # a command that opens it again gets this one
+        try:
+            yield session
+        except BaseException:
+            _KEPT.pop(files.dir, None)
+            raise
+        finally:
+            for line in session.warnings:
+                env.warn(line)
+            session.warnings.clear()
+        if held is not None and session.reusable(False, None):
+            _KEPT[files.dir] = (session, session.stamp())
+        else:
+            _KEPT.pop(files.dir, None)
 
 
 @contextmanager
@@ -109,6 +137,13 @@ def save_shape(slug: str) -> Iterator[None]:
             ),
             hint=_("put the session's files back from a backup"),
         ) from None
+
+
+def warn_all(env: Env, session: Session) -> None:
+    """Say the session's warnings (a derived file that could not follow), once."""
+    for line in session.warnings:
+        env.warn(line)
+    session.warnings.clear()
 
 
 def active_meta(env: Env) -> dict[str, Any] | None:
@@ -179,11 +214,9 @@ def _refuse_stray(session: Session, expr: Expr, got: str | None) -> None:
         return
     from companion.engine.requests import RollRequest
 
-    if session.fold.engine is None and session.count and not session.fold.done:
-        session.rebuild()  # opened from its snapshot: what the game waits for is in its engine
-    session.fold.start()
-    request = session.fold.pending
-    if not isinstance(request, RollRequest) or str(request.expr) != str(expr) or session.fold.done:
+    fold = session.waiting()  # what the game waits for, without starting its engine just to look
+    request = fold.pending
+    if not isinstance(request, RollRequest) or str(request.expr) != str(expr) or fold.done:
         return
     answer = f"companion next {got.replace(' ', ',')}" if got else "companion next"
     raise InputError(

@@ -76,7 +76,8 @@ def next_cmd(
 
     said: tuple[str, str] | None = None
     with opened(env, engine=True) as session:
-        fold = session.fold
+        # Only an answer starts the game's own engine (as the fold of the events does); a look does not.
+        fold = session.fold if answer else session.waiting()
         fold.start()
         before = len(session.state.log.entries)
         if answer and fold.done:
@@ -106,11 +107,11 @@ def next_cmd(
             said = answered(request, value)
             if getattr(request, "secret", False):
                 said = (said[0], _("(kept secret)"))  # hidden information is not shown back
-        fold = session.fold
         new = session.state.log.entries[before:] if answer else []
         from companion.engine.pending import of_session
 
         pending = of_session(session)
+        fold = session.waiting()
         advice = list(pending.info[len(getattr(fold.pending, "info", ())) :]) if pending is not None else []
         if json_out:
             from companion.cli.kit import entry_texts

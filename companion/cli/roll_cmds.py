@@ -203,9 +203,7 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     if "session" in extra:
         segments.append(("  " + _("recorded in {session}").format(session=extra["session"]), "dim"))
     elif "not_recorded" in extra:
-        segments.append(
-            ("  " + _("not recorded: {session} is over").format(session=extra["not_recorded"]), "dim")
-        )
+        segments.append(("  " + _("not recorded: {session} is over").format(session=extra["not_recorded"]), "dim"))
     note = None
     if roll_.faces is None:  # type: ignore[attr-defined]  # one number for several dice: say so, as the prompt does
         from companion.dice.source import total_note

@@ -10,6 +10,8 @@ import typer
 
 from companion.cli.common import GotStartOpt, JsonOpt, dump_state
 from companion.cli.complete import game_names, session_names, variant_names
+from companion.cli.sessions_repair import sessions_repair
+from companion.i18n import _, quote
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -73,7 +75,7 @@ def new(
 ) -> None:
     """Start a session for a game and make it the current one."""
     env: Env = ctx.obj
-    from companion.cli.kit import store
+    from companion.cli.kit import store, warn_all
     from companion.dice.source import new_seed
     from companion.games import canonical
     from companion.i18n import choose
@@ -102,8 +104,9 @@ def new(
         hero=hero,
         lang=language,
     )
+    warn_all(env, session)  # e.g. a logs folder that cannot be written
     created, scores = pack_use.attach(env, session, packs, starting) if packs else ([], {})
-    st.set_current(session.files.slug)
+    st.make_current(session.files.slug)  # made: if the mark cannot be written, it says so
     if json_out:
         env.print_json(
             {
@@ -121,7 +124,6 @@ def new(
         )
         return
     from companion.cli.env import styled
-    from companion.i18n import _
 
     env.print(
         styled(
@@ -144,7 +146,7 @@ def new(
 
 
 sessions_app = typer.Typer(
-    help="List the sessions in the store (the current one is marked); remove, restore or rename one.",
+    help="List the sessions in the store (the current one is marked); remove, restore, rename or repair one.",
     invoke_without_command=True,
     rich_markup_mode=None,
 )
@@ -152,7 +154,7 @@ sessions_app = typer.Typer(
 
 @sessions_app.callback()
 def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """List the sessions in the store (the current one is marked); remove, restore or rename one.
+    """List the sessions in the store (the current one is marked); remove, restore, rename or repair one.
 
     \b
     Examples:
@@ -173,8 +175,7 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         files = st.files(slug)
         try:
             meta = files.read_meta()["meta"]
-            head = files.read_head() or {}
-            summary = head.get("summary", {})
+            summary = files.summary()
             row = {
                 "session": slug,
                 "name": meta["name"],
@@ -240,7 +241,7 @@ def sessions_rm(
     env: Env = ctx.obj
     from companion.cli.kit import store
     from companion.errors import CompanionError, InputError
-    from companion.i18n import _, quote
+    from companion.i18n import _
 
     st = store(env)
     files = st.open(name)
@@ -304,9 +305,10 @@ def sessions_rename(
     if json_out:
         env.print_json({"renamed": old, "session": files.slug})
         return
-    from companion.i18n import _
-
     env.echo(_("Session renamed: {name}").format(name=files.slug))
+
+
+sessions_app.command("repair")(sessions_repair)
 
 
 def use(
@@ -479,7 +481,7 @@ def mode(
     env: Env = ctx.obj
     from companion.cli.kit import opened
     from companion.errors import InputError
-    from companion.i18n import _, quote
+    from companion.i18n import _
 
     typed = dice.strip().lower()
     dice = {_("virtual"): "virtual", _("physical"): "physical"}.get(typed, typed)  # the words as shown, too
@@ -544,7 +546,7 @@ def gamedata(
 
     from companion.errors import InputError
     from companion.games import canonical
-    from companion.i18n import _, quote
+    from companion.i18n import _
     from companion.session import catalogue
     from companion.store.paths import data_dir
 

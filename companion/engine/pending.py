@@ -178,14 +178,11 @@ def of_session(session: Session) -> Pending | None:
     """The step ``session``'s game waits for (its engine started), or None (no engine, or over)."""
     if session.spec.play is None:
         return None
-    if session.fold.engine is None and session.count and not session.fold.done:
-        session.rebuild()  # opened from its snapshot: the engine is rebuilt from the events
-    fold = session.fold
-    fold.start()
+    fold = session.waiting()  # the engine kept in memory, or a look at a game not yet begun
     request = fold.pending
     if request is None or fold.done:
         return None
-    spec, state = session.spec, session.state
+    spec, state = session.spec, fold.state
     advice = spec.advise(state, request) if spec.advise else []
     board = spec.board(state) if spec.board else None
     best = spec.best(state, request) if spec.best and isinstance(request, Choice) else None

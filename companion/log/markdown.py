@@ -3,6 +3,12 @@
 The output is plain CommonMark (headings, paragraphs, nested lists, code spans) so it reads the same
 in any viewer. Player-typed text is escaped; the front matter values are JSON strings, which are
 valid YAML double-quoted scalars.
+
+The file on disk is not rendered whole after every action: :mod:`companion.log.writer` edits it by
+what changed, from the same pieces (:func:`head_text`, :func:`top_rows`, :func:`child_row`,
+:func:`tail_text`), and :func:`render` must stay their concatenation. The front matter may hold any
+property of the state (it is rendered again and written in place after every action; a property whose
+length in bytes changes often costs a copy of the file each time it does): see that module.
 """
 
 from __future__ import annotations
@@ -114,28 +120,47 @@ def entry_text(entry: Entry) -> str:
     return escape(entry.get("t", ""))
 
 
-def body(entries: list[Entry]) -> str:
-    keys = {e["key"] for e in entries if e["k"] == "line"}
-    children: dict[str, list[Entry]] = {}
-    for e in entries:
+def heading_row(entry: Entry) -> str:
+    return "#" * max(2, min(6, entry.get("lv", 2))) + " " + escape(entry.get("t", ""))
+
+
+def top_rows(entry: Entry, first: bool) -> list[str]:
+    """The rows of an entry that stands on its own (a heading has a blank row around it, none above it
+    when it is the first thing in the log)."""
+    if entry["k"] == "heading":
+        return [heading_row(entry), ""] if first else ["", heading_row(entry), ""]
+    return ["- " + entry_text(entry)]
+
+
+def child_row(entry: Entry) -> str:
+    return "  - " + entry_text(entry)
+
+
+def grouped(entries: list[Entry]) -> tuple[dict[int, list[Entry]], set[int]]:
+    """Which entries hang under which line: an entry whose parent is ``key`` hangs under the last line
+    of that key before it (a key closed and used again names a new line, see companion.log.model)."""
+    latest: dict[str, int] = {}
+    children: dict[int, list[Entry]] = {}
+    under: set[int] = set()
+    for i, e in enumerate(entries):
         parent = e.get("p")
-        if parent is not None and parent in keys:
-            children.setdefault(parent, []).append(e)
-    out: list[str] = []
-    for e in entries:
-        parent = e.get("p")
-        if parent is not None and parent in keys:
-            continue
-        if e["k"] == "heading":
-            if out:
-                out.append("")
-            out.append("#" * max(2, min(6, e.get("lv", 2))) + " " + escape(e.get("t", "")))
-            out.append("")
-            continue
-        out.append("- " + entry_text(e))
+        if parent is not None and parent in latest:
+            children.setdefault(latest[parent], []).append(e)
+            under.add(i)
         if e["k"] == "line":
-            for child in children.get(e["key"], ()):
-                out.append("  - " + entry_text(child))
+            latest[e["key"]] = i
+    return children, under
+
+
+def body(entries: list[Entry]) -> str:
+    children, under = grouped(entries)
+    out: list[str] = []
+    for i, e in enumerate(entries):
+        if i in under:
+            continue
+        out.extend(top_rows(e, not out))
+        if e["k"] == "line":
+            out.extend(child_row(child) for child in children.get(i, ()))
     return "\n".join(out)
 
 
@@ -161,16 +186,21 @@ def sheet(state: State) -> str:
     return "## " + _("Sheet") + "\n\n" + "\n".join(lines)
 
 
-def render(state: State, title: str, hero: str | None = None) -> str:
-    """The whole markdown log of ``state``."""
+def head_text(state: State, title: str, hero: str | None = None) -> str:
+    """The front matter and the title: what comes before the first entry."""
     title = _(title)
-    parts = [front_matter(state, title, hero), f"# {escape(title)}: {escape(state.meta.name)}"]
-    text = body(state.log.entries)
-    if text:
-        parts.append(text)
-    s = sheet(state)
-    if s:
-        parts.append(s)
+    return front_matter(state, title, hero) + "\n\n" + f"# {escape(title)}: {escape(state.meta.name)}"
+
+
+def tail_text(state: State) -> str:
+    """The sheet and the end: what comes after the last entry."""
+    parts = [sheet(state)]
     if state.finished:
         parts.append(_("**The end:** {result}").format(result=escape(_(state.finished))))
-    return "\n\n".join(parts) + "\n"
+    return "".join("\n\n" + p for p in parts if p) + "\n"
+
+
+def render(state: State, title: str, hero: str | None = None) -> str:
+    """The whole markdown log of ``state``."""
+    text = body(state.log.entries)
+    return head_text(state, title, hero) + ("\n\n" + text if text else "") + tail_text(state)

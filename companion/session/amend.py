@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from companion.dice.expr import TALISMAN, Expr, parse
 from companion.errors import CompanionError, InputError
@@ -37,16 +37,14 @@ def _expr(event: dict[str, Any]) -> tuple[Expr, int]:
 
 def amend_event(session: Session, roll_id: int | None) -> tuple[dict[str, Any], Expr, int]:
     """The amend event (without its new roll) for ``roll_id``, or for the last physical roll."""
-    events = session.files.read_events()
     target = None
     if roll_id is not None:
-        for event in events:
-            if event["id"] == roll_id:
-                target = event
+        if 1 <= roll_id <= session.count:
+            target = session.files.events.event(roll_id)
         if target is None or _roll_fields(target) is None:
             raise InputError(_("event #{n} is not a roll of this session").format(n=roll_id))
     else:
-        for event in reversed(events):
+        for event in _newest_first(session):
             if any(r.get("src") == "physical" for r in event.get("rolls", ())):
                 # A game action carrying its own dice (one event, several rolls): not amendable one by one.
                 raise CompanionError(
@@ -73,6 +71,17 @@ def amend_event(session: Session, roll_id: int | None) -> tuple[dict[str, Any], 
     return {"t": "amend", "target": target["id"]}, expr, mod
 
 
+def _newest_first(session: Session):
+    """The session's events from the last one back, read only as far as they are needed."""
+    events = session.files.events
+    start = session.count
+    while start > 0:
+        first = max(0, start - 256)
+        chunk = events.read(first)[: start - first]
+        yield from reversed(chunk)
+        start = first
+
+
 def amendable_ids(events: list[dict[str, Any]]) -> set[int]:
     """The event numbers of the physical rolls ``amend --roll N`` accepts."""
     out = set()
@@ -91,7 +100,7 @@ def physical_rolls(session: Session, limit: int | None = None) -> list[dict[str,
     ids = amendable_ids(session.files.read_events())
     out = [
         {"n": entry["e"], **entry["r"]}
-        for entry in session.state.log.entries
+        for entry in session.full().log.entries
         if entry.get("k") == "roll" and entry.get("e") in ids
     ]
     return out[-limit:] if limit else out
@@ -108,11 +117,20 @@ def preview(session: Session, event: dict[str, Any]) -> str:
     """What the amendment changes, tried on a copy of the session first: the expression, the old and
     the new faces, and the result before and after. Refused, in the player's words, if the game would
     have taken another path with the new dice."""
+    from companion.session import amending
     from companion.session.fold import Fold, amendments
-    from companion.session.service import new_state
+    from companion.session.state import new_state
 
-    events = session.files.read_events()
     target = int(event["target"])
+    try:
+        tried = amending.trial(session, event)
+    except amending.Refused as exc:
+        _refuse(target, event, amending.roll_entry(exc.now, target))
+    if tried is not None:
+        before = amending.roll_entry(tried.now, target)
+        after = amending.roll_entry(tried.after, target)
+        return _change(target, event, before, after)
+    events = session.files.read_events()
     before = next((r for r in physical_rolls(session) if r["n"] == target), None)
     trial = [*events, {**event, "id": len(events) + 1}]
     fold = Fold(session.spec, new_state(session.spec, session.meta), amended=amendments(trial))
@@ -120,15 +138,23 @@ def preview(session: Session, event: dict[str, Any]) -> str:
         for e in trial:
             fold.apply(e)
     except CompanionError:
-        what = f" ({before.get('why') or _('roll')}: {before['expr']} {before['dice']})" if before else ""
-        new = event["roll"].get("faces") or event["roll"].get("total")
-        raise CompanionError(
-            _("cannot amend roll #{n}{what}: with {new} the game would have gone another way after it").format(
-                n=target, what=what, new=new
-            ),
-            hint=_("undo back to that roll, then roll again with the right dice"),
-        ) from None
+        _refuse(target, event, before)
     after = next((e["r"] for e in fold.state.log.entries if e.get("k") == "roll" and e.get("e") == target), None)
+    return _change(target, event, before, after)
+
+
+def _refuse(target: int, event: dict[str, Any], before: dict | None) -> NoReturn:
+    what = f" ({before.get('why') or _('roll')}: {before['expr']} {before['dice']})" if before else ""
+    new = event["roll"].get("faces") or event["roll"].get("total")
+    raise CompanionError(
+        _("cannot amend roll #{n}{what}: with {new} the game would have gone another way after it").format(
+            n=target, what=what, new=new
+        ),
+        hint=_("undo back to that roll, then roll again with the right dice"),
+    )
+
+
+def _change(target: int, event: dict[str, Any], before: dict | None, after: dict | None) -> str:
     if before is None or after is None:
         return _("roll #{n} → {roll}").format(n=target, roll=event["roll"])
     text = f"{before.get('why') or _('roll')} {before['expr']} {before['dice']} → {after['dice']}"

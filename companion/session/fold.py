@@ -81,6 +81,12 @@ class Fold:
         self.engine: Any = None
         self.pending: Request | None = None
         self.done = False
+        #: True for a fold resumed from a checkpoint after the engine had started: an engine started
+        #: here would begin the game again, so it must be rebuilt from the events (Session.open).
+        self.resumed = False
+        #: True while a new action is folded (Session.record): a refusal that a rule made later must
+        #: not stop an old save from folding its events again (they were accepted when recorded).
+        self.live = False
         self._reducers: dict[str, Callable[[Fold, dict[str, Any]], None]] = {
             "roll": Fold._roll,
             "answer": Fold._answer,
@@ -106,6 +112,7 @@ class Fold:
     # ---- dispatch --------------------------------------------------------------------------
     def apply(self, event: dict[str, Any]) -> None:
         kind = event.get("t")
+        self.state.log.mark = len(self.state.log.entries)
         reducer = self._reducers.get(kind)  # type: ignore[arg-type]
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
             self.spec.reducers[kind](self.state, self._game_roll(event))  # type: ignore[index]
@@ -164,6 +171,10 @@ class Fold:
         """Start the game's engine (once) and take its first request."""
         if self.engine is not None or self.done:
             return
+        if self.resumed:
+            raise ReplayError(
+                _("the game's engine must be rebuilt from the events (the session came from a checkpoint)")
+            )
         if self.spec.play is None:
             raise CompanionError(
                 _("{game} has no guided play; use its one-shot commands").format(game=_(self.spec.title))
@@ -380,7 +391,7 @@ class Fold:
             raise InputError(_("no tally named {name!r}").format(name=name))
         n = int(event.get("n", 1))
         if op == "hit":
-            if tally.slain:
+            if tally.slain and self.live:
                 raise InputError(
                     _("{name} is slain already ({hits} of {max} hits): no more hits").format(
                         name=name, hits=tally.hits, max=tally.max_hits

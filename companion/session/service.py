@@ -1,40 +1,50 @@
 """A session: its files, its meta, its state, and the one way to record an action.
 
-:meth:`Session.record` is the only writer: it folds the event into the state (so bad input fails
-before anything is written), appends the event durably, snapshots the state, and rewrites the
-markdown log. Undo and redo move the last event to and from a redo list, then rebuild the state
-from the events. All of it happens while the session's lock is held.
+:meth:`Session.record` is the only writer of events. It folds the event into the state first (so bad
+input fails before anything is written), then appends it to the journal with one fsync: from that
+moment it is recorded. Then the derived things follow, each by what changed and none of them ever
+failing the action: the markdown log (companion.session.logfile), every few events a checkpoint
+(companion.session.snapshot), and every 256 events a sealed events file (companion.store.events).
+
+Opening a session (:meth:`Session.open`) checks its files (companion.store.damage), folds the events
+after its newest usable checkpoint onto it (or all of them, for a guided game's engine), and checks
+that the log file shows the last event; if not (a crash between the event and its log), the log is
+written again from the events.
+
+Undo folds the state before the last event from a checkpoint, takes the log back by the edits that
+event made, and then cuts the event off the journal; redo records it again. What the player is told
+is true at every step where a disk can fail: before the journal changes, nothing was done; after it,
+the action is done, and a derived file that could not follow is a warning (companion.session.errors).
+All of it happens while the session's lock is held.
 """
 
 from __future__ import annotations
 
+import os
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from companion import __version__, i18n
 from companion.dice.source import VirtualDice
-from companion.errors import CompanionError, InputError, StoreError
+from companion.errors import CompanionError, InputError
 from companion.games import canonical, load
 from companion.games.base import GameSpec
 from companion.i18n import _, quote
 from companion.log.markdown import render
-from companion.session import catalogue, codec
+from companion.log.writer import Layout
+from companion.session import catalogue, codec, logfile, snapshot
 from companion.session.clock import now
+from companion.session.errors import not_done, unflushed
 from companion.session.fold import REBUILD_AFTER, Fold, amendments
-from companion.session.state import Meta, State
-from companion.store.atomic import INTACT, write_atomic
+from companion.session.state import Meta, State, new_state
+from companion.session.undo import undo
+from companion.store.atomic import WriteError
+from companion.store.journal import Unflushed, fingerprint
 from companion.store.sessions import SessionFiles, Store
 
-HEAD_VERSION = 1
-
-
-def new_state(spec: GameSpec, meta: Meta) -> State:
-    # The words a fold writes (the log) are in the session's language from the first event on.
-    i18n.activate(meta.lang, meta.game)
-    state = State(meta=meta, dice=meta.dice, hero=meta.hero, updated=meta.created)
-    if spec.setup is not None:
-        spec.setup(state)
-    return state
+#: A checkpoint is written at least every this many events (and after a guided game's every answer).
+CHECKPOINT_EVERY = 32
 
 
 class Session:
@@ -46,7 +56,30 @@ class Session:
         self.meta = meta
         self.fold = fold
         self.count = count
-        self.redo_stack = redo
+        #: The events undo took back, the next to redo last (each ``{"event", "after"}``, see :meth:`redo`).
+        self.redo_entries = redo
+        #: The fingerprint of the last event ("" before the first).
+        self.last_fp = ""
+        #: Whether the game's engine had started by the last event (so later events may need it).
+        self.started = fold.engine is not None
+        #: The log file's layout when it is known; None: written whole next time (unless ``shown``).
+        self.layout: Layout | None = None
+        #: Whether the log file is known to show the state (the layout can then be worked out from it).
+        self.shown = False
+        #: The newest checkpoint written (its event number).
+        self.checkpoint = 0
+        #: Lines to tell the player after the command (a derived file that could not follow).
+        self.warnings: list[str] = []
+        #: Set when a write failed half-way: memory and disk may differ, so the session is opened again.
+        self.broken = False
+        self._before: tuple[Any, ...] = ()
+        #: An amendment folded from a checkpoint, until its log is written (companion.session.amending).
+        self._amended: Any = None
+        self._trial: Any = None
+        #: The seeded stream's state after some number of draws (see :meth:`dice`).
+        self._stream: tuple[Any, int] | None = None
+        #: A look at what a game not yet begun would ask (see :meth:`waiting`), with the event it follows.
+        self._look: tuple[tuple[int, str], Fold] | None = None
 
     @property
     def state(self) -> State:
@@ -55,6 +88,36 @@ class Session:
     @property
     def name(self) -> str:
         return self.meta.name
+
+    @property
+    def redo_stack(self) -> list[dict[str, Any]]:
+        """The undone events, the next one to redo last."""
+        return [entry["event"] for entry in self.redo_entries]
+
+    def warn(self, line: str) -> None:
+        self.warnings.append(line)
+
+    def stamp(self) -> tuple[int, ...]:
+        """The state of the session's files, to tell whether anything changed them since."""
+        try:
+            j = os.stat(self.files.events.journal_path)
+            m = os.stat(self.files.session_file)
+        except OSError:
+            return ()
+        return (j.st_ino, j.st_size, j.st_mtime_ns, m.st_ino, m.st_mtime_ns)
+
+    def reusable(self, engine: bool, stamp: tuple[int, ...] | None) -> bool:
+        """Whether this session, kept in memory, is what opening it again would give (and has the engine
+        when ``engine`` asks for it): no write failed half-way, no file changed since ``stamp``, and no
+        command started the game's engine before the events did (a fold from the events would not have
+        it, and it would change how later events fold)."""
+        if self.broken or (stamp is not None and stamp != self.stamp()):
+            return False
+        if self.fold.engine is not None and not self.started:
+            return False
+        # A game whose engine has not begun starts it from the state as it is (as a fold of the events
+        # would, at the first answer); one that had begun needs the game replayed.
+        return not (engine and self.started and self.fold.engine is None and not self.fold.done)
 
     # ---- making and opening ------------------------------------------------------------------
     @classmethod
@@ -84,50 +147,133 @@ class Session:
                 ),
                 hint=did_you_mean(unknown[0], spec.variants),
             )
-        files = store.create(name)
+        slug = store.files(name).slug
         meta = Meta(
             name=name,
-            slug=files.slug,
+            slug=slug,
             game=game,
             seed=seed,
             dice="physical" if physical else "virtual",
             variants=list(variants),
             created=now(),
-            log_path=str((logs_dir / f"{files.slug}.md").resolve()),
+            log_path=str((logs_dir / f"{slug}.md").resolve()),
             hero=hero,
             lang=lang,
         )
+        first: list[dict[str, Any]] = []
+        values = catalogue.load(store.data, game)
+        if values:
+            # The session keeps its own copy, so it replays the same if the catalogue changes.
+            first.append({"id": 1, "t": "gamedata", "values": values, "source": "catalogue", "at": meta.created})
+        trial = Fold(spec, new_state(spec, meta))
+        for event in first:
+            trial.apply(event)  # refused before anything is made
+        files = store.create(name, {"meta": codec.dump(meta), "companion": __version__}, first)
         with files.locked():
-            session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), 0, [])
-            files.write_meta(session._meta_doc())
-            session.save()
-            values = catalogue.load(store.data, game)
-            if values:
-                # The session keeps its own copy, so it replays the same if the catalogue changes.
-                session.record({"t": "gamedata", "values": values, "source": "catalogue"})
-        return session
+            return cls.open(files)
 
     @classmethod
     def open(cls, files: SessionFiles, *, engine: bool = False) -> Session:
         """Load a session (the caller holds its lock). ``engine`` rebuilds the guided engine too."""
-        meta = codec.load(Meta, files.read_meta()["meta"])
-        head = files.read_head()
+        from companion.store.sessions import finish_rename
+
+        doc, version = files.read_meta_file()
+        if version == 1:
+            from companion.store.migrate import migrate
+
+            files._require_lock()
+            migrate(files, {**doc, "companion": __version__})
+        if files.is_locked:
+            finish_rename(files)
+            doc = files.read_meta()
+        found = files.load(repair=True)
+        meta = codec.load(Meta, doc["meta"])
         spec = load(meta.game)
-        count = files.count_events()
-        redo = list(head.get("redo", [])) if head else []
-        if not engine and head is not None and head.get("events") == count and head.get("version") == HEAD_VERSION:
-            state = codec.load(State, head["state"])
-            if spec.state_type is not None and state.game is not None:
-                state.game = codec.load(spec.state_type, state.game)
-            fold = Fold(spec, state, draws=head.get("draws", 0))
-            i18n.for_state(state)
-            return cls(files, spec, meta, fold, count, redo)
-        session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), count, redo)
-        session.rebuild()
-        if head is None or head.get("events") != count:
-            # A crash between writing an event and its snapshot: bring the snapshot and log up to date.
-            session.save()
+        count = found.count
+        last_fp = fingerprint(files.events.event(count)) if count else ""
+        redo = _valid_redo(files.read_redo(), count, last_fp)
+        session = cls._from_checkpoint(files, spec, meta, count, engine)
+        if session is None:
+            session = cls(files, spec, meta, Fold(spec, new_state(spec, meta)), count, redo)
+            session.rebuild()
+        session.redo_entries, session.last_fp = redo, last_fp
+        session.shown = logfile.shows(session)
+        if files.is_locked and not session.shown:
+            try:
+                logfile.catch_up(session) or logfile.write_whole(session)
+            except OSError as exc:
+                session.layout = None
+                session.warn(logfile.not_written(logfile.path(session), exc))
+        if files.is_locked and session.count - session.checkpoint >= CHECKPOINT_EVERY:
+            session.write_checkpoint()  # folded a long way: the next open need not
         return session
+
+    @classmethod
+    def _from_checkpoint(
+        cls, files: SessionFiles, spec: GameSpec, meta: Meta, count: int, engine: bool = False
+    ) -> Session | None:
+        """The session folded from its newest usable checkpoint, or None (fold it all). With ``engine``,
+        only a checkpoint from before the game's engine began serves (it starts from the state then)."""
+        for at in reversed(files.checkpoints.counts()[-2:]):  # the newest, or the one before if it is damaged
+            session = cls._at(files, spec, meta, at, count, engine)
+            if session is not None:
+                return session
+        return None
+
+    @classmethod
+    def _at(
+        cls, files: SessionFiles, spec: GameSpec, meta: Meta, at: int, upto: int, engine: bool = False
+    ) -> Session | None:
+        """The state after event ``upto``, from the checkpoint after event ``at``; None if it cannot be
+        (``engine``: if the game's engine had begun by then, which a checkpoint cannot hold)."""
+        doc = files.checkpoints.read(at)
+        if doc is None or doc.get("version") != snapshot.VERSION or at > upto or at == 0:
+            return None
+        if doc.get("fp") != fingerprint(files.events.event(at)):
+            return None
+        started = bool(doc.get("engine"))
+        if engine and started and spec.play is not None:
+            return None
+        events = files.events.read(at)[: upto - at]
+        if any(snapshot.needs_engine(e, spec, started) for e in events):
+            return None
+        try:
+            state = snapshot.decode(doc, spec)
+        except (KeyError, TypeError, ValueError):
+            return None  # a checkpoint is a cache: fold from an earlier one
+        state.meta = meta  # the session's own (a rename since changed its name)
+        i18n.for_state(state)
+        fold = Fold(spec, state, draws=int(doc.get("draws", 0)))
+        fold.resumed = started
+        session = cls(files, spec, meta, fold, at, [])
+        session.started, session.checkpoint = started, at
+        session._stream = snapshot.stream(doc)
+        session.layout = Layout.load(doc["layout"]) if doc.get("layout") else None
+        for event in events:
+            session._fold(event)
+        session.count = upto
+        session.last_fp = fingerprint(events[-1]) if events else doc["fp"]
+        return session
+
+    def _apply(self, event: dict[str, Any], live: bool = False) -> None:
+        self.fold.live = live
+        try:
+            self.fold.apply(event)
+        finally:
+            self.fold.live = False
+        if event.get("t") == "answer":
+            self.started = True
+
+    def _fold(self, event: dict[str, Any]) -> None:
+        """Fold one event onto a checkpoint, keeping the log's layout in step (nothing is written)."""
+        from companion.log import writer
+
+        self._apply(event)
+        if self.layout is not None:
+            try:
+                self.layout = writer.plan(self.layout, self.state, *logfile.title_hero(self)).layout
+            except writer.OutOfStep:
+                self.layout = None
 
     # ---- folding -----------------------------------------------------------------------------
     def rebuild(self, events: list[dict[str, Any]] | None = None) -> None:
@@ -139,12 +285,54 @@ class Session:
             fold.apply(event)
         self.fold = fold
         self.count = len(events)
+        self.started = fold.engine is not None or any(e.get("t") == "answer" for e in events)
+        self.layout = None  # known again when the log is next written (whole)
         i18n.for_state(fold.state)
 
+    def waiting(self) -> Fold:
+        """The fold whose ``pending`` (and ``done``) says what the game waits for now.
+
+        While the engine runs, the session's own. A game whose engine has not begun is looked at on a copy
+        of the state (kept until the next event): starting the session's own engine just to look would
+        make it differ from a fold of its events, which starts the engine at the first answer. A session
+        opened from a checkpoint after its engine began has the game replayed once (the shell keeps it)."""
+        fold = self.fold
+        if fold.engine is not None or fold.done or self.spec.play is None:
+            return fold
+        if self.started:
+            layout = self.layout
+            self.rebuild()
+            self.layout = layout  # the same log: only the engine is new
+            self.fold.start()
+            return self.fold
+        key = (self.count, self.last_fp)
+        if self._look is not None and self._look[0] == key:
+            return self._look[1]
+        import copy
+
+        look = Fold(self.spec, copy.deepcopy(self.state), draws=fold.draws)
+        look.start()
+        self._look = (key, look)
+        return look
+
+    def full(self) -> State:
+        """The state with its whole log (folding every event when it came from a checkpoint)."""
+        if self.state.log.partial:
+            layout = self.layout
+            self.rebuild()
+            self.layout = layout  # the same log, only complete now
+        return self.state
+
     def dice(self) -> VirtualDice:
-        """The session's virtual dice, resumed where the events left the seeded stream."""
+        """The session's virtual dice, resumed where the events left the seeded stream: from the stream's
+        state kept at an earlier point (the last call, or the checkpoint), so it costs the same at any
+        length, not one draw per die ever rolled."""
         dice = VirtualDice(self.meta.seed)
-        dice.skip(self.fold.draws)
+        kept = self._stream
+        if kept is not None and kept[1] <= self.fold.draws:
+            dice.setstate(kept[0], kept[1])
+        dice.skip(self.fold.draws - dice.draws)
+        self._stream = (dice.getstate(), dice.draws)
         return dice
 
     # ---- recording ---------------------------------------------------------------------------
@@ -152,34 +340,100 @@ class Session:
         """Fold, append and save one action; returns its event id. Bad input changes nothing."""
         event = dict(event)
         event.setdefault("at", now())
-        event_id = self.count + 1
-        event["id"] = event_id
-        if event["t"] in REBUILD_AFTER:
-            events = [*self.files.read_events(), event]
-            self.rebuild(events)  # raises before anything is written if the event does not fit
-        else:
-            if event["t"] == "answer" and self.fold.engine is None and self.count:
-                # Opened from its snapshot (without the engine, e.g. by redo): an answer goes to the
-                # engine, so replay the game up to here first.
-                self.rebuild()
-            self.fold.apply(event)
-        self.files.append(event, event_id)
-        self.count = event_id
-        self.redo_stack = []
-        try:
-            self.save()
-        except StoreError as exc:
-            # The event is durable; only the snapshot or the log lag behind, and the next open
-            # folds the events again to repair them. Say so rather than claim the action failed.
-            raise StoreError(
-                _(
-                    "{what}; the action itself is saved and the snapshot and log will be repaired on the next command"
-                ).format(what=exc.message.split(_(INTACT))[0]),
-                hint=exc.hint,
-            ) from None
+        event["id"] = self.count + 1
+        self._apply_new(event)
+        self._commit(event, [])
         if event["t"] == "answer" and str(event.get("key", "")).startswith(catalogue.DATA_PREFIX):
             catalogue.merge(self.data_dir, self.meta.game, self.state.data)
-        return event_id
+        return event["id"]
+
+    def _apply_new(self, event: dict[str, Any]) -> None:
+        self._before = (self.state.finished, self.state.dice)
+        if self.broken:
+            raise CompanionError(_("the session must be opened again after a failed save; run the command again"))
+        if self.layout is None and self.shown and not self.state.log.partial:
+            from companion.log import writer
+
+            self.layout = writer.full(self.state, *logfile.title_hero(self))[1]  # the file is this state's
+        if event["t"] in REBUILD_AFTER:
+            from companion.session import amending
+
+            found = amending.trial(self, {k: v for k, v in event.items() if k not in ("id", "at")})
+            if found is not None:  # folded from the checkpoint before the roll it corrects
+                self.fold, self._amended = found.after.fold, found
+                self.fold.state.updated = event["at"]
+                return
+            self.rebuild([*self.files.read_events(), event])  # raises before anything is written if it does not fit
+            self.count -= 1
+            return
+        if snapshot.needs_engine(event, self.spec, self.started) and self.fold.engine is None and self.count:
+            # Opened from a checkpoint (without the engine): replay the game up to here first.
+            layout = self.layout
+            self.rebuild()
+            self.layout = layout
+        self._apply(event, live=True)
+
+    def _commit(self, event: dict[str, Any], redo: list[dict[str, Any]]) -> None:
+        """Append the folded ``event``: the moment it is recorded. Then the derived files follow."""
+        try:
+            self.files.events.append(event)
+        except Unflushed as exc:
+            self.warn(unflushed(exc, _("#{n} is recorded").format(n=event["id"])))
+        except WriteError as exc:
+            self.broken = True
+            raise not_done(exc, "record", event) from None
+        self.count = event["id"]
+        self.last_fp = fingerprint(event)
+        had_redo = bool(self.redo_entries)
+        self.redo_entries = redo
+        if had_redo or redo:
+            self._save_redo()
+        changed = self._before != (self.state.finished, self.state.dice)  # the listing reads the checkpoint
+        self._derived(force=changed or event["t"] in REBUILD_AFTER or event["t"] == "answer")
+
+    def _save_redo(self) -> None:
+        with suppress(WriteError):  # a stale redo list is recognised when the session opens (_valid_redo)
+            self.files.write_redo(self.redo_entries)
+
+    def _derived(self, force: bool = False) -> None:
+        """The log, a checkpoint when due, sealing when due: none of them can fail the action."""
+        amended, self._amended, self._trial = self._amended, None, None
+        if amended is not None:
+            logfile.amended(self, amended)
+        else:
+            logfile.update(self)
+        if force or self.count - self.checkpoint >= CHECKPOINT_EVERY:
+            self.write_checkpoint()
+        if self.files.events.seal_due():
+            with suppress(WriteError, OSError):  # sealed by a later command; the journal holds every event meanwhile
+                self.files.events.seal()
+
+    def write_checkpoint(self) -> None:
+        from companion.store.events import SEGMENT
+
+        layout = self.layout
+        if layout is None:
+            if self.state.log.partial:
+                return  # nothing to gain: the next open folds from the last one
+            from companion.log import writer
+
+            layout = writer.full(self.state, *logfile.title_hero(self))[1]  # the file's, once it is up to date
+        doc = snapshot.encode(
+            self.state,
+            events=self.count,
+            fp=self.last_fp,
+            draws=self.fold.draws,
+            stream=self.dice().getstate(),
+            started=self.started,
+            layout=layout.dump(),
+            summary=self.summary(),
+        )
+        try:
+            self.files.checkpoints.write(self.count, doc)
+            self.files.checkpoints.prune(SEGMENT)
+        except (WriteError, OSError):
+            return
+        self.checkpoint = self.count
 
     @property
     def data_dir(self) -> Path:
@@ -187,45 +441,19 @@ class Session:
         return self.files.dir.parent.parent
 
     def undo(self) -> dict[str, Any]:
-        if self.count == 0:
-            raise CompanionError(_("nothing to undo: the session has no actions yet"))
-        events = self.files.read_events()
-        last = events[-1]
-        if last.get("t") == "gamedata" and last.get("source") == "catalogue":
-            # The copy of the player's catalogue a new session starts with is part of the session,
-            # not an action: undoing it would leave the game without the cards and numbers entered.
-            raise CompanionError(_("nothing to undo: the session has no actions yet"))
-        self.files.remove_last(last["id"])
-        self.rebuild(events[:-1])
-        self.redo_stack.append(last)
-        self.save()
-        return last
+        return undo(self)
 
     def redo(self) -> dict[str, Any]:
-        if not self.redo_stack:
+        if not self.redo_entries:
             raise CompanionError(_("nothing to redo"))
-        event = self.redo_stack.pop()
-        stack = self.redo_stack
-        event.pop("id", None)
-        self.record(event)
-        self.redo_stack = stack
-        self.save()
+        entries = list(self.redo_entries)
+        event = dict(entries.pop()["event"])
+        event["id"] = self.count + 1
+        self._apply_new(event)
+        self._commit(event, entries)
         return event
 
     # ---- saving ------------------------------------------------------------------------------
-    def _meta_doc(self) -> dict[str, Any]:
-        return {"meta": codec.dump(self.meta), "companion": __version__}
-
-    def _head_doc(self) -> dict[str, Any]:
-        return {
-            "version": HEAD_VERSION,
-            "events": self.count,
-            "draws": self.fold.draws,
-            "redo": self.redo_stack,
-            "state": codec.dump(self.state),
-            "summary": self.summary(),
-        }
-
     def summary(self) -> dict[str, Any]:
         return {
             "game": self.meta.game,
@@ -236,22 +464,39 @@ class Session:
         }
 
     def save(self) -> None:
-        """Rewrite the log, then the snapshot. The snapshot goes last: it marks both as up to date,
-        so a crash or a full disk in between leaves a stale snapshot, which the next open repairs."""
-        self.write_log()
-        self.files.write_head(self._head_doc())
+        """Write the log whole and a checkpoint (after events were written some other way)."""
+        logfile.write_whole(self)
+        self.write_checkpoint()
 
     def log_text(self) -> str:
-        hero = self.spec.hero(self.state) if self.spec.hero else self.state.hero
-        return render(self.state, self.spec.log_title or self.spec.title, hero)
+        state = self.full()
+        hero = self.spec.hero(state) if self.spec.hero else state.hero
+        return render(state, self.spec.log_title or self.spec.title, hero)
 
     def write_log(self, path: Path | None = None) -> Path:
+        """Write the log regenerated from the events to ``path`` (default: the session's own log)."""
         target = Path(path) if path is not None else Path(self.meta.log_path)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CompanionError(
-                _("cannot write the log to {path}: {why}").format(path=target.parent, why=exc.strerror or exc)
-            ) from None
-        write_atomic(target, self.log_text())
+        if target.resolve() == Path(self.meta.log_path).resolve():
+            try:
+                logfile.write_whole(self)
+            except OSError as exc:
+                raise CompanionError(
+                    _("cannot write the log to {path}: {why}").format(path=target, why=exc.strerror or exc)
+                ) from None
+            return target
+        from companion.store.exports import write_export
+
+        write_export(target, self.log_text(), self.data_dir)
         return target
+
+
+def _valid_redo(stack: list[dict[str, Any]], count: int, last_fp: str) -> list[dict[str, Any]]:
+    """The redo list as it stands after the events. An entry whose event is the last event already (an
+    undo cut short before the journal changed, a redo whose list was not saved) is dropped; a list that
+    does not go on from the last event (a new action came after the undo) is empty."""
+    stack = list(stack)
+    if stack and stack[-1]["event"].get("id") == count and fingerprint(stack[-1]["event"]) == last_fp:
+        stack.pop()
+    if stack and (stack[-1]["event"].get("id") != count + 1 or stack[-1].get("after") != last_fp):
+        return []
+    return stack

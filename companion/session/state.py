@@ -7,10 +7,13 @@ rebuilt from the events at any time; the two must always agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.log.model import Log
 from companion.session.trackers import Trackers
+
+if TYPE_CHECKING:
+    from companion.games.base import GameSpec
 
 
 @dataclass
@@ -46,3 +49,15 @@ class State:
     rolls: int = 0
     #: Game data the player entered once (numbers their own book prints), kept with the session.
     data: dict[str, Any] = field(default_factory=dict)
+
+
+def new_state(spec: GameSpec, meta: Meta) -> State:
+    """The state before the first event: the game's own setup, in the session's language."""
+    from companion import i18n
+
+    # The words a fold writes (the log) are in the session's language from the first event on.
+    i18n.activate(meta.lang, meta.game)
+    state = State(meta=meta, dice=meta.dice, hero=meta.hero, updated=meta.created)
+    if spec.setup is not None:
+        spec.setup(state)
+    return state

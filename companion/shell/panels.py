@@ -77,8 +77,7 @@ def status_rows(session: Session) -> list[tuple[str, object]]:
         rows.append(
             (
                 "Section",
-                f"§{sections.current} "
-                + ngettext("({n} section read)", "({n} sections read)", seen).format(n=seen),
+                f"§{sections.current} " + ngettext("({n} section read)", "({n} sections read)", seen).format(n=seen),
             )
         )
     return rows

@@ -1,10 +1,15 @@
-"""Atomic file writes, and a TinyDB storage built on them.
+"""Atomic file writes, careful reads, the format marker, and a TinyDB storage built on them.
 
 TinyDB's own JSONStorage writes in place (seek, write, truncate), so a kill between the write and the
 truncate leaves a torn file. Here every write goes to a fixed-name temporary file, is fsynced, then
 ``os.replace``d over the save, and the folder is fsynced: a reader sees the old file or the new one,
 never a mix. The TinyDB maintainer suggested a separate storage for this (tinydb#467) rather than a
 change in core (#468), so the class lives here.
+
+Every file companion writes carries a marker (``_format``: the format's name, its version, and the
+companion that wrote it). A reader refuses a foreign file and a file of a newer format, naming the
+companion version that wrote it; it never overwrites either. A read never follows a save into a
+device, a FIFO or a file too big to be a save, and a damaged file is named in one line.
 """
 
 from __future__ import annotations
@@ -13,20 +18,37 @@ import contextlib
 import errno
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
 
+from companion import __version__
 from companion.errors import StoreError
-from companion.i18n import N_, _, number
+from companion.i18n import _, number
 
 #: Every companion file starts with this marker, so a foreign JSON file is never taken for a save.
 FORMAT = "companion-session"
+#: The format this companion writes. 1: head.json snapshots and events rewritten in files of 256
+#: (companion 0.1.0); 2: the journal, sealed events files and checkpoints (see companion.store.sessions).
+VERSION = 2
+#: No save companion writes comes near this; a bigger file is not read (a symlink to /dev/zero...).
+MAX_BYTES = 256 * 1024 * 1024
 
 
-#: How a failed save ends its line (the session layer reads it back to say what is saved).
-INTACT = N_("; the previous save is intact")
+class WriteError(StoreError):
+    """A file could not be written (the disk is full, an I/O error); what it was is in ``errno``."""
+
+    def __init__(self, path: Path, exc: OSError) -> None:
+        self.path = path
+        self.errno = exc.errno
+        self.reason = _("the disk is full") if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+        super().__init__(f"could not write {path}: {self.reason}")
+
+    @property
+    def full(self) -> bool:
+        return self.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 def fsync_dir(folder: Path) -> None:
@@ -42,73 +64,95 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
 
-    A full disk (or any other write error) raises :class:`StoreError`; the previous file is intact.
+    ``durable`` fsyncs the file and its folder (a save); without it (a cache, made again from the
+    events if lost) the replace is still atomic. A write error raises :class:`WriteError`; the previous
+    file is intact.
     """
     tmp = path.with_name(path.name + ".tmp")
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
-            view = memoryview(payload)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
+            write_all(fd, payload)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        if exc.errno == errno.ENOSPC:
-            raise StoreError(
-                _("the disk is full: could not save {path}").format(path=path) + _(INTACT),
-                hint=_("free some space and run the command again"),
-            ) from None
-        raise StoreError(
-            _("could not save {path}: {why}").format(path=path, why=exc.strerror or exc) + _(INTACT)
-        ) from None
-    fsync_dir(path.parent)
+        raise WriteError(path, exc) from None
+    if durable:
+        fsync_dir(path.parent)
+
+
+def write_in_place(path: Path, data: bytes) -> None:
+    """Overwrite a small cache file in place (no temporary file, no fsync: replacing an existing file by
+    a rename costs the filesystem a flush). Only for files of less than a page, which a kill cannot
+    leave half-written, and whose loss costs only work (they are made again)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            view = memoryview(data)
+            offset = 0
+            while offset < len(data):
+                offset += os.pwrite(fd, view[offset:], offset)
+            os.ftruncate(fd, len(data))
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise WriteError(path, exc) from None
 
 
 class CorruptFileError(StoreError):
-    """A save that is not valid JSON, or valid JSON that companion did not write."""
+    """A save that is not valid JSON, valid JSON that companion did not write, or not a file at all."""
 
-    def __init__(self, path: Path, why: str, backup: Path | None) -> None:
-        where = _("; a copy is kept at {path}").format(path=backup) if backup else ""
+    def __init__(self, path: Path, why: str, hint: str | None = None) -> None:
         super().__init__(
-            _("{path} is {why}; companion will not overwrite it").format(path=path, why=why) + where,
-            hint=_("restore it from the copy or remove the session folder to start over"),
+            _("{path} is {why}; companion will not overwrite it").format(path=path, why=why),
+            hint=hint
+            or _("put it back from a backup, or see: {command}").format(command="companion sessions repair --help"),
         )
         self.path = path
-        self.backup = backup
+        self.why = why
 
 
-def _backup(path: Path) -> Path | None:
-    """Keep a byte-for-byte copy of a damaged file beside it (once), for the player to inspect."""
-    backup = path.with_name(path.name + ".damaged")
+class NewerFormatError(StoreError):
+    """A save written by a newer companion, in a format this one does not know."""
+
+    def __init__(self, path: Path, version: Any, writer: Any) -> None:
+        known = isinstance(writer, str) and writer
+        by = f"companion {writer}" if known else _("a newer companion")
+        needed = (
+            _("open this session with companion {version} or later").format(version=writer)
+            if known
+            else _("open this session with a newer companion")
+        )
+        super().__init__(
+            _(
+                "{path} was saved by {by} (save format {version}); this companion ({mine}) reads save "
+                "formats up to {newest}, so it leaves the file as it is"
+            ).format(path=path, by=by, version=version, mine=__version__, newest=VERSION),
+            hint=needed,
+        )
+        self.path = path
+
+
+def read_bytes(path: Path) -> bytes | None:
+    """A save's bytes; None if it does not exist. Never blocks on a FIFO, never reads a device or a
+    file bigger than any save (CorruptFileError)."""
     try:
-        if not backup.exists():
-            backup.write_bytes(path.read_bytes())
-        return backup
-    except OSError:
-        return None
-
-
-#: No save companion writes comes near this; a bigger file is not read.
-MAX_BYTES = 256 * 1024 * 1024
-
-
-def _read_bytes(path: Path) -> bytes | None:
-    """A save's bytes; None if it does not exist. A device (a link to /dev/zero), a FIFO or a folder
-    in its place is refused, never read or waited on, as is a file far bigger than any save."""
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -116,40 +160,67 @@ def _read_bytes(path: Path) -> bytes | None:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise CorruptFileError(path, _("not a regular file (a device, a FIFO or a folder)"), None)
+            raise CorruptFileError(path, _("not a regular file (a device, a FIFO or a folder)"))
         if info.st_size > MAX_BYTES:
             raise CorruptFileError(
-                path, _("{n} bytes, far more than any save").format(n=number(info.st_size, group=True)), None
+                path, _("{n} bytes, far more than any save").format(n=number(info.st_size, group=True))
             )
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(MAX_BYTES + 1)
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
     except OSError as exc:
         raise StoreError(_("could not read {path}: {why}").format(path=path, why=exc.strerror or exc)) from None
     finally:
         os.close(fd)
 
 
+def check_marker(path: Path, marker: Any, name: str = FORMAT) -> int:
+    """The format version a file's marker says, after checking it is ours and not newer than we read."""
+    if not isinstance(marker, dict) or marker.get("format") != name:
+        raise CorruptFileError(path, _("not a companion save (a foreign JSON file)"))
+    version = marker.get("version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise CorruptFileError(path, _("damaged (its format version is not a number)"))
+    if version > VERSION:
+        raise NewerFormatError(path, version, marker.get("companion"))
+    return version
+
+
+def parse(path: Path, raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise CorruptFileError(path, _("damaged (nested too deeply)")) from None
+    except (ValueError, UnicodeDecodeError):
+        raise CorruptFileError(path, _("damaged (not valid JSON)")) from None
+
+
 def read_json(path: Path) -> Any:
     """Read a companion JSON file; None if it does not exist; CorruptFileError if it is not ours."""
-    raw = _read_bytes(path)
+    raw = read_bytes(path)
     if raw is None:
         return None
-    try:
-        data = json.loads(raw)
-    except RecursionError:
-        raise CorruptFileError(path, _("damaged (nested too deeply)"), _backup(path)) from None
-    except (ValueError, UnicodeDecodeError):
-        raise CorruptFileError(path, _("damaged (not valid JSON)"), _backup(path)) from None
-    table = data.get("_format") if isinstance(data, dict) else None
-    marker = table.get("1") if isinstance(table, dict) else None
-    if not isinstance(marker, dict) or marker.get("format") != FORMAT:
-        raise CorruptFileError(path, _("not a companion save (a foreign JSON file)"), _backup(path))
+    data = parse(path, raw)
+    if not isinstance(data, dict):
+        raise CorruptFileError(path, _("not a companion save (a foreign JSON file)"))
+    table = data.get("_format")
+    check_marker(path, table.get("1") if isinstance(table, dict) else None)
     return data
+
+
+def version_of(data: dict[str, Any]) -> int:
+    """The format version of a file :func:`read_json` read."""
+    return int(data["_format"]["1"].get("version", 1))
+
+
+def marker(name: str = FORMAT) -> dict[str, Any]:
+    return {"format": name, "version": VERSION, "companion": __version__}
 
 
 def format_table() -> dict[str, Any]:
     """The marker table every companion TinyDB file carries."""
-    return {"1": {"format": FORMAT, "version": 1}}
+    return {"1": marker()}
 
 
 class AtomicJSONStorage(Storage):
@@ -157,10 +228,12 @@ class AtomicJSONStorage(Storage):
 
     It caches what it last read or wrote: the store only uses a file while it holds the session's
     lock, so nobody else can change it underneath, and TinyDB re-reads the file on every operation.
+    ``durable=False`` is for caches (checkpoints): atomic, not fsynced.
     """
 
-    def __init__(self, path: str | Path, create: bool = True) -> None:
+    def __init__(self, path: str | Path, create: bool = True, durable: bool = True) -> None:
         self.path = Path(path)
+        self.durable = durable
         self._cache: dict[str, Any] | None = None
 
     def read(self) -> dict[str, dict[str, Any]] | None:
@@ -171,7 +244,7 @@ class AtomicJSONStorage(Storage):
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         data["_format"] = format_table()
         try:
-            write_atomic(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+            write_atomic(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")), durable=self.durable)
         except BaseException:
             self._cache = None  # TinyDB changed the cached dict in place; forget it
             raise

@@ -1,40 +1,61 @@
 """The session store: one folder per session, so an action costs the same however many exist.
 
-A session folder holds:
+A session folder holds (format 2; docs/sessions.md draws it):
 
 - ``session.json``: a TinyDB file with the ``meta`` table: how the session was made (written once);
-- ``head.json``: a TinyDB file with the ``head`` table: a snapshot of the state after the last
-  event, a cache that can always be rebuilt from the events;
-- ``events/NNNNNN.json``: TinyDB files of ``SEGMENT`` events each; only the last one is rewritten
-  when an event is added, so recording stays cheap in a session of 10,000 events;
+- ``events/``: the events, the only record of play (companion.store.events): sealed TinyDB files of
+  256 events and ``journal.jsonl``, the newest, appended one line (and one fsync) per action;
+- ``checkpoints/``: the state after an event every few events, so an open folds only the events after
+  the newest (companion.store.checkpoints; a cache);
+- ``redo.json``: the events undo took back, until a new action is recorded;
+- ``log.json``: where the markdown log file stands (the event it shows, its size and time; a cache);
 - ``.lock``: a :class:`filelock.FileLock`; every read-modify-write happens while holding it.
 
-Writes go through :class:`companion.store.atomic.AtomicJSONStorage` (temporary file, fsync,
-``os.replace``, fsync the folder). An event is written before the snapshot, so a crash between the
-two leaves a snapshot that is behind, which the session layer notices and rebuilds.
+Every write is atomic (companion.store.atomic) or an append that a reader can tell was cut short.
+Nothing derived is written before the events it comes from: a checkpoint or the log can be behind the
+events after a crash (the next command brings them up to date), never ahead of them. So an events
+file that lost events the checkpoints or the log were written after is damage, and is refused
+(companion.store.damage).
+
+The store itself has a lock too (``sessions/.lock``), held while a session is made, renamed or
+restored: two of those at once cannot both take one name. A new session is written in a folder of
+its own under a temporary name and renamed into place whole, so a kill leaves no half-made session.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from tinydb import TinyDB
-from tinydb.table import Document
-
 from companion.errors import NotFoundError, StoreError
 from companion.i18n import _, quote
-from companion.store.atomic import AtomicJSONStorage, read_json, write_atomic
+from companion.store import journal
+from companion.store.atomic import (
+    AtomicJSONStorage,
+    CorruptFileError,
+    WriteError,
+    format_table,
+    fsync_dir,
+    read_json,
+    version_of,
+    write_atomic,
+    write_in_place,
+)
+from companion.store.checkpoints import Checkpoints
+from companion.store.damage import Damaged
+from companion.store.events import SEGMENT, Events
 from companion.store.paths import safe_name, sessions_dir
 
-SEGMENT = 256
 SESSION_FILE = "session.json"
-HEAD_FILE = "head.json"
-EVENTS_DIR = "events"
+HEAD_FILE = "head.json"  # format 1's snapshot (companion.store.migrate)
+REDO_FILE = "redo.json"
+LOG_STATE_FILE = "log.json"
+RENAME_FILE = "renaming.json"
 #: How long a one-shot command waits for another companion to finish with a save, in seconds
 #: (``COMPANION_LOCK_WAIT`` sets another, e.g. for a store on a slow network drive).
 LOCK_WAIT = 3.0
@@ -50,8 +71,15 @@ def lock_wait() -> float:
     return wait if 0 <= wait < float("inf") else LOCK_WAIT
 
 
-def _db(path: Path) -> TinyDB:
-    return TinyDB(path, storage=AtomicJSONStorage)
+def _acquire(path: Path, timeout: float, busy: str, hint: str) -> Any:
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(path), timeout=timeout)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise StoreError(busy, hint=hint) from None
+    return lock
 
 
 class SessionFiles:
@@ -62,9 +90,15 @@ class SessionFiles:
         self.slug = folder.name
         self.session_file = folder / SESSION_FILE
         self.head_file = folder / HEAD_FILE
-        self.events_dir = folder / EVENTS_DIR
+        self.redo_file = folder / REDO_FILE
+        self.log_state_file = folder / LOG_STATE_FILE
+        self.events = Events(folder, self.slug)
+        self.checkpoints = Checkpoints(folder)
         self._locked = 0
-        self._lock: Any = None
+
+    @property
+    def events_dir(self) -> Path:
+        return self.events.dir
 
     # ---- the lock -------------------------------------------------------------------------
     @contextmanager
@@ -78,17 +112,12 @@ class SessionFiles:
             finally:
                 self._locked -= 1
             return
-        from filelock import FileLock, Timeout
-
-        lock = FileLock(str(self.dir / ".lock"), timeout=lock_wait() if timeout is None else timeout)
-        try:
-            lock.acquire()
-        except Timeout:
-            owner = self._owner()
-            raise StoreError(
-                _("session {name} is in use by another companion process").format(name=quote(self.slug)) + owner,
-                hint=_("finish or quit it there (or wait a moment) and try again"),
-            ) from None
+        lock = _acquire(
+            self.dir / ".lock",
+            lock_wait() if timeout is None else timeout,
+            _("session {name} is in use by another companion process").format(name=quote(self.slug)) + self._owner(),
+            _("finish or quit it there (or wait a moment) and try again"),
+        )
         self._locked = 1
         try:
             with suppress(OSError):
@@ -98,110 +127,159 @@ class SessionFiles:
             self._locked = 0
             lock.release()
 
+    @property
+    def is_locked(self) -> bool:
+        return bool(self._locked)
+
     def _owner(self) -> str:
         try:
             pid, _, command = (self.dir / ".owner").read_text().strip().partition(" ")
         except OSError:
             return ""
-        return f" (PID {pid}: companion {command})" if command else f" (PID {pid})"
+        return f" (pid {pid}: companion {command})" if command else f" (pid {pid})"
 
     def _require_lock(self) -> None:
         if not self._locked:
             raise RuntimeError("session files used without holding the lock")
 
-    # ---- meta and head --------------------------------------------------------------------
+    # ---- meta -----------------------------------------------------------------------------
+    def read_meta_file(self) -> tuple[dict[str, Any], int]:
+        """The meta document and the file's format version."""
+        try:
+            data = read_json(self.session_file)
+        except CorruptFileError as exc:
+            raise CorruptFileError(
+                exc.path,
+                exc.why,
+                hint=_("put it back from a backup; or write it again from the events with: {command}").format(
+                    command=f"companion sessions repair {self.slug}"
+                ),
+            ) from None
+        if data is None:
+            raise NotFoundError(
+                _("session {name} has no {file} (it is not a session folder)").format(
+                    name=quote(self.slug), file=SESSION_FILE
+                )
+            )
+        meta = data.get("meta", {}).get("1") if isinstance(data.get("meta"), dict) else None
+        if not isinstance(meta, dict) or not isinstance(meta.get("meta"), dict):
+            raise CorruptFileError(
+                self.session_file,
+                _("missing its meta table"),
+                hint=_("put it back from a backup, or see: {command}").format(
+                    command="companion sessions repair --help"
+                ),
+            )
+        return meta, version_of(data)
+
     def read_meta(self) -> dict[str, Any]:
         """The meta document: how the session was made (small, written once)."""
-        data = read_json(self.session_file)
-        meta = (data or {}).get("meta", {}).get("1")
-        if not isinstance(meta, dict):
-            from companion.store.atomic import CorruptFileError
-
-            raise CorruptFileError(self.session_file, _("missing its meta table"), None)
-        return meta
-
-    def read_head(self) -> dict[str, Any] | None:
-        """The snapshot after the last event, or None if there is none or it is damaged.
-
-        The snapshot is only a cache of the events, so a damaged one is not an error: the session is
-        folded again from its events and the snapshot rewritten. The damaged file is copied aside
-        first (``head.json.damaged``), and a warning says so.
-        """
-        from companion.store.atomic import CorruptFileError
-
-        try:
-            data = read_json(self.head_file)
-        except CorruptFileError as exc:
-            sys.stderr.write(
-                f"companion: warning: {exc.path} was damaged; rebuilding it from the events"
-                + (f" (the damaged file is kept at {exc.backup})" if exc.backup else "")
-                + "\n"
-            )
-            return None
-        head = (data or {}).get("head", {}).get("1")
-        return head if isinstance(head, dict) else None
+        return self.read_meta_file()[0]
 
     def write_meta(self, meta: dict[str, Any]) -> None:
         self._require_lock()
-        with _db(self.session_file) as db:
-            db.table("meta").upsert(Document(meta, doc_id=1))
-
-    def write_head(self, head: dict[str, Any]) -> None:
-        """Replace the snapshot. It is the file's only document, so the storage writes the whole
-        table at once instead of TinyDB reading and parsing the old snapshot first."""
-        self._require_lock()
-        AtomicJSONStorage(self.head_file).write({"head": {"1": head}})
+        AtomicJSONStorage(self.session_file).write({"meta": {"1": meta}})
 
     # ---- events ---------------------------------------------------------------------------
-    def _segment(self, index: int) -> Path:
-        return self.events_dir / f"{index:06d}.json"
-
-    def _segments(self) -> list[int]:
+    def load(self, *, repair: bool = True) -> journal.Journal:
+        """Check the events (and that nothing derived was written after events now missing); with
+        ``repair`` (under the lock) tidy what a crash left. Raises Damaged for damage."""
         try:
-            names = os.listdir(self.events_dir)
-        except FileNotFoundError:
-            return []
-        return sorted(int(n[:-5]) for n in names if n.endswith(".json") and n[:-5].isdigit())
+            found = self.events.load(repair=repair and self.is_locked)
+        except Damaged as exc:
+            raise self._witnessed(exc) from None
+        count = found.count
+        newest = max(self.checkpoints.counts(), default=0)
+        if newest > count:
+            raise Damaged.missing(self.slug, count, newest, f"its snapshot {self.checkpoints.path(newest)}")
+        state = self.read_log_state()
+        shown = state.get("events", 0) if state else 0
+        if isinstance(shown, int) and shown > count:
+            raise Damaged.missing(self.slug, count, shown, f"its log ({state.get('path', 'the log')})")
+        return found
+
+    def _witnessed(self, exc: Damaged) -> Damaged:
+        """``exc`` with what the log and the snapshots know of how many events there were."""
+        known = max(self.checkpoints.counts(), default=0)
+        state = self.read_log_state()
+        if state and isinstance(state.get("events"), int):
+            known = max(known, state["events"])
+        kept = exc.intact or 0
+        if known <= kept:
+            return exc
+        span = f"event {known} is" if known == kept + 1 else f"events {kept + 1}-{known} are"
+        return Damaged(
+            self.slug,
+            f"{span} missing: {exc.message.split(': ', 1)[1]}; its log was written after event {known}",
+            kept,
+        )
 
     def count_events(self) -> int:
-        segments = self._segments()
-        if not segments:
-            return 0
-        last = segments[-1]
-        with _db(self._segment(last)) as db:
-            return last * SEGMENT + len(db.table("events"))
+        if self.events.journal is None:
+            self.load(repair=False)
+        return self.events.count
 
     def read_events(self, start: int = 0) -> list[dict[str, Any]]:
         """Events with id > ``start`` (ids count from 1), in order, each with its ``id``."""
-        out: list[dict[str, Any]] = []
-        for index in self._segments():
-            if (index + 1) * SEGMENT <= start:
-                continue
-            with _db(self._segment(index)) as db:
-                for doc in db.table("events").all():
-                    if doc.doc_id > start:
-                        event = dict(doc)
-                        event["id"] = doc.doc_id
-                        out.append(event)
-        out.sort(key=lambda e: e["id"])
+        if self.events.journal is None:
+            self.load(repair=False)
+        return self.events.read(start)
+
+    def summary(self) -> dict[str, Any]:
+        """How far the session is (events, last update, finished, dice), read without the lock and
+        without folding: the journal's last line and the newest checkpoint's summary (one is written
+        whenever the game ends or the dice change)."""
+        meta, version = self.read_meta_file()
+        if version == 1:
+            try:
+                head = (read_json(self.head_file) or {}).get("head", {}).get("1") or {}
+            except StoreError:
+                head = {}
+            return dict(head.get("summary", {})) if isinstance(head, dict) else {}
+        found = journal.read(self.events.journal_path)
+        if found is None:
+            raise Damaged.journal(self.events, "missing")
+        out: dict[str, Any] = {"events": found.count, "updated": meta["meta"].get("created")}
+        for count in reversed(self.checkpoints.counts()):
+            doc = self.checkpoints.read(count)
+            if doc is not None and count <= found.count:
+                out.update({k: v for k, v in doc.get("summary", {}).items() if k in ("finished", "dice", "updated")})
+                break
+        if found.lines:
+            with suppress(StoreError):
+                out["updated"] = found.event(found.count).get("at")
         return out
 
-    def append(self, event: dict[str, Any], event_id: int) -> None:
-        """Write event ``event_id`` (= count + 1) durably before anything reports it done."""
-        self._require_lock()
-        self.events_dir.mkdir(exist_ok=True)
-        body = {k: v for k, v in event.items() if k != "id"}
-        with _db(self._segment((event_id - 1) // SEGMENT)) as db:
-            db.table("events").insert(Document(body, doc_id=event_id))
+    # ---- redo and the log's state -----------------------------------------------------------
+    def read_redo(self) -> list[dict[str, Any]]:
+        try:
+            data = read_json(self.redo_file)
+        except CorruptFileError:
+            return []  # the only thing lost is what redo could bring back; the events are intact
+        stack = (data or {}).get("redo", {}).get("1", {}).get("stack", [])
+        return [e for e in stack if isinstance(e, dict) and isinstance(e.get("event"), dict)]
 
-    def remove_last(self, event_id: int) -> None:
+    def write_redo(self, stack: list[dict[str, Any]]) -> None:
         self._require_lock()
-        path = self._segment((event_id - 1) // SEGMENT)
-        with _db(path) as db:
-            db.table("events").remove(doc_ids=[event_id])
-            empty = len(db.table("events")) == 0
-        if empty:
-            path.unlink()
+        AtomicJSONStorage(self.redo_file).write({"redo": {"1": {"stack": stack}}})
+
+    def read_log_state(self) -> dict[str, Any] | None:
+        try:
+            data = read_json(self.log_state_file)
+        except StoreError:
+            return None
+        state = (data or {}).get("log", {}).get("1")
+        return state if isinstance(state, dict) else None
+
+    def write_log_state(self, state: dict[str, Any]) -> None:
+        """Where the log stands: written after every action, in place (a few hundred bytes)."""
+        import json
+
+        data = {"log": {"1": state}, "_format": format_table()}
+        write_in_place(self.log_state_file, json.dumps(data, ensure_ascii=False).encode())
+
+    def forget_log_state(self) -> None:
+        self.log_state_file.unlink(missing_ok=True)
 
 
 class Store:
@@ -210,6 +288,21 @@ class Store:
     def __init__(self, data: Path) -> None:
         self.data = data
         self.root = sessions_dir(data)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """The store's own lock: held while a session is made, renamed or restored."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        lock = _acquire(
+            self.root / ".lock",
+            max(lock_wait(), 10.0),
+            "another companion is making or renaming a session here",
+            "wait a moment and try again",
+        )
+        try:
+            yield
+        finally:
+            lock.release()
 
     def files(self, name: str) -> SessionFiles:
         return SessionFiles(self.root / safe_name(name))
@@ -230,19 +323,49 @@ class Store:
             )
         return files
 
-    def create(self, name: str) -> SessionFiles:
+    def create(self, name: str, meta: dict[str, Any], first: list[dict[str, Any]]) -> SessionFiles:
+        """Make session ``name`` whole: its meta and its first events, written in a folder of its own
+        and renamed into place under the store's lock (refused if the name is taken meanwhile)."""
         files = self.files(name)
-        if files.session_file.exists():
-            raise StoreError(
-                _("a session named {name} already exists").format(name=quote(files.slug)),
-                hint=_("continue it with: companion use {name}").format(name=files.slug),
-            )
-        files.dir.mkdir(parents=True, exist_ok=True)
+        with self.locked():
+            if files.dir.exists():
+                raise StoreError(
+                    _("a session named {name} already exists").format(name=quote(files.slug)),
+                    hint=_("continue it with: companion use {name}").format(name=files.slug),
+                )
+            for stale in self.root.glob(".new-*"):  # left by a kill inside an earlier new
+                shutil.rmtree(stale, ignore_errors=True)
+            tmp = SessionFiles(self.root / f".new-{files.slug}-{os.getpid()}")
+            try:
+                try:
+                    tmp.dir.mkdir()
+                except OSError as exc:
+                    raise WriteError(tmp.dir, exc) from None
+                with tmp.locked(0):
+                    tmp.write_meta(meta)
+                    header = {"base": 0, "sealed": [], "meta": meta["meta"]}
+                    journal.create(tmp.events.journal_path, header, [journal.encode(e) for e in first])
+                try:
+                    os.rename(tmp.dir, files.dir)
+                except OSError as exc:
+                    raise WriteError(files.dir, exc) from None
+            except WriteError as exc:
+                shutil.rmtree(tmp.dir, ignore_errors=True)
+                raise StoreError(
+                    _("{why}: no session was made (could not write {path})").format(why=exc.reason, path=exc.path),
+                    hint=_again(exc),
+                ) from None
+            except BaseException:
+                shutil.rmtree(tmp.dir, ignore_errors=True)
+                raise
+            fsync_dir(self.root)
         return files
 
     def slugs(self) -> list[str]:
         try:
-            return sorted(p.name for p in self.root.iterdir() if (p / SESSION_FILE).exists())
+            return sorted(
+                p.name for p in self.root.iterdir() if not p.name.startswith(".") and (p / SESSION_FILE).exists()
+            )
         except FileNotFoundError:
             return []
 
@@ -288,36 +411,83 @@ class Store:
                 ),
                 hint=did_you_mean(slug, self.trashed()),
             )
-        if self.exists(slug):
-            raise StoreError(
-                _("a session named {name} already exists").format(name=quote(slug)),
-                hint=_("rename it first: companion sessions rename {name} NEW").format(name=slug),
-            )
-        self.root.mkdir(parents=True, exist_ok=True)
-        os.replace(self.trash / found[-1], self.root / slug)
+        with self.locked():
+            if (self.root / slug).exists():
+                raise StoreError(
+                    _("a session named {name} already exists").format(name=quote(slug)),
+                    hint=_("rename it first: companion sessions rename {name} NEW").format(name=slug),
+                )
+            os.rename(self.trash / found[-1], self.root / slug)
         return self.files(slug)
 
     def rename(self, old: str, new: str) -> SessionFiles:
-        """Give a session a new name (its folder and the name in its meta); the log file stays."""
+        """Give a session a new name (its folder and the name in its meta); the log file stays.
+
+        Under the store's lock and the session's: what is to be done is written in the session's folder
+        first (``renaming.json``), then the folder is renamed (the moment it happens), then the meta;
+        a kill anywhere leaves the old session, or the new one, never a mix (:func:`finish_rename`)."""
         files = self.open(old)
         target = self.files(new)
-        if target.slug != files.slug and target.dir.exists():
-            raise StoreError(
-                _("a session named {name} already exists").format(name=quote(target.slug)), hint=_("pick another name")
-            )
-        with files.locked():
-            doc = files.read_meta()
-            doc["meta"]["name"] = new
-            doc["meta"]["slug"] = target.slug
-            files.write_meta(doc)
-            files.head_file.unlink(missing_ok=True)  # a cache holding the old name: the next open folds again
+        with self.locked(), files.locked():
+            if target.slug != files.slug and target.dir.exists():
+                raise StoreError(
+                    _("a session named {name} already exists").format(name=quote(target.slug)),
+                    hint=_("pick another name"),
+                )
+            intent = files.dir / RENAME_FILE
+            try:
+                write_atomic(intent, _json({"name": new, "slug": target.slug}))
+            except WriteError as exc:
+                raise StoreError(
+                    _("{why}: nothing was renamed (could not write {path})").format(why=exc.reason, path=exc.path),
+                    hint=_again(exc),
+                ) from None
             if target.slug != files.slug:
-                os.replace(files.dir, target.dir)
+                try:
+                    os.rename(files.dir, target.dir)
+                except OSError as exc:
+                    intent.unlink(missing_ok=True)
+                    error = WriteError(files.dir, exc)
+                    raise StoreError(
+                        _("{why}: nothing was renamed (could not rename {path})").format(
+                            why=error.reason, path=files.dir
+                        ),
+                        hint=_again(error),
+                    ) from None
+                fsync_dir(self.root)
+            moved = self.files(new)
+            moved._locked = 1  # the lock held is the folder's own (its .lock moved with it)
+            try:
+                finish_rename(moved)
+            except (WriteError, OSError):
+                pass  # renamed (its folder is); the meta follows when the session is next opened
+            finally:
+                moved._locked = 0
         if self.current() == files.slug:
-            self.set_current(target.slug)
+            try:
+                self.set_current(target.slug)
+            except WriteError as exc:
+                raise StoreError(
+                    _("session {old} is renamed {new}, but could not be made the current one ({why})").format(
+                        old=quote(files.slug), new=quote(target.slug), why=exc.reason
+                    ),
+                    hint=_("make it current with: companion use {name}").format(name=target.slug),
+                ) from None
         return self.files(new)
 
     # ---- the current session -------------------------------------------------------------
+    def make_current(self, slug: str) -> None:
+        """Make a session just made the current one; if that cannot be written, say it is made all the same."""
+        try:
+            self.set_current(slug)
+        except StoreError as exc:
+            raise StoreError(
+                _("session {name} is made, but could not be made the current one ({why})").format(
+                    name=quote(slug), why=exc.message
+                ),
+                hint=_("make it current with: companion use {name}").format(name=slug),
+            ) from None
+
     @property
     def current_file(self) -> Path:
         return self.data / "current"
@@ -332,3 +502,51 @@ class Store:
     def set_current(self, slug: str | None) -> None:
         self.data.mkdir(parents=True, exist_ok=True)
         write_atomic(self.current_file, (slug or "") + "\n")
+
+
+def finish_rename(files: SessionFiles) -> None:
+    """Finish (or forget) a rename a kill interrupted: the folder's name says whether it happened."""
+    intent = files.dir / RENAME_FILE
+    try:
+        data = read_json_plain(intent)
+    except StoreError:
+        data = None
+    if data is None:
+        return
+    if data.get("slug") == files.slug:
+        doc = files.read_meta()
+        doc["meta"]["name"] = data["name"]
+        doc["meta"]["slug"] = files.slug
+        files.write_meta(doc)  # the log's head names the session: the next open writes it
+    intent.unlink(missing_ok=True)
+
+
+def _again(exc: WriteError) -> str:
+    return (
+        _("free some space, then run the command again")
+        if exc.full
+        else _("check the disk, then run the command again")
+    )
+
+
+def read_json_plain(path: Path) -> dict[str, Any] | None:
+    import json
+
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _json(data: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False)
+
+
+__all__ = ["SEGMENT", "SessionFiles", "Store", "lock_wait"]

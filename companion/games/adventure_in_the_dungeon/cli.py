@@ -281,8 +281,8 @@ def odds_cmd(
         _odds(env, None, None, _catalogue(env), area, no_first, json_out, exact)
         return
     with opened(env, engine=True) as session:
-        session.fold.start()
-        state, pending, values = session.state, session.fold.pending, dict(session.state.data)
+        look = session.waiting()  # what the game waits for, without starting its engine to look
+        state, pending, values = look.state, look.pending, dict(look.state.data)
     _odds(env, state, pending, values, area, no_first, json_out, exact)
 
 

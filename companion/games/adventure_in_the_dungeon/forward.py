@@ -105,9 +105,7 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
     return ends, 1, visited
 
 
-def exact_dense_pass(
-    ch: Chain, starts: dict[int, Any], tot: int, keys: bool = True
-) -> tuple[Ends, int, int] | None:
+def exact_dense_pass(ch: Chain, starts: dict[int, Any], tot: int, keys: bool = True) -> tuple[Ends, int, int] | None:
     """:func:`level_pass`'s exact arithmetic over :func:`dense_pass`'s flat lists: the same integer
     numerators over one denominator per level, the same ends, with list entries instead of dict
     lookups. A situation's chance arrives from a few earlier levels, each over its own denominator: one
