@@ -103,3 +103,19 @@ def test_in_companion_play_a_die_typed_at_go_on_anyway_is_the_next_roll(tmp_path
     assert status["state"]["game"]["fight"]["attribute"] == "DEX"  # went on with the deadly choice
     fight_rolls = [line for line in log.splitlines() if "Fight: Skeleton Warrior 1 of 3" in line]
     assert len(fight_rolls) == 1 and "→ `[4]`" in fight_rolls[0]  # the die typed at "Go on anyway?"
+
+
+def test_cyrillic_first_letters_move_to_an_option_of_a_russian_menu():
+    russian = choice(
+        "fight.help",
+        "Позвать на помощь?",
+        ("alone", "Сражаться одному"),
+        ("1", "Позвать Бориса"),
+        ("2", "Позвать Веру"),
+        ("3", "Позвать Глеба"),
+    )
+    assert ask("п" + ENTER, russian) == "1"
+    assert ask("пп" + ENTER, russian) == "2"  # the next option starting with it
+    assert ask("с" + ENTER, russian, best="2") == "alone"
+    assert ask("г", russian) == "__undo__"  # г is u's twin on a Russian keyboard: still undo
+    assert ask("м", russian) == "__switch__"  # and м is v's: the dice

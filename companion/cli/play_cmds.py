@@ -125,6 +125,7 @@ def next_cmd(
                     "answered": None if said is None else {"question": said[0], "answer": said[1]},
                     "log": entry_texts(new),
                     "request": None if fold.pending is None else request_json(fold.pending, advice),
+                    "pending": None if pending is None else pending.as_json(),
                 }
             )
             return

@@ -14,7 +14,7 @@ says why the line is no answer, or that it could be read two ways.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.requests import Choice, Number, Request, RollRequest
 from companion.errors import InputError
@@ -88,6 +88,44 @@ class Pending:
         if self.kind == "number":
             return f"▶ {head} ({self.lo}-{self.hi})"
         return f"▶ {head}"
+
+    @property
+    def best(self) -> str | None:
+        """The value of the option the game's odds favour, or None."""
+        return next((o.value for o in self.options if o.best), None)
+
+    def as_json(self) -> dict[str, Any]:
+        """The step as ``companion next --json`` gives it under ``pending`` (docs/sessions.md): the same
+        fields a front end reads from this object."""
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "key": self.key,
+            "text": self.text,
+            "actor": self.actor or None,
+            "line": self.line(),
+            "info": list(self.info),
+            "keys": list(self.keys),
+        }
+        if self.kind == "roll":
+            data |= {
+                "dice": self.dice,
+                "odds": self.odds or None,
+                "example": self.example,
+                "enter_rolls": self.enter_rolls,
+                "secret": self.secret,
+            }
+        elif self.kind == "choice":
+            data |= {
+                "options": [
+                    {"number": o.number, "value": o.value, "label": o.label, "hint": o.hint, "best": o.best}
+                    for o in self.options
+                ],
+                "best": self.best,
+                "private": self.private,
+            }
+        elif self.kind == "number":
+            data |= {"lo": self.lo, "hi": self.hi, "where": self.where, "secret": self.secret}
+        return data
 
 
 def odds_line(expr: Expr, mod: int, parts: tuple[tuple[str, int], ...] = ()) -> str:

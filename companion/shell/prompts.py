@@ -315,6 +315,9 @@ MENU_KEYS = {"u": "__undo__", "q": "__quit__", "?": "__help__", "v": "__switch__
 MENU_KEYS.update({TWINS[key]: MENU_KEYS[key] for key in "uqvp"})
 #: Letters a menu keeps for itself (its keys, and j/k to move): no first-letter jump on them.
 RESERVED = set(MENU_KEYS) | {"j", "k"}
+#: The letters that jump to an option starting with them: Latin, and Cyrillic for a Russian
+#: session's menus (the twins of the menu's own keys stay those keys, as on a Latin keyboard).
+LETTERS = "abcdefghijklmnopqrstuvwxyz" + "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 #: Face words a die accepts (the Dark Tower's and the Dragon's Den's dice), for telling typed dice.
 FACE_WORDS = {"heart", "star", "h", "s", "*", "♥", "★"}
 #: At or above this chance of death, Enter on a choice asks once more when a safer choice exists.
@@ -386,7 +389,7 @@ def _select(request: Choice, extras: bool, best: str | None = None) -> str:
 def _bind_options(question: Any, request: Choice) -> None:
     """Number keys pick an option (at once, when no longer number could follow: ``1`` in a menu of
     nine; ``1`` then ``2`` in a menu of twelve), and a letter moves to the next option starting with
-    it (its label, case aside), except the menu's own keys."""
+    it (its label, case aside; a Latin or a Cyrillic letter), except the menu's own keys."""
     from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
     from questionary.prompts.common import InquirerControl
 
@@ -423,7 +426,7 @@ def _bind_options(question: Any, request: Choice) -> None:
 
     for d in "0123456789":
         bindings.add(d, eager=True)(lambda event, d=d: digit(event, d))
-    for ch in "abcdefghijklmnopqrstuvwxyz":
+    for ch in LETTERS:
         if ch not in RESERVED:
             bindings.add(ch, eager=True)(lambda event, ch=ch: letter(event, ch))
     app.key_bindings = merge_key_bindings([app.key_bindings, bindings]) if app.key_bindings else bindings

@@ -19,6 +19,9 @@ from companion.games.dark_tower.rules_fights import Plan
 from companion.i18n import _, ngettext, number, pair
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from companion.engine.requests import Request
     from companion.session.state import State
 
 
@@ -213,13 +216,35 @@ def fight_step(state: State) -> Flow:
     rules_fights.resolve_fight(state, plan, roll, cast)
 
 
-def _win_hint(state: State, plan: Plan) -> str:
+def _win(state: State, plan: Plan) -> tuple[int, odds.FightOdds] | None:
     try:
         bonus = rules_fights.fight_bonus(state, plan)
     except InputError:
+        return None
+    return bonus.total, odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules_fights.boosts(state, bonus))
+
+
+def _win_hint(state: State, plan: Plan) -> str:
+    won = _win(state, plan)
+    if won is None:
         return ""
-    fo = odds.fight_odds(bonus.total, bonus.strength, bonus.dice, rules_fights.boosts(state, bonus))
-    return _("{bonus}, win {p}").format(bonus=f"{bonus.total:+d}", p=pct(fo.win))
+    return _("{bonus}, win {p}").format(bonus=f"{won[0]:+d}", p=pct(won[1].win))
+
+
+def best(state: State, request: Request) -> str | None:
+    """At "call another player to help?": the way to fight with the highest chance to win (alone
+    where calling a helper wins no more often)."""
+    if not isinstance(request, Choice) or request.key != "fight.help":
+        return None
+    chances: list[tuple[Fraction, str]] = []
+    for option in request.options:
+        won = _win(state, Plan() if option.value == "alone" else Plan(helper=int(option.value)))
+        if won is not None:
+            chances.append((won[1].win, option.value))
+    if not chances:
+        return None
+    top = max(p for p, _v in chances)
+    return next(v for p, v in chances if p == top)
 
 
 def _verdict(total: int, strength: int) -> str:

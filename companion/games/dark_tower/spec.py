@@ -10,7 +10,7 @@ from companion.games.dark_tower.model import DarkTower
 from companion.i18n import N_
 
 if TYPE_CHECKING:
-    from companion.engine.requests import Engine
+    from companion.engine.requests import Engine, Request
     from companion.session.state import State
 
 
@@ -35,6 +35,12 @@ def board(state: State) -> object:
     from companion.games.dark_tower.screen import board as made
 
     return made(state)
+
+
+def best(state: State, request: Request) -> str | None:
+    from companion.games.dark_tower.engine_fights import best as favoured
+
+    return favoured(state, request)
 
 
 def hero(state: State) -> str | None:
@@ -69,6 +75,7 @@ GAME = GameSpec(
     reducers={"dark": _reduce},
     status=status,
     board=board,
+    best=best,
     commands="companion.games.dark_tower.cli:app",
     hero=hero,
     log_title=N_("Dark Tower"),

@@ -67,6 +67,22 @@ def advise(state: State, request: Request) -> list[str]:
     return fight_advice(state)
 
 
+def best(state: State, request: Request) -> str | None:
+    """At a hero's turn in a fight: the attack with the best chance to win a duel to the end (the one
+    the whole-fight odds are shown for, listed first), where it can win at all."""
+    if request.key != "fight.turn" or state.game is None or state.game.fight is None:
+        return None
+    from companion.games.haunted_tower import lookup
+    from companion.games.haunted_tower.view import best_weapon, duel_for
+
+    _f, hero, monster = lookup.fighting(state)
+    weapon = best_weapon(state, hero, monster)
+    if not duel_for(state, weapon).win:
+        return None  # no attack can win (the Gargoyle without magic): none is marked
+    value = f"attack:{weapon.name if weapon else ''}"
+    return value if value in getattr(request, "values", lambda: ())() else None
+
+
 def status(state: State) -> list[tuple[str, object]]:
     from companion.games.haunted_tower.view import status_rows
 
@@ -95,6 +111,7 @@ GAME = GameSpec(
     status=status,  # type: ignore[arg-type]
     advise=advise,
     board=board,
+    best=best,
     commands="companion.games.haunted_tower.cli:app",
     hero=hero_line,
     log_title="D&D: The Haunted Tower",
