@@ -81,3 +81,16 @@ def test_the_dark_tower_help_menu_favours_the_helper_who_wins_more_often():
     solo = table([("Ann", "clan-champion", [])])
     menu = Script(solo).request  # the turn's card menu: no odds to favour
     assert menu.key == "turn.card" and DARK.best(solo, menu) is None
+
+
+def test_a_roll_example_shows_only_faces_the_dice_have_and_a_negative_range_reads_plainly():
+    from companion.dice.expr import parse
+    from companion.engine.pending import Pending, describe
+    from companion.engine.requests import Number, RollRequest
+
+    assert describe(RollRequest("first", parse("1d2"), "who goes first")).example == "2"  # not 4 on a d2
+    assert describe(RollRequest("k", parse("2d6"), "why")).example == "4 5 or 45"
+    assert describe(RollRequest("k", parse("4dt"), "why")).example == "1 heart star 2"
+    bonus = describe(Number("card.item.bonus", "Sword: combat bonus", -20, 50, where="as printed on the card"))
+    assert bonus.line() == "▶ Sword: combat bonus (−20…50)"  # not (-20-50)
+    assert Pending("number", "k", "Speed", lo=0, hi=30).line() == "▶ Speed (0-30)"

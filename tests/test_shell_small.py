@@ -90,3 +90,16 @@ def test_draws_are_made_at_once_and_a_private_menu_leaves_no_trace():
     assert t.close() == 0
     log = companion("log", "--raw").stdout
     assert "Young Black Dragon" not in log
+
+
+def test_a_dash_answers_a_text_step_and_a_mistyped_command_points_to_help_in_the_shell():
+    companion("new", "haunted-tower", "--name", "h", "--physical")
+    lines = ["1", "Thorvald", "6", "7", "3", "5", "-", "--nope", "haunted atack"]
+    result = subprocess.run([COMPANION, "shell"], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                            env=dict(os.environ), timeout=120)  # fmt: skip
+    assert "Special ability, as the card words it → -" in result.stdout  # "-": none, as --ability - takes it
+    assert "Does the ability change fights" in result.stdout
+    assert "No such command '-'" not in result.stderr
+    assert "(see 'help')" in result.stderr  # the shell's own form, not 'companion --help'
+    assert "(see 'haunted --help')" in result.stderr
+    assert "companion --help" not in result.stderr and "Traceback" not in result.stderr

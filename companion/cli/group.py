@@ -250,6 +250,8 @@ class CompanionGroup(TyperGroup):
                     speak_active(where)
                 message = click_words.message(exc)
                 help_hint = _(" (see '{command} --help')").format(command=command) if code == EXIT_USAGE else ""
+                if help_hint and command == "companion" and os.environ.get("COMPANION_IN_SHELL") == "1":
+                    help_hint = _(" (see 'help')")  # the shell's own form ('companion dark' it says as 'dark')
                 if type(exc).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help is the message
                     sys.stderr.write(message + "\n")
                 elif message:

@@ -86,6 +86,8 @@ class Pending:
             menu = "  ".join(f"{o.number} {o.label}" + (" ★" if o.best else "") for o in self.options)
             return f"▶ {head} · {menu}"
         if self.kind == "number":
+            if self.lo < 0:  # (−20…50), not (-20-50)
+                return f"▶ {head} (−{-self.lo}…{self.hi})"
             return f"▶ {head} ({self.lo}-{self.hi})"
         return f"▶ {head}"
 
@@ -248,7 +250,10 @@ def _roll_keys(expr: Expr) -> tuple[str, tuple[str, ...]]:
     samples = (
         ["1", pgettext("face", "heart"), pgettext("face", "star"), "2"] if custom else ["4", "5", "2", "6", "3", "1"]
     )
-    example = " ".join((samples * len(dice))[: len(dice)]) or "4"
+    # A face each die can show: 4 on a d6, 2 on a d2 (never a face the die does not have).
+    pairs = zip(samples * len(dice), dice, strict=False)
+    shown = [s if custom or not s.isdigit() else str((int(s) - 1) % d.sides + 1) for s, d in pairs]
+    example = " ".join(shown) or "4"
     if len(dice) <= 1:
         keys: tuple[str, ...] = (_("the face you rolled: {ex}").format(ex=example),)
         if dice and dice[0].custom:

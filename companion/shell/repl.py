@@ -181,6 +181,8 @@ class Shell:
                 return 2
             return None
         if first.startswith("-") and not (p.kind == "number" and first.lstrip("-").isdigit()):
+            if p.kind == "text" and not first.startswith("--"):
+                return ["next", line.strip()]  # "-" for none (a card's special ability), "-2 HP"
             return None
         other = dict(p.words)
         if len(words) == 1 and first.lower() in other:
