@@ -145,13 +145,20 @@ def export_cmd(
     if pack is None:
         known = ", ".join(p.name for p in packs)
         raise NotFoundError(_("no pack {name!r}; packs: {known}").format(name=name, known=known))
-    files = _files(pack, kind, Path(path).expanduser() if path else None)
     from companion.store.atomic import write_atomic
 
-    for target, text in files:
-        _check_target(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, text)
+    try:
+        files = _files(pack, kind, Path(path).expanduser() if path else None)
+        for target, text in files:
+            _check_target(target)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, text)
+    except OSError as exc:  # a name too long for a file, a folder that cannot be made
+        from companion.errors import CompanionError
+
+        raise CompanionError(
+            _("cannot write {path}: {why}").format(path=exc.filename or path or "", why=exc.strerror or exc)
+        ) from None
     if json_out:
         env.print_json({"pack": pack.name, "format": kind, "files": [str(t) for t, _text in files]})
         return
