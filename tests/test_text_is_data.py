@@ -209,3 +209,26 @@ def test_an_unexpected_error_is_one_line_without_a_traceback(tmp_path):
         env={**os.environ, "COMPANION_DEBUG": "1"},
     )
     assert loud.returncode == 1 and "Traceback" in loud.stderr
+
+
+def test_a_reader_that_left_the_pipe_ends_the_command_quietly(tmp_path):
+    """``companion log | head -1``: once the reader has gone, companion stops writing and says nothing
+    more (exit 1); what the command recorded stays (a full disk still says its line)."""
+    import json
+    import os
+    import subprocess
+
+    from tests.terminal import COMPANION
+
+    env = dict(os.environ, COMPANION_HOME=str(tmp_path / "home"), COMPANION_LOGS=str(tmp_path / "logs"))
+    assert subprocess.run([COMPANION, "new", "talisman", "--seed", "1"], env=env, capture_output=True).returncode == 0
+    for args in (["dungeon", "areas"], ["roll", "2d6"]):
+        read, write = os.pipe()
+        os.close(read)  # the reader is gone before the first line
+        try:
+            done = subprocess.run([COMPANION, *args], env=env, stdout=write, stderr=subprocess.PIPE, text=True)
+        finally:
+            os.close(write)
+        assert (done.returncode, done.stderr) == (1, ""), (args, done.stderr)
+    status = subprocess.run([COMPANION, "status", "--json"], env=env, capture_output=True, text=True)
+    assert json.loads(status.stdout)["events"] == 1, status.stdout

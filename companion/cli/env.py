@@ -34,9 +34,12 @@ if TYPE_CHECKING:
 
 
 class OutputError(CompanionError):
-    """Standard output or error cannot be written (a full disk, a closed pipe): exit 1."""
+    """Standard output or error cannot be written (a full disk, a closed pipe): exit 1. ``quiet`` when
+    the reader of a pipe has gone (``companion log | head -1``): it asked for no more, so nothing is
+    said."""
 
     exit_code = 1
+    quiet = False
 
 
 def _written(stream: IO[str], text: str) -> None:
@@ -56,11 +59,13 @@ def unwritable(stream: IO[str], exc: OSError) -> OutputError:
     from companion.i18n import _
 
     silence(stream)
-    return OutputError(
+    error = OutputError(
         _("cannot write to the output ({reason}); companion status shows what is saved").format(
             reason=exc.strerror or exc
         )
     )
+    error.quiet = isinstance(exc, BrokenPipeError)
+    return error
 
 
 def silence(stream: IO[str]) -> None:

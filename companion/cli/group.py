@@ -189,9 +189,10 @@ class CompanionGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except CompanionError as exc:
-            _stderr_line(f"companion: {exc.message}")
-            if exc.hint:
-                _stderr_line(f"  {_(exc.hint)}")
+            if not getattr(exc, "quiet", False):  # a pipe's reader that has gone is told nothing
+                _stderr_line(f"companion: {exc.message}")
+                if exc.hint:
+                    _stderr_line(f"  {_(exc.hint)}")
             raise _exit(exc.exit_code) from None
         except EOFError:
             _stderr_line("\ncompanion: " + _("end of input; every completed action is saved."))
