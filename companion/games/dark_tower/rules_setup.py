@@ -15,10 +15,20 @@ from companion.games.dark_tower.decks import FloorDeck, deck_counts
 from companion.games.dark_tower.lookup import game, lang, name_of, require_phase, t, word
 from companion.games.dark_tower.model import Deck, Hero
 from companion.games.dark_tower.rules_turns import begin_turn, floor_heading
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
+
+
+#: The log's line for a card entered, one sentence a kind (a language names the kind in its own case).
+CARD_ENTERED = {
+    "hero": N_("Card entered: Hero {card}."),
+    "monster": N_("Card entered: Monster {card}."),
+    "obstacle": N_("Card entered: Obstacle {card}."),
+    "item": N_("Card entered: Item {card}."),
+    "quest": N_("Card entered: Quest {card}."),
+}
 
 
 def enter_card(state: State, kind: str, card: C.Card, card_slug: str | None = None) -> str:
@@ -27,7 +37,11 @@ def enter_card(state: State, kind: str, card: C.Card, card_slug: str | None = No
     if not card_slug:
         raise InputError(_("a card needs a name"))
     state.data[C.key(kind, card_slug)] = C.to_json(card)
-    state.log.text(_("Card entered: {kind} {card}.").format(kind=t(state, kind), card=C.describe(card, lang(state))))
+    described = C.describe(card, lang(state))
+    if kind in CARD_ENTERED:
+        state.log.text(_(CARD_ENTERED[kind]).format(card=described))
+    else:
+        state.log.text(_("Card entered: {kind} {card}.").format(kind=t(state, kind), card=described))
     return card_slug
 
 
