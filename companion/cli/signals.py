@@ -118,16 +118,31 @@ def _quiet_interrupted_prompts() -> None:
     player has already been told that every completed action is saved; those lines are only noise.
     Everything else still reaches the default hooks, and COMPANION_DEBUG=1 keeps even these.
     """
-    if os.environ.get("COMPANION_DEBUG") or getattr(sys.unraisablehook, "companion", False):
+    if getattr(sys.unraisablehook, "companion", False):
         return
-    import warnings
+    debug = bool(os.environ.get("COMPANION_DEBUG"))
+    if not debug:
+        import warnings
 
-    warnings.filterwarnings("ignore", r"coroutine '\w+\.run_async' was never awaited", RuntimeWarning)
+        warnings.filterwarnings("ignore", r"coroutine '\w+\.run_async' was never awaited", RuntimeWarning)
     previous = sys.unraisablehook
 
     def hook(unraisable: Any) -> None:
+        global _ended
+        exc = unraisable.exc_value
+        if isinstance(exc, Terminated) and exc is _ended:
+            # The signal landed where Python cannot raise (a finalizer, importlib's weakref callback)
+            # and was swallowed: send it again from another thread, once this hook has returned, so
+            # it is raised at the next place that can (sent from here, it would be raised in here).
+            import threading
+
+            _ended = None
+            again = threading.Timer(0.05, os.kill, (os.getpid(), exc.code - 128))
+            again.daemon = True
+            again.start()
+            return
         where = getattr(unraisable.object, "__module__", None) or ""
-        if where.split(".")[0] in ("asyncio", "prompt_toolkit"):
+        if not debug and where.split(".")[0] in ("asyncio", "prompt_toolkit"):
             return
         previous(unraisable)
 
