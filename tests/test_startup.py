@@ -14,7 +14,8 @@ import sys
 import pytest
 
 #: Packages that must never load on the one-shot path when no session is active.
-#: jinja2, markupsafe, pygal and markdown_it belong to the html export alone (docs/log-format.md).
+#: jinja2, markupsafe, pygal and markdown_it belong to the html export alone (docs/log-format.md);
+#: starlette, uvicorn (and its h11 and anyio) and segno to ``companion serve`` alone (docs/serve.md).
 FORBIDDEN = (
     "questionary",
     "prompt_toolkit",
@@ -25,6 +26,11 @@ FORBIDDEN = (
     "markupsafe",
     "pygal",
     "markdown_it",
+    "starlette",
+    "uvicorn",
+    "h11",
+    "anyio",
+    "segno",
 )
 
 

@@ -22,7 +22,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     ),
     N_("Games"): ("tower", "dark", "haunted", "dragon", "dungeon"),
     N_("Analysis"): ("simulate", "dice"),
-    N_("Shell"): ("shell", "completion"),
+    N_("Shell"): ("shell", "serve", "completion"),
 }  # fmt: skip
 
 #: Command name → the module whose typer ``app`` defines it. Only the module of the command being
@@ -35,6 +35,7 @@ COMMAND_MODULES: dict[str, str] = {
     "new": "companion.cli.session_cmds",
     "play": "companion.cli.play_cmds",
     "shell": "companion.cli.shell_cmds",
+    "serve": "companion.cli.serve_cmds",
     "next": "companion.cli.play_cmds",
     "sessions": "companion.cli.session_cmds",
     "use": "companion.cli.session_cmds",

@@ -351,7 +351,8 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print(status_panel(session))
 
 
-def _describe(event: dict[str, Any]) -> str:
+def describe_event(event: dict[str, Any]) -> str:
+    """What an event is, as ``undo`` and ``redo`` say it (and the page's undo button names it)."""
     from companion.i18n import _, language
 
     t = event.get("t")
@@ -373,8 +374,26 @@ def _describe(event: dict[str, Any]) -> str:
             return f"{t} {event['op']}"
         return _("an answer") if t == "answer" else _("a step")
     if t == "answer":
-        return f"answer to {event.get('key')}"
+        return _answer_words(event)
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
+
+
+def _answer_words(event: dict[str, Any]) -> str:
+    """An answer to a guided step: ``the roll 4 5 (room.dc)``, ``the choice fight (combat.choice)``."""
+    v, key = event.get("v") or {}, event.get("key")
+    if "faces" in v:
+        what = "the roll " + " ".join(str(f) for f in v["faces"])
+    elif "total" in v:
+        what = f"the roll ={v['total']}"
+    elif "choice" in v:
+        what = f"the choice {v['choice']}"
+    elif "n" in v:
+        what = f"the number {v['n']}"
+    elif "text" in v:
+        what = f"the answer {str(v['text'])!r}"
+    else:
+        return f"answer to {key}"
+    return f"{what} ({key})"
 
 
 def _tracker_words(event: dict[str, Any]) -> str | None:
@@ -429,7 +448,7 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print(
             styled(
                 _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back."),
-                what=_describe(event),
+                what=describe_event(event),
                 n=event["id"],
             )
         )
@@ -447,7 +466,7 @@ def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
             return
         from companion.i18n import _
 
-        env.print(_("Redone: {what} (#{n}).").format(what=_describe(event), n=session.count))
+        env.print(_("Redone: {what} (#{n}).").format(what=describe_event(event), n=session.count))
 
 
 def note(

@@ -3,6 +3,9 @@
 A game's ``GameSpec.board(state)`` gives a :class:`Board`; the shell's bottom bar packs it into the
 terminal's width (:mod:`companion.shell.toolbar`), and the pending step names who acts from it.
 Nothing here prints: a front end decides how to draw it, and what to shorten first (never a hero).
+
+A game's ``GameSpec.controls(state)`` gives the :class:`Control` buttons of its own figures (a hero's
+health through the game's own command); the page (``companion serve``) shows them beside the figures.
 """
 
 from __future__ import annotations
@@ -44,3 +47,20 @@ class Board:
             if f.turn:
                 return f.name
         return ""
+
+
+@dataclass(frozen=True)
+class Control:
+    """A figure a player changes by hand, with the command words of a step down and of a step up.
+
+    ``key`` names it among the table's controls (the page posts it back); ``who`` is the figure it
+    belongs to (a hero's name, or ``""`` for the table's own trackers); ``minus``/``plus`` are the
+    words of the one-shot command each button runs (``("haunted", "hp", "Aria", "-1")``), empty where
+    that way is closed."""
+
+    key: str
+    label: str
+    value: str
+    minus: tuple[str, ...] = ()
+    plus: tuple[str, ...] = ()
+    who: str = ""

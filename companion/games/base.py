@@ -80,6 +80,9 @@ class GameSpec:
     #: The table at a glance for the shell's bar: the fight, every hero with its health and the
     #: figure that matters most in the game, whose turn it is, and the rest (:mod:`companion.engine.board`).
     board: Callable[[State], Any] | None = None
+    #: The buttons of the game's own figures a player changes by hand (a hero's health), each with
+    #: the words of the game's one-shot command (:class:`companion.engine.board.Control`).
+    controls: Callable[[State], list[Any]] | None = None
     #: The option of a choice the game's odds favour (the highest chance to win), or None: a menu
     #: starts on it.
     best: Callable[[State, Request], str | None] | None = None

@@ -148,3 +148,24 @@ def board(state: State) -> Any:
     else:
         rest.append(lookup.waiting_for(state))
     return Board(heroes, fight, C.term("table", lang) if fight else "", tuple(rest))
+
+
+def controls(state: State) -> list[Any]:
+    """The page's +/- buttons: each standing hero's ♥, through ``companion dark hp PLAYER ±1``."""
+    from companion.engine.board import Control
+
+    g = state.game
+    if not isinstance(g, DarkTower):
+        return []
+    return [
+        Control(
+            f"dark:hp:{hero.player}",
+            "♥",
+            f"{hero.health}/{hero.max_health}",
+            ("dark", "hp", hero.player, "-1") if hero.health > 0 else (),
+            ("dark", "hp", hero.player, "+1") if hero.health < hero.max_health else (),
+            who=hero.player,
+        )
+        for hero in g.heroes
+        if not hero.fallen
+    ]

@@ -31,6 +31,12 @@ def status(state: State) -> list[tuple[str, str]]:
     return rows(state)
 
 
+def controls(state: State) -> list[object]:
+    from companion.games.dark_tower.screen import controls as made
+
+    return made(state)
+
+
 def board(state: State) -> object:
     from companion.games.dark_tower.screen import board as made
 
@@ -76,6 +82,7 @@ GAME = GameSpec(
     status=status,
     board=board,
     best=best,
+    controls=controls,
     commands="companion.games.dark_tower.cli:app",
     hero=hero,
     log_title=N_("Dark Tower"),

@@ -89,6 +89,12 @@ def status(state: State) -> list[tuple[str, object]]:
     return status_rows(state)
 
 
+def controls(state: State) -> list[object]:
+    from companion.games.haunted_tower.view import controls as made
+
+    return made(state)
+
+
 def board(state: State) -> object:
     from companion.games.haunted_tower.view import board as made
 
@@ -112,6 +118,7 @@ GAME = GameSpec(
     advise=advise,
     board=board,
     best=best,
+    controls=controls,
     commands="companion.games.haunted_tower.cli:app",
     hero=hero_line,
     log_title="D&D: The Haunted Tower",

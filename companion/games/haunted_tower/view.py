@@ -443,3 +443,25 @@ def board(state: State) -> Any:
         rest.append(_("{monster} waits").format(monster=MONSTERS[SPECTER].name))
     rest.append(_("fights: {n}").format(n=g.fights))
     return Board(tuple(heroes), fight, title, tuple(rest), turn_known=f is not None)
+
+
+def controls(state: State) -> list[Any]:
+    """The page's +/- buttons: each living hero's HP, through ``companion haunted hp HERO ±1``."""
+    from companion.engine.board import Control
+
+    out = []
+    for hero in lookup.game(state).heroes:
+        if hero.out:
+            continue
+        hp = max(0, hero.hp)
+        out.append(
+            Control(
+                f"haunted:hp:{hero.name}",
+                _("HP"),
+                f"{hp}/{hero.max_hp}",
+                ("haunted", "hp", hero.name, "-1") if hp > 0 else (),
+                ("haunted", "hp", hero.name, "+1") if hp < hero.max_hp else (),
+                who=hero.name,
+            )
+        )
+    return out

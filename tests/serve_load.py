@@ -1,0 +1,104 @@
+"""Many requests at once against ``companion serve`` (loopback only, bounded in count and time).
+
+Each of ``connections`` keep-alive connections is opened at once and then, until ``seconds`` have
+passed, asks for the page and, every fifth request, posts a note with a name of its own
+(``load CONNECTION N``): what the server acknowledged (303) must be in the log exactly once, and
+nothing that was not sent may be there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+
+@dataclass
+class Report:
+    pages: int = 0
+    notes: int = 0
+    errors: int = 0
+    sent: list[str] = field(default_factory=list)
+    acknowledged: list[str] = field(default_factory=list)
+
+
+async def _response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    length = 0
+    for line in lines[1:]:
+        if line.lower().startswith("content-length:"):
+            length = int(line.split(":", 1)[1])
+    body = await reader.readexactly(length) if length else b""
+    return status, body
+
+
+async def _client(served: Any, n: int, clock: dict[str, float], report: Report, start: asyncio.Event) -> None:
+    host = f"{served.host}:{served.port}"
+    cookie = f"companion_token_{served.port}={served.token}"
+    try:
+        reader, writer = await asyncio.open_connection(served.host, served.port)
+    except OSError:
+        report.errors += 1
+        clock["open"] += 1
+        return
+    clock["open"] += 1
+    await start.wait()
+    i = 0
+    try:
+        while time.monotonic() < clock["until"]:
+            i += 1
+            if i % 5 == 0:
+                note = f"load {n} {i}"
+                body = urlencode({"note": note}).encode()
+                report.sent.append(note)
+                writer.write(
+                    (
+                        f"POST /note HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\n"
+                        "Content-Type: application/x-www-form-urlencoded\r\n"
+                        f"Content-Length: {len(body)}\r\n\r\n"
+                    ).encode()
+                    + body
+                )
+                await writer.drain()
+                status, _ = await _response(reader)
+                if status == 303:
+                    report.notes += 1
+                    report.acknowledged.append(note)
+                else:
+                    report.errors += 1
+            else:
+                writer.write(f"GET / HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\n\r\n".encode())
+                await writer.drain()
+                status, body = await _response(reader)
+                if status == 200 and b"</html>" in body:
+                    report.pages += 1
+                else:
+                    report.errors += 1
+    except (OSError, asyncio.IncompleteReadError, ValueError):
+        report.errors += 1
+    finally:
+        writer.close()
+
+
+def hammer(served: Any, *, connections: int = 1000, seconds: float = 10.0) -> Report:
+    """``connections`` opened at once, then all asking for ``seconds`` (each finishes the request it
+    is in when the time is up)."""
+    report = Report()
+
+    async def main() -> None:
+        start = asyncio.Event()
+        clock = {"until": 0.0, "open": 0}
+        tasks = [asyncio.create_task(_client(served, n, clock, report, start)) for n in range(connections)]
+        deadline = time.monotonic() + 120
+        while clock["open"] < connections and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        clock["until"] = time.monotonic() + seconds
+        start.set()
+        await asyncio.wait(tasks, timeout=seconds + 300)
+
+    asyncio.run(main())
+    return report
