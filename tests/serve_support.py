@@ -105,10 +105,12 @@ class Served:
         return code, "".join(self.lines)
 
 
-def serve(home: Path, *args: str, **extra: str) -> Served:
-    """Start ``companion serve --port 0 ARGS`` and wait for its first line (the address)."""
+def serve(home: Path, *args: str, cwd: str | None = None, port: str | None = "0", **extra: str) -> Served:
+    """Start ``companion serve --port 0 ARGS`` (``port`` None: ARGS alone) and wait for its first line
+    (the address)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--port", "0", *args],
+        [sys.executable, "-m", "companion", "serve", *(["--port", port] if port is not None else []), *args],
+        cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,

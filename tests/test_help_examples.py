@@ -148,6 +148,9 @@ def _cases() -> list[tuple[str, list[str]]]:
 
 
 CASES = _cases()
+#: Helps whose examples start a server that runs until stopped: tests/test_serve.py runs each of them
+#: as its own process and stops it once it has printed its address.
+LONG_RUNNING = {"companion serve"}
 
 
 def test_the_walk_finds_the_known_examples():
@@ -170,8 +173,9 @@ KNOWN_BROKEN: set[str] = set()
         if c[0] in KNOWN_BROKEN
         else c
         for c in CASES
+        if c[0] not in LONG_RUNNING
     ],
-    ids=[c[0] for c in CASES],
+    ids=[c[0] for c in CASES if c[0] not in LONG_RUNNING],
 )
 def test_every_example_runs_as_typed(where, lines, tmp_path, isolated_home, monkeypatch):
     # As typed in a checkout (examples name files such as examples/tables/*.toml), but in a folder of

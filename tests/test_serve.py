@@ -78,6 +78,36 @@ def test_the_first_line_is_the_address_then_a_qr_code_and_the_lock_is_held(tower
     assert companion(tower, "status").returncode == 0
 
 
+def test_every_example_of_its_help_runs_as_typed(tower, tmp_path):
+    """Each example of ``serve --help`` starts a server (on a free port where the example names none:
+    8765 may be taken on a shared machine), prints its address first, and stops on Ctrl-C with 130."""
+    from tests.test_help_examples import _argv, _examples, _help
+
+    lines = _examples(["serve"], _help(["serve"]))
+    assert len(lines) >= 4 and any("--token-file" in line for line in lines)
+    assert companion(tower, "new", "freeform", "--name", "my-run").returncode == 0
+    for line, argv in zip(lines, _argv(tmp_path, lines), strict=True):
+        assert isinstance(argv, list) and argv[:2] == ["companion", "serve"], (line, argv)
+        args = argv[2:] if "--port" in argv else [*argv[2:], "--port", "0"]
+        if "--lan" in args and not _has_lan():
+            continue
+        served = serve(tower, *args, cwd=str(tmp_path), port=None)
+        code, said = served.stop(signal.SIGINT)
+        assert code == 130 and "Traceback" not in said, (line, said)
+    assert (tmp_path / "serve.token").exists()
+
+
+def _has_lan() -> bool:
+    from companion.errors import CompanionError
+    from companion.serve.server import lan_address
+
+    try:
+        lan_address()
+    except CompanionError:
+        return False
+    return True
+
+
 def test_no_session_is_one_line_exit_1(tmp_path):
     done = companion(tmp_path / "home", "serve", "--port", "0")
     assert done.returncode == 1

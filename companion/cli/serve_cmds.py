@@ -53,7 +53,7 @@ def serve(
       companion serve --lan                for a phone on the same network
       companion serve --port 0             any free port
       companion serve --session my-run     another session
-      companion serve --token-file ~/.companion-token   the same address after a restart
+      companion serve --token-file serve.token   the same address after a restart
     """
     env: Env = ctx.obj
     from companion.serve.server import run
