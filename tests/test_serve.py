@@ -479,6 +479,7 @@ def test_a_thousand_requests_at_once_lose_and_duplicate_nothing(tower):
         assert served.request("GET", "/ping")[0] == 204
     finally:
         served.stop()
+    assert report.connected == 1000 and report.errors == 0, (report.connected, report.errors)
     assert report.pages > 0 and report.notes > 0
     log = companion(tower, "--session", "run", "log").stdout
     for note in report.acknowledged:
