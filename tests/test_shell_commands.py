@@ -92,7 +92,8 @@ def _status(home, capsys) -> str:
     return TIME.sub("TIME", capsys.readouterr().out.replace(str(home), "HOME"))
 
 
-@pytest.mark.parametrize("words", [p for p in LEAVES if p != ("shell",)], ids=" ".join)
+# ``shell`` opens a prompt and ``serve`` a server, each running until stopped (tests/test_serve.py).
+@pytest.mark.parametrize("words", [p for p in LEAVES if p not in (("shell",), ("serve",))], ids=" ".join)
 @pytest.mark.parametrize("extra", [(), ("--help",)], ids=["bare", "help"])
 def test_every_command_gives_the_same_in_the_shell(words, extra, tmp_path, capsys, tmp_path_factory, monkeypatch):
     game = GROUP_GAMES.get(words[0], "freeform")
