@@ -374,26 +374,10 @@ def describe_event(event: dict[str, Any]) -> str:
             return f"{t} {event['op']}"
         return _("an answer") if t == "answer" else _("a step")
     if t == "answer":
-        return _answer_words(event)
+        from companion.cli.answer_words import answer_words
+
+        return answer_words(event)
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
-
-
-def _answer_words(event: dict[str, Any]) -> str:
-    """An answer to a guided step: ``the roll 4 5 (room.dc)``, ``the choice fight (combat.choice)``."""
-    v, key = event.get("v") or {}, event.get("key")
-    if "faces" in v:
-        what = "the roll " + " ".join(str(f) for f in v["faces"])
-    elif "total" in v:
-        what = f"the roll ={v['total']}"
-    elif "choice" in v:
-        what = f"the choice {v['choice']}"
-    elif "n" in v:
-        what = f"the number {v['n']}"
-    elif "text" in v:
-        what = f"the answer {str(v['text'])!r}"
-    else:
-        return f"answer to {key}"
-    return f"{what} ({key})"
 
 
 def _tracker_words(event: dict[str, Any]) -> str | None:
