@@ -351,8 +351,7 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print(status_panel(session))
 
 
-def describe_event(event: dict[str, Any]) -> str:
-    """What an event is, as ``undo`` and ``redo`` say it (and the page's undo button names it)."""
+def describe_event(event: dict[str, Any]) -> str:  # as undo and redo say it, and the page's undo button
     from companion.i18n import _, language
 
     t = event.get("t")
@@ -375,7 +374,6 @@ def describe_event(event: dict[str, Any]) -> str:
         return _("an answer") if t == "answer" else _("a step")
     if t == "answer":
         from companion.cli.answer_words import answer_words
-
         return answer_words(event)
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
 
