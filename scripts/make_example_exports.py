@@ -19,6 +19,7 @@ import argparse
 import importlib.util
 import sys
 from collections.abc import Callable, Iterator
+from datetime import UTC
 from pathlib import Path
 
 from companion.export.source import Source
@@ -108,7 +109,8 @@ def page_text(source: Source) -> str:
     from companion.export.replay import replay
 
     with LOGS.pinned_clock():
-        return page(source, replay(source.meta, source.events, probe_for(source.meta.game)))
+        # In UTC, not the machine's zone: the committed page comes out the same everywhere.
+        return page(source, replay(source.meta, source.events, probe_for(source.meta.game)), zone=UTC)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC
 from fractions import Fraction
 from pathlib import Path
 
@@ -128,10 +129,10 @@ def test_html_export_parses_has_an_svg_chart_and_fetches_nothing(name):
 
 def test_html_header_charts_moments_and_dice_of_a_won_game():
     src = source("inverted-tower-example.md")
-    text = page(src, replayed("inverted-tower-example.md", odds=True))
+    text = page(src, replayed("inverted-tower-example.md", odds=True), zone=UTC)
     doc = parse_html(text)
     header = "".join(doc.find(f".//{XHTML}header").itertext())
-    for part in ("The Inverted Tower", "example", "Aria", "won", "2026-01-01"):
+    for part in ("The Inverted Tower", "example", "Aria", "won", "1 January 2026", "1 January 2026, 00:00 UTC"):
         assert part in header
     titles = {"".join(t.itertext()) for t in doc.iter(f"{SVG}title")}
     assert {"HP and hits left over the session", "XP and level", "d6: share of rolls per face"} <= titles

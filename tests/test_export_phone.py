@@ -37,7 +37,7 @@ pytestmark = [
 ]
 
 #: What the harness measures in the framed page, once it has loaded.
-MEASURE = """
+MEASURE = r"""
 const frame = document.getElementById("page");
 frame.addEventListener("load", () => {
   const d = frame.contentDocument, w = frame.contentWindow;
@@ -54,9 +54,23 @@ frame.addEventListener("load", () => {
   const wide = [...d.body.querySelectorAll("*")]
     .filter(e => e.getBoundingClientRect().right > edge && !e.closest(".scroll")).slice(0, 10)
     .map(e => e.tagName + "." + e.className + ": " + (e.textContent || "").slice(0, 60));
+  const broken = [];  // a word of a table cell or of the header split across two lines
+  for (const cell of d.querySelectorAll("td, th, dd, header .sub")) {
+    const walk = d.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.data.matchAll(/\S+/g)) {
+        const r = d.createRange();
+        r.setStart(node, m.index);
+        r.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter(b => b.width).map(b => Math.round(b.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+  }
   const print = [...d.styleSheets].some(s => [...s.cssRules].some(r => r.media && r.media.mediaText === "print"));
   document.getElementById("out").textContent = JSON.stringify({
-    client: d.documentElement.clientWidth, scroll: d.documentElement.scrollWidth, texts, tables, wide, print
+    client: d.documentElement.clientWidth, scroll: d.documentElement.scrollWidth, texts, tables, wide, print,
+    broken
   });
 });
 """
@@ -112,5 +126,17 @@ def test_the_page_reads_at_the_width(tmp_path, game, width):
         "tables"
     ]
     assert m["print"], "the print stylesheet is kept"
+    assert not m["broken"], f"words broken across lines: {m['broken'][:10]} {where}"
     if width == 390 and game == "inverted-tower":
         assert any(inner > box for _, box, inner, _ in m["tables"]), "the dice table is wider than a phone: it scrolls"
+
+
+def test_the_index_reads_on_a_phone(tmp_path):
+    """``export --all``'s index at 390 px: no word (a date above all) broken across lines."""
+    from companion.export.html import index_page
+
+    pages = [(f"{n}.html", source(n)) for n in ("inverted-tower-example.md", "talisman-example.md")]
+    m, png = laid_out(tmp_path, index_page(pages), 390, "index")
+    assert m["scroll"] <= m["client"] and not m["wide"], f"the page scrolls sideways (screenshot: {png})"
+    assert not m["broken"], f"words broken across lines: {m['broken'][:10]} (screenshot: {png})"
+    assert m["tables"] and all(box == "scroll" for box, *_ in m["tables"])

@@ -65,6 +65,7 @@ SETUP: dict[str, list[list[str]]] = {
     "companion tally heal": [["tally", "add", "Adelhardt", "9"], ["tally", "hit", "Adelhardt", "3"]],
     "companion simulate": [AITD_NUMBERS],
     "companion dice audit": [["new", "freeform", "--name", "run-1", "--seed", "1"]],
+    "companion export": [["new", "freeform", "--name", "evening", "--seed", "1"]],
     "companion shell": [["new", "freeform", "--name", "my-run", "--seed", "1"]],
     "companion tracker": [["new", "freeform", "--name", "maze", "--tables", "examples/tables/glass-labyrinth.toml"]],
 }  # fmt: skip

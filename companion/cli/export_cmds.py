@@ -26,7 +26,9 @@ Write the session's log, regenerated from its events, as markdown, an html page,
 Examples:
   companion export                     the markdown log, rewritten
   companion export --format html       a page with charts: logs/NAME.html
-  companion export run.html -f html    ... written where you say
+  companion export run -f html         ... written where you say: run.html
+  companion export evening -f html     the session evening, not the current one
+  companion export -s evening run.md   evening's log, written to run.md
   companion export - --format lonelog  Lonelog notation, printed
   companion export --format json       events and state: logs/NAME.json
   companion export --all -f html       every session, and logs/index.html
@@ -106,43 +108,102 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) 
 
 def export(
     ctx: typer.Context,
-    path: Annotated[
-        Path | None,
+    target: Annotated[
+        str | None,
         typer.Argument(
-            help="Where to write (default: beside the session's log; - prints it; with --all, a folder).",
+            metavar="[NAME or PATH]",
+            help="A session to export (default: the current one), or where to write (default: beside the "
+            "session's log; - prints it; a name without an extension gets the format's; with --all, a folder).",
             show_default=False,
         ),
     ] = None,
+    path: Annotated[
+        Path | None,
+        typer.Argument(metavar="[PATH]", help="Where to write, after a session's NAME.", show_default=False),
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="md, html, lonelog or json.", show_default=True)] = "md",
+    session: Annotated[
+        str | None,
+        typer.Option("--session", "-s", help="The session to export (default: the current one).", show_default=False),
+    ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every session (html adds an index.html page).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     env: Env = ctx.obj
     fmt = _check_format(fmt)
-    if not every:
-        if path is not None and str(path) != "-" and (str(path) in ("", ".") or _is_dir(path)):
+    if every:
+        if session is not None or path is not None:
             from companion.errors import InputError
 
-            shown = "''" if str(path) in ("", ".") else str(path)
-            raise InputError(
-                _("export {path}: that is a folder; give a file name (e.g. run.html), or - to print it").format(
-                    path=shown
-                )
-            )
-        done = _export_one(env, fmt, path)
-        done.pop("source", None)
-        if json_out:
-            env.print_json(done)
-        elif done["file"] != "-":
-            written = {
-                "md": _("Log written to {path}"),
-                "html": _("Page written to {path}"),
-                "lonelog": _("Lonelog written to {path}"),
-                "json": _("JSON written to {path}"),
-            }[fmt]
-            env.echo(written.format(path=done["file"]))
+            raise InputError(_("--all exports every session: give a folder at most, not a session"))
+        _export_all(env, fmt, Path(target) if target is not None else None, json_out)
         return
-    _export_all(env, fmt, path, json_out)
+    name, where = _target(env, fmt, target, path, session)
+    done = _export_one(env, fmt, where, name)
+    done.pop("source", None)
+    if json_out:
+        env.print_json(done)
+    elif done["file"] != "-":
+        written = {
+            "md": _("Log written to {path}"),
+            "html": _("Page written to {path}"),
+            "lonelog": _("Lonelog written to {path}"),
+            "json": _("JSON written to {path}"),
+        }[fmt]
+        env.echo(written.format(path=done["file"]))
+
+
+def _target(
+    env: Env, fmt: str, target: str | None, path: Path | None, session: str | None
+) -> tuple[str | None, Path | None]:
+    """The session to export (None: the current one) and where to write it (None: beside its log).
+
+    ``companion export NAME`` exports the session NAME when there is one; otherwise NAME is where to
+    write, and a name without an extension gets the format's (``run`` → ``run.html``)."""
+    from companion.cli.kit import store
+    from companion.errors import InputError
+
+    if path is not None:  # export NAME PATH
+        if session is not None:
+            raise InputError(
+                _("name the session once: --session {session} or {name}, not both").format(session=session, name=target)
+            )
+        store(env).open(str(target))  # no such session: one line naming the sessions there are
+        return target, _with_extension(_not_a_folder(path), fmt)
+    if target is None or target == "-":
+        return session, Path(target) if target else None
+    if session is None and target and store(env).files(target).session_file.exists():
+        return target, None
+    return session, _with_extension(_not_a_folder(Path(target)), fmt)
+
+
+def _not_a_folder(path: Path) -> Path:
+    """``path`` when it can name a file: a folder (or '' or .) is one line saying what to give."""
+    from companion.errors import InputError
+
+    if str(path) in ("", ".") or _is_dir(path):
+        shown = "''" if str(path) in ("", ".") else str(path)
+        raise InputError(
+            _("export {path}: that is a folder; give a file name (e.g. run.html), or - to print it").format(path=shown)
+        )
+    return path
+
+
+def _there(path: Path) -> bool:
+    try:
+        return path.exists() or path.is_symlink()
+    except OSError:  # a name too long for a file: writing it says so in one line
+        return False
+
+
+def _with_extension(path: Path, fmt: str) -> Path:
+    """``run`` → ``run.html`` for html (``.md``, ``.lonelog.md``, ``.json``); a path with one keeps it, and
+    so does one that is there already (a file, a FIFO, a device such as /dev/stdout, a link)."""
+    from companion.export import EXTENSIONS
+
+    if str(path) == "-" or path.suffix or _there(path):  # one that is there already: as named
+        return path
+    return path.with_name(path.name + EXTENSIONS[fmt])
 
 
 def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:

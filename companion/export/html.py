@@ -10,6 +10,7 @@ browser too), works with JavaScript off, and has a print stylesheet for A4.
 
 from __future__ import annotations
 
+from datetime import tzinfo
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from companion import __version__
-from companion.export import charts
+from companion.export import charts, when
 from companion.export.audit import DieAudit, audit, die_label, needed
 from companion.export.moments import At, Fight, Moments, moments, outcome
 from companion.export.replay import Replay
@@ -140,7 +141,7 @@ def _closest(fights: list[Fight]) -> list[Fight]:
     return sorted(fights, key=lambda f: f.lowest.chance)[:CLOSEST]
 
 
-def context(source: Source, replay: Replay) -> dict[str, Any]:
+def context(source: Source, replay: Replay, zone: tzinfo | None = None) -> dict[str, Any]:
     state = source.state
     rolls = collect(source.events)
     results = audit(rolls.faces)
@@ -156,9 +157,8 @@ def context(source: Source, replay: Replay) -> dict[str, Any]:
         "hero": source.hero,
         "finished": state.finished,
         "result": outcome(state.finished),
-        "date": source.date,
-        "started": source.meta.created,
-        "updated": state.updated or source.meta.created,
+        "date": when.date(state.updated or source.meta.created, zone),
+        "played": when.span(source.meta.created, state.updated or source.meta.created, zone),
         "seed": source.meta.seed,
         "dice_mode": state.dice,
         "variants": source.meta.variants,
@@ -189,15 +189,16 @@ def sections(state: Any) -> list[str]:
     return [e["t"] for e in state.log.entries if e["k"] == "line" and str(e.get("key", "")).startswith("section-")]
 
 
-def page(source: Source, replay: Replay) -> str:
-    """The whole page of one session."""
-    return _env().get_template("session.html.j2").render(**context(source, replay))
+def page(source: Source, replay: Replay, zone: tzinfo | None = None) -> str:
+    """The whole page of one session, its times in ``zone`` (default: the machine's local zone)."""
+    return _env().get_template("session.html.j2").render(**context(source, replay, zone))
 
 
-def index_page(pages: list[tuple[str, Source]]) -> str:
-    """The index of ``companion export --all --format html``: one row per session page."""
+def index_page(pages: list[tuple[str, Source]], zone: tzinfo | None = None) -> str:
+    """The index of ``companion export --all --format html``: one row per session page, newest first."""
     rows = []
     for file, source in pages:
+        last = source.state.updated or source.meta.created
         rows.append(
             {
                 "file": file,
@@ -205,9 +206,10 @@ def index_page(pages: list[tuple[str, Source]]) -> str:
                 "title": source.title,
                 "hero": source.hero,
                 "finished": source.state.finished,
-                "date": source.date,
+                "stamp": last or "",
+                "date": when.date(last, zone),
                 "actions": len(source.events),
             }
         )
-    rows.sort(key=lambda r: (r["date"], r["session"]), reverse=True)
+    rows.sort(key=lambda r: (r["stamp"], r["session"]), reverse=True)
     return _env().get_template("index.html.j2").render(rows=rows, version=__version__)
