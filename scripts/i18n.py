@@ -45,12 +45,23 @@ def sources(domain: str) -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if games not in p.parents or p.parent == games)
 
 
+def templates(domain: str) -> list[Path]:
+    """The Jinja2 templates whose words are in ``domain`` (the pages' words are shared)."""
+    return sorted(PACKAGE.rglob("templates/*.j2")) if domain == SHARED else []
+
+
+#: How the templates are read: Jinja2's own extractor, with the page's settings (companion/export/html.py).
+TEMPLATE_OPTIONS = {"trim_blocks": "true", "lstrip_blocks": "true", "extensions": "jinja2.ext.i18n"}
+
+
 def extract(domain: str) -> Catalog:
     catalog = Catalog(project="companion", domain=domain, charset="utf-8")
-    for path in sources(domain):
+    found = [("python", path, None) for path in sources(domain)]
+    found += [("jinja2.ext:babel_extract", path, TEMPLATE_OPTIONS) for path in templates(domain)]
+    for method, path, options in found:
         rel = path.relative_to(ROOT).as_posix()
         for lineno, message, comments, context in extract_from_file(
-            "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+            method, str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), options=options
         ):
             catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
     for target in command_trees(domain):

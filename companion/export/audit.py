@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.export.chisq import p_value
 from companion.export.rolls import Face
+from companion.i18n import _, ngettext, number, percent
 
 #: Flag a die below this p-value.
 FLAG_BELOW = 0.01
@@ -61,17 +62,17 @@ def needed(die: str) -> int:
 
 
 def die_label(die: str) -> str:
-    return "Dark Tower die" if die == "dt" else die
+    return _("Dark Tower die") if die == "dt" else die
 
 
 def _p_text(p: float) -> str:
     if p < 0.001:
-        return "p < 0.001"
-    return f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
+        return f"p < {number(0.001, 3)}"
+    return f"p = {number(p, 3)}" if p < 0.1 else f"p = {number(p, 2)}"
 
 
 def _pct(x: float) -> str:
-    return f"{x * 100:.0f}%"
+    return percent(x * 100, 0)
 
 
 @dataclass(frozen=True)
@@ -109,13 +110,16 @@ def judge(die: str, source: str, counts: dict[str, int]) -> DieAudit:
     needs = needed(die)
     full = {label: counts.get(label, 0) for label in cats.labels}
     if n == 0:
-        return DieAudit(die, source, 0, full, expected, needs, None, "no rolls", False)
+        return DieAudit(die, source, 0, full, expected, needs, None, _("no rolls"), False)
     if n < needs:
-        verdict = f"too few to say: {n} roll{'s' if n != 1 else ''}, a verdict needs {needs}"
+        verdict = ngettext(
+            "too few to say: {n} roll, a verdict needs {needs}", "too few to say: {n} rolls, a verdict needs {needs}", n
+        ).format(n=n, needs=needs)
         return DieAudit(die, source, n, full, expected, needs, None, verdict, False)
     p = p_value(ordered, cats.probabilities)
     if p >= NOTE_BELOW:
-        return DieAudit(die, source, n, full, expected, needs, p, f"no sign of bias in {n} rolls", False)
+        said = ngettext("no sign of bias in {n} roll", "no sign of bias in {n} rolls", n).format(n=n)
+        return DieAudit(die, source, n, full, expected, needs, p, said, False)
 
     # The face furthest from a fair share, in standard deviations (an excess before a shortfall).
     def distance(label: str) -> tuple[float, bool]:
@@ -125,11 +129,24 @@ def judge(die: str, source: str, counts: dict[str, int]) -> DieAudit:
     worst = max(cats.labels, key=distance)
     share = full[worst] / n
     fair = expected[worst] / n
-    came = "came up" if share >= fair else "came up only"
-    what = f"{worst} {came} {_pct(share)} of {n} rolls (a fair die: {_pct(fair)}), {_p_text(p)}"
+    came = (
+        ngettext(
+            "{face} came up {share} of {n} roll (a fair die: {fair}), {p}",
+            "{face} came up {share} of {n} rolls (a fair die: {fair}), {p}",
+            n,
+        )
+        if share >= fair
+        else ngettext(
+            "{face} came up only {share} of {n} roll (a fair die: {fair}), {p}",
+            "{face} came up only {share} of {n} rolls (a fair die: {fair}), {p}",
+            n,
+        )
+    )
+    what = came.format(face=worst, share=_pct(share), n=n, fair=_pct(fair), p=_p_text(p))
     if p < FLAG_BELOW:
-        return DieAudit(die, source, n, full, expected, needs, p, f"{what}: check this die", True)
-    return DieAudit(die, source, n, full, expected, needs, p, f"{what}: a little uneven, not enough to call", False)
+        return DieAudit(die, source, n, full, expected, needs, p, _("{what}: check this die").format(what=what), True)
+    uneven = _("{what}: a little uneven, not enough to call").format(what=what)
+    return DieAudit(die, source, n, full, expected, needs, p, uneven, False)
 
 
 def audit(faces: Iterable[Face]) -> list[DieAudit]:

@@ -27,7 +27,7 @@ from pygal.style import Style
 
 from companion.export.audit import DieAudit, categories, die_label
 from companion.export.replay import Replay
-from companion.i18n import _
+from companion.i18n import _, count, number, percent
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 PALETTE = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000", "#5d6d7e", "#cb4335",
@@ -115,12 +115,12 @@ def _marks(chart: Any, replay: Replay, top: float) -> None:
     for start, end in replay.fights():
         band += [(start + 0.5, 0), (start + 0.5, top), (end + 1.5, top), (end + 1.5, 0), None]
     if band:
-        chart.add("Fight", band, fill=True, show_dots=False, stroke_style={"width": 0})
+        chart.add(_("Fight"), band, fill=True, show_dots=False, stroke_style={"width": 0})
     points: list[tuple[float, float] | None] = []
     for step, _text in replay.headings():
         points += [(step + 1, 0), (step + 1, top), None]
     if points:
-        chart.add("Floor or area", points, stroke_style={"width": 1.2, "dasharray": "5, 4"}, show_dots=False)
+        chart.add(_("Floor or area"), points, stroke_style={"width": 1.2, "dasharray": "5, 4"}, show_dots=False)
 
 
 def _timeline(
@@ -137,9 +137,12 @@ def _timeline(
         **_config(
             narrow,
             title=title,
-            x_title="action",
+            x_title=_("action"),
+            value_formatter=_number,
+            x_value_formatter=_number,
             allow_interruptions=True,
             range=(0, top),
+            y_labels=_ticks(top),
             xrange=(1, max(2, len(replay.steps))),
             style=style(colors, opacity=".55", narrow=narrow),
             **extra,
@@ -160,19 +163,54 @@ def health_chart(replay: Replay, narrow: bool = False) -> str | None:
     if not series:
         return None
     top = max([x for v in series.values() for x in v if x is not None] + list(replay.maxima.values()) + [1])
-    return _timeline("HP and hits left over the session", replay, series, top, "health", narrow)
+    return _timeline(_("HP and hits left over the session"), replay, series, top, "health", narrow)
 
 
-def progress_chart(replay: Replay, narrow: bool = False) -> str | None:
-    """XP and level over time, where the game has them."""
+def _ticks(top: float) -> list[int]:
+    """Whole-number marks up the axis, at most about ten (a level of 1 to 3 gets 0, 1, 2, 3, not
+    fractions of a level)."""
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if top / s <= 10)
+    return list(range(0, int(top) + step, step))
+
+
+def _number(v: float) -> str:
+    """An axis label as the language writes a number: ``0.5``, Russian ``0,5``; whole numbers bare."""
+    if float(v).is_integer():
+        return str(int(v))
+    return number(v, 2).rstrip("0") if abs(v) < 10 else number(v, 1)
+
+
+def _progress(replay: Replay) -> dict[str, list[int | None]]:
+    """The XP and level series that change over the session."""
     series: dict[str, list[int | None]] = {}
     for kind in ("xp", "level"):
         series.update(replay.series(kind))
-    series = {n: v for n, v in series.items() if len({x for x in v if x is not None}) > 1}
+    return {n: v for n, v in series.items() if len({x for x in v if x is not None}) > 1}
+
+
+def _progress_kinds(replay: Replay) -> set[str]:
+    return {replay.kinds[n] for n in _progress(replay)}
+
+
+def progress_caption(replay: Replay) -> str:
+    """What the progress chart shows, by what the game has: XP and levels, XP only, levels only."""
+    kinds = _progress_kinds(replay)
+    if kinds == {"level"}:
+        return _("Each hero's level after each action.")
+    if kinds == {"xp"}:
+        return _("Experience after each action.")
+    return _("Experience and level after each action.")
+
+
+def progress_chart(replay: Replay, narrow: bool = False) -> str | None:
+    """XP and level over time, where the game has them (titled by what it has)."""
+    series = _progress(replay)
     if not series:
         return None
     top = max([x for v in series.values() for x in v if x is not None] + [1])
-    return _timeline("XP and level", replay, series, top, "progress", narrow, height=300)
+    kinds = _progress_kinds(replay)
+    title = _("Level") if kinds == {"level"} else _("XP") if kinds == {"xp"} else _("XP and level")
+    return _timeline(title, replay, series, top, "progress", narrow, height=300)
 
 
 def dice_chart(die: str, results: list[DieAudit], narrow: bool = False) -> str:
@@ -182,10 +220,10 @@ def dice_chart(die: str, results: list[DieAudit], narrow: bool = False) -> str:
         **_config(
             narrow,
             title=_("{die_label}: share of rolls per face").format(die_label=die_label(die)),
-            y_title="% of rolls",
+            y_title=_("% of rolls"),
             height=300,
             legend_at_bottom_columns=2 if narrow else 3,
-            value_formatter=lambda v: f"{v:.1f}%",
+            value_formatter=lambda v: percent(v),
         )
     )
     chart.x_labels = list(cats.labels)
@@ -193,9 +231,8 @@ def dice_chart(die: str, results: list[DieAudit], narrow: bool = False) -> str:
     for r in results:
         if r.rolls:
             colors.append(SOURCE_COLOURS[r.source])
-            chart.add(
-                f"{r.source} ({r.rolls} rolls)", [round(100 * r.counts[label] / r.rolls, 2) for label in cats.labels]
-            )
-    chart.add("a fair die", [round(100 * p, 2) for p in cats.probabilities])
+            name = _("{source} ({rolls})").format(source=_(r.source), rolls=count(r.rolls, "{n} roll", "{n} rolls"))
+            chart.add(name, [round(100 * r.counts[face] / r.rolls, 2) for face in cats.labels])
+    chart.add(_("a fair die"), [round(100 * p, 2) for p in cats.probabilities])
     chart.config.style = style((*colors, FAIR), narrow=narrow)
     return _svg(chart, f"dice-{die}", narrow)

@@ -10,6 +10,7 @@ browser too), works with JavaScript off, and has a print stylesheet for A4.
 
 from __future__ import annotations
 
+import re
 from datetime import tzinfo
 from fractions import Fraction
 from pathlib import Path
@@ -17,9 +18,9 @@ from typing import Any
 
 import jinja2
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from companion import __version__
+from companion import __version__, i18n
 from companion.export import charts, when
 from companion.export.audit import DieAudit, audit, die_label, needed
 from companion.export.moments import At, Fight, Moments, moments, outcome
@@ -43,13 +44,38 @@ def _env() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["pct"] = _pct
     env.filters["odds"] = _odds
+    # The page's words go through the catalogue (companion/i18n.py), in the language active when it
+    # is rendered (the session's): scripts/i18n.py reads these calls from the templates.
+    env.globals.update(
+        _=i18n._,
+        ngettext=i18n.ngettext,
+        pgettext=i18n.pgettext,
+        count=i18n.count,
+        number=i18n.number,
+        fill=fill,
+        code=code,
+        source_word=source_word,
+    )
     return env
 
 
-def _pct(x: Fraction | float) -> str:
-    return f"{float(x) * 100:.1f}%"
+def fill(message: str, **values: Any) -> Markup:
+    """A translated sentence with markup put in its places: ``message`` and every plain value are
+    escaped, a :class:`Markup` value (``code(...)``) goes in as it is."""
+    return escape(message).format(**values)
+
+
+def code(text: str) -> Markup:
+    """``<code>text</code>``, the text escaped."""
+    return Markup("<code>{}</code>").format(text)
+
+
+def source_word(source: str) -> str:
+    """Where a die's faces came from, as the page says it."""
+    if source == "physical":
+        return i18n._("physical")
+    return i18n._("virtual (control)") if source == "virtual" else source
 
 
 def _odds(x: Fraction) -> str:
@@ -71,10 +97,14 @@ def markdown_html(markdown: str) -> Markup:
     return Markup(md.render("\n".join(lines)))  # markdown-it escapes all text; raw html is off
 
 
-def _roll_text(r: dict[str, Any]) -> str:
-    from companion.export.lonelog import roll_line
+_MARKDOWN = re.compile(r"\\(.)|`|\*\*")
 
-    return roll_line(r)[3:].replace(" -> ", " → ")
+
+def _roll_text(r: dict[str, Any]) -> str:
+    """A roll as the log says it, in the log's language, without its markdown: ``DC +1 STR → [4] ...``."""
+    from companion.log.markdown import roll_text
+
+    return _MARKDOWN.sub(lambda m: m.group(1) or "", roll_text(r))[3:]
 
 
 def _both(draw: Any, *args: Any) -> dict[str, Markup] | None:
@@ -119,7 +149,7 @@ def _fight(f: Fight) -> dict[str, Any]:
         t = f.turn
         what = [_roll_text(d["roll"]) if "roll" in d else d.get("choice") or d["action"] for d in t.done]
         if len(what) > SHOWN_DONE:  # a round's rolls: the first few, and how many more
-            what = [*what[: SHOWN_DONE - 1], f"and {len(what) - SHOWN_DONE + 1} more"]
+            what = [*what[: SHOWN_DONE - 1], i18n._("and {n} more").format(n=len(what) - SHOWN_DONE + 1)]
         turn = {
             "first": t.first + 1,
             "last": t.last + 1,
@@ -151,16 +181,17 @@ def context(source: Source, replay: Replay, zone: tzinfo | None = None) -> dict[
     physical = sum(1 for f in rolls.faces if f.source == "physical")
     virtual = sum(1 for f in rolls.faces if f.source == "virtual")
     return {
-        "title": source.title,
+        "lang": i18n.language(),
+        "title": i18n._(source.title),
         "session": source.meta.name,
         "game": source.meta.game,
         "hero": source.hero,
-        "finished": state.finished,
+        "finished": i18n._(state.finished) if state.finished else None,
         "result": outcome(state.finished),
         "date": when.date(state.updated or source.meta.created, zone),
         "played": when.span(source.meta.created, state.updated or source.meta.created, zone),
         "seed": source.meta.seed,
-        "dice_mode": state.dice,
+        "dice_mode_word": i18n._(state.dice),
         "variants": source.meta.variants,
         "actions": len(source.events),
         "rolls": state.rolls,
@@ -170,6 +201,7 @@ def context(source: Source, replay: Replay, zone: tzinfo | None = None) -> dict[
         "fights": len(replay.fights()),
         "health_chart": health,
         "progress_chart": progress,
+        "progress_caption": charts.progress_caption(replay),
         "probed": found.probed,
         "fights_read": [_fight(f) for f in found.fights],
         "closest": [_fight(f) for f in _closest(found.fights)],
@@ -190,7 +222,8 @@ def sections(state: Any) -> list[str]:
 
 
 def page(source: Source, replay: Replay, zone: tzinfo | None = None) -> str:
-    """The whole page of one session, its times in ``zone`` (default: the machine's local zone)."""
+    """The whole page of one session, its times in ``zone`` (default: the machine's local zone), in
+    the language shown now (the session's, once it is opened)."""
     return _env().get_template("session.html.j2").render(**context(source, replay, zone))
 
 
@@ -203,13 +236,13 @@ def index_page(pages: list[tuple[str, Source]], zone: tzinfo | None = None) -> s
             {
                 "file": file,
                 "session": source.meta.name,
-                "title": source.title,
+                "title": i18n._(source.title),
                 "hero": source.hero,
-                "finished": source.state.finished,
+                "finished": i18n._(source.state.finished) if source.state.finished else None,
                 "stamp": last or "",
                 "date": when.date(last, zone),
                 "actions": len(source.events),
             }
         )
     rows.sort(key=lambda r: (r["stamp"], r["session"]), reverse=True)
-    return _env().get_template("index.html.j2").render(rows=rows, version=__version__)
+    return _env().get_template("index.html.j2").render(rows=rows, version=__version__, lang=i18n.language())

@@ -23,6 +23,7 @@ from typing import Any
 
 from companion.engine.requests import Request
 from companion.games import load
+from companion.i18n import _
 from companion.log.model import Entry
 from companion.session.fold import Fold, amendments
 from companion.session.service import new_state
@@ -147,8 +148,8 @@ def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict
         if c.max is not None:
             maxima[label] = max(maxima.get(label, 0), c.max)
     if "xp" in t.counters or t.level != 1:
-        kinds.setdefault("Level", "level")
-        out["Level"] = t.level
+        kinds.setdefault(_("Level"), "level")
+        out[_("Level")] = t.level
     for tally in t.tallies.values():
         if tally.monster:
             continue
@@ -161,7 +162,7 @@ def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict
         if most is not None:
             maxima[name] = max(maxima.get(name, 0), most)
         if level is not None:
-            label = f"{name} level"
+            label = _("{name} level").format(name=name)
             kinds.setdefault(label, "level")
             out[label] = level
     return out
