@@ -172,9 +172,11 @@ def transcript(lang: str, home: Path, src: Path | None = None) -> str:
 
 
 def _stable(log: str) -> str:
-    """The log without its clock (the front matter's times)."""
+    """The log without its clock (the front matter's times, written as Obsidian's date-times or as
+    quoted ISO stamps, as the captured transcript has them)."""
     import re
 
+    log = re.sub(r"(?m)^(\w+: )\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$", r'\1"TIME"', log)
     return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "TIME", log)
 
 

@@ -61,13 +61,17 @@ def test_the_schema_rejects_what_it_should():
 
 _LONELOG = [
     re.compile(r"^$"),
+    re.compile(r"^```$"),  # each scene's notation in a code fence (the spec's digital format)
+    re.compile(r"^# \S.*$"),
     re.compile(r"^## Session \d+$"),
     re.compile(r"^\*Date: \d{4}-\d\d-\d\d( \| Scenes: S1-S\d+)? \| Result: .+\*$"),
-    re.compile(r"^### S\d+ \S.*$"),
+    re.compile(r"^### S\d+ \*\S.*\*$"),
     re.compile(r"^@ \S.*$"),
-    re.compile(r"^d: .+ -> .+ \((virtual|physical|amended)\)$"),
+    re.compile(r"^(d|tbl): .+ -> .+ \((virtual, seed \d+|physical|amended)\)$"),
     re.compile(r"^=> \S.*$"),
-    re.compile(r"^\[(PC|N):[^|\]]+(\|[^|\]]+)*\]$"),
+    re.compile(r"^Rd\d+$"),
+    re.compile(r"^\[/?(COMBAT|DUNGEON STATUS|RESOURCES)\]$"),
+    re.compile(r"^\[(PC|N|F|R|Inv|Wealth):[^|\]]+(\|[^|\]]+)*\]$"),
     re.compile(r"^\(note: .+\)$"),
 ]
 
@@ -82,18 +86,20 @@ def test_every_lonelog_line_is_a_known_symbol_a_header_or_the_players_own_prose(
     typed = {line for e in src.events if e.get("t") == "note" for line in e["text"].splitlines()}
     for line in body.splitlines():
         assert line in typed or any(p.match(line) for p in _LONELOG), f"not Lonelog: {line!r}"
-        assert "→" not in line or line in typed or line.startswith("=>"), f"arrows are ASCII: {line!r}"
+        ascii_arrows = "→" not in line or line in typed or line.startswith(("=>", "[Inv:"))  # the spec's own 3→2
+        assert ascii_arrows, f"arrows are ASCII: {line!r}"
     rolls = sum(1 for e in src.state.log.entries if e["k"] == "roll")
-    assert body.count("\nd: ") == rolls, "one d: line per roll in the log"
+    assert body.count("\nd: ") + body.count("\ntbl: ") == rolls, "one d: or tbl: line per roll in the log"
     assert "\n=> " in body
 
 
 def test_lonelog_of_a_guided_game_has_scenes_choices_and_consequences():
     src = source("inverted-tower-example.md")
     text = lonelog.render(src, replayed("inverted-tower-example.md"))
-    assert "\n### S1 Floor 1\n" in text and "\n### S10 Floor 10\n" in text
+    assert "\n### S1 *Floor 1*\n" in text and "\n### S10 *Floor 10*\n" in text
     assert "\n@ Explore a new room\n" in text
-    assert "\nd: Fight: Skeleton Warrior 1 of 2: DC +1 STR [2] vs 4+ -> fail (virtual)\n" in text
+    assert "\nd: Fight: Skeleton Warrior 1 of 2: DC +1 STR [2] vs 4+ -> fail (virtual, seed 667)\n" in text
+    assert "\ntbl: Treasure: treasure [3] = 3 -> 1 gp (virtual, seed 667)\n" in text
     assert "\n=> Room 1: Mob 1 (killed) Mob 2 (killed)\n" in text
     assert "*Date: 2026-01-01 | Scenes: S1-S10 | Result: won*" in text
 

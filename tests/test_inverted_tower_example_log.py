@@ -38,7 +38,7 @@ def test_the_committed_example_logs_are_regenerated_byte_for_byte(tmp_path):
     assert 'finished: "won"' in main and "Victory!" in main
     assert "## Floor 10" in main and "Necromancer's lair" in main
     variants = (ROOT / "logs" / "inverted-tower-example-variants.md").read_text(encoding="utf-8")
-    assert 'variants: ["elites-deal-2", "no-xp-farming"]' in variants
+    assert 'variants:\n  - "elites-deal-2"\n  - "no-xp-farming"\n' in variants  # a YAML list: an Obsidian list
 
 
 def test_the_scripts_in_memory_fold_writes_the_log_the_session_store_writes(tmp_path):

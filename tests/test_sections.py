@@ -143,12 +143,12 @@ def test_the_exports_show_the_whole_path(book, tmp_path):
     assert "*Date: " in lonelog and "| Scenes: S1-S4 |" in lonelog
     scenes = [line for line in lonelog.splitlines() if line.startswith("### S")]
     assert scenes == [
-        "### S1 §1 — the gate",
-        "### S2 §52",
-        "### S3 §1 — back 1, from §52 — the other way",
-        "### S4 §40",
+        "### S1 *§1 — the gate*",
+        "### S2 *§52*",
+        "### S3 *§1 — back 1, from §52 — the other way*",
+        "### S4 *§40*",
     ]
-    assert lonelog.index("### S1 §1") < lonelog.index("d: 2d6 [6] [6] = 12") < lonelog.index("### S2 §52")
+    assert lonelog.index("### S1 *§1") < lonelog.index("d: 2d6 [6] [6] = 12") < lonelog.index("### S2 *§52")
     ok("export", str(tmp_path / "book.html"), "--format", "html")
     doc = html5lib.parse((tmp_path / "book.html").read_text(encoding="utf-8"), namespaceHTMLElements=False)
     part = doc.find(".//section[@id='sections']")

@@ -1,17 +1,25 @@
-"""A session in Lonelog's core notation, ASCII arrows: for solo journalers and their tools.
+"""A session in Lonelog v1.6 (Roberto Bisceglie's notation for solo play logs), with its add-ons.
 
-The mapping (docs/log-format.md, "Lonelog"):
+The mapping (docs/log-format.md, "Lonelog"), in the spec's own symbols:
 
-- a YAML header (Lonelog's campaign header) and ``## Session 1`` with the date and the result;
-- ``### S<n> <floor or area>`` for each heading of the log (a scene per floor or area), and for each
-  section of a gamebook read (``### S3 §213 — took the left stair``, a scene per section);
+- a YAML campaign header, the campaign title as ``#``, ``## Session 1`` with the date and result;
+- ``### S<n> *<floor or area>*`` for each heading of the log (a scene per floor or area) and for each
+  section of a gamebook read (``### S3 *§213 — took the left stair*``), and the notation of each
+  scene in a code fence, as the spec asks of a digital log;
 - ``@ <choice>`` for each choice the player made in guided play (and each number or name typed);
-- ``d: <why>: <expr> <modifiers> <dice> = <total> vs <target> -> <outcome> (<source>)`` for each roll;
+- ``d: <why>: <expr> <modifiers> <dice> = <total> vs <target> -> <outcome> (<source>)`` for each roll,
+  the source ``physical`` or ``virtual, seed N``; ``tbl: <table> <dice> = <n> -> <row>`` for a roll on a
+  table (a table pack's or the game's own);
 - ``=> <what it caused>`` for what the game recorded after it (a hit, HP lost, a room's outcome: a
   room or round line is written when play leaves it, with its final text);
+- the dungeon add-on: ``[R:ID|status|description]`` when a room is met or changes, and a
+  ``[DUNGEON STATUS]`` block at the end; the resource add-on: ``[Inv:Item|3→2]``, ``[Wealth:Gold+15]``,
+  ``[PC:Hero|HP-2|HP 6/10]`` as they change, and a ``[RESOURCES]`` block at the end; the combat
+  add-on: ``[COMBAT]`` ... ``[/COMBAT]`` around each fight, ``[F:Name|HP 6]`` for the foes it opens with
+  and as they are hurt, ``Rd1``, ``Rd2`` for its rounds (companion/export/sheet.py);
 - notes exactly as the player typed them (so a note written in Lonelog passes through unchanged);
-- ``[PC:...]`` and ``[N:...]`` tags for the heroes and monsters at the end, ``(note: ...)`` for
-  companion's own remarks (dice mode switched, rolls amended, game data).
+- ``[N:...]`` tags for the monsters at the end, ``(note: ...)`` for companion's own remarks (dice
+  mode switched, rolls amended, game data).
 """
 
 from __future__ import annotations
@@ -19,20 +27,39 @@ from __future__ import annotations
 import json
 
 from companion.engine.requests import Choice, Number, Text
-from companion.export.replay import Replay
+from companion.export import sheet as tags
+from companion.export.replay import Replay, Step
 from companion.export.source import Source
 from companion.log.model import Entry
 
 #: How a lonelog line may start (besides a header, a blank line and the player's own notes).
-SYMBOLS = ("@ ", "? ", "d: ", "-> ", "=> ", "[", "(note: ")
+SYMBOLS = ("@ ", "? ", "d: ", "tbl: ", "-> ", "=> ", "[", "(note: ", "Rd")
+FENCE = "```"
 
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def roll_line(r: dict) -> str:
-    """``d: why: DC +1 STR [4] = 5 vs 5+ -> pass (physical)``."""
+def _source(r: dict, seed: int | None) -> str:
+    return f"virtual, seed {seed}" if r["source"] == "virtual" and seed is not None else r["source"]
+
+
+def table_line(r: dict, seed: int | None = None) -> str:
+    """``tbl: Forest Encounter [5] = 5 -> Traveler on the road (physical)``: a roll on a table, with its row."""
+    table = r["expr"][3:].strip()
+    head = f"{_one_line(r['why'])}: " if r.get("why") and r["why"] != table else ""
+    row = str(r["outcome"])
+    total = str(r["total"])
+    if row.startswith(total + ": "):
+        row = row[len(total) + 2 :]
+    return f"tbl: {head}{_one_line(table)} {_one_line(r['dice'])} = {total} -> {_one_line(row)} ({_source(r, seed)})"
+
+
+def roll_line(r: dict, seed: int | None = None) -> str:
+    """``d: why: DC +1 STR [4] = 5 vs 5+ -> pass (physical)``; a table's roll as ``tbl:``."""
+    if str(r["expr"]).startswith("DR ") and len(str(r["expr"]).split()) > 1 and not r.get("target"):
+        return table_line(r, seed)
     head = f"{_one_line(r['why'])}: " if r.get("why") else ""
     dice = r["dice"] if r["dice"] != "(total only)" else "total only"
     if r.get("amended_from"):
@@ -51,7 +78,7 @@ def roll_line(r: dict) -> str:
     text += f" -> {_one_line(outcome)}"
     if r.get("natural"):
         text += f", {r['natural']}"
-    return f"d: {head}{text} ({r['source']})"
+    return f"d: {head}{text} ({_source(r, seed)})"
 
 
 def choice_line(request: object, event: dict) -> str | None:
@@ -83,10 +110,10 @@ def _meta_prefixes() -> tuple[str, ...]:
     return tuple({text.split("{")[0].split(" (")[0] for m in messages for text in (m, _(m))})
 
 
-def _entry(e: Entry) -> list[str]:
+def _entry(e: Entry, seed: int | None = None) -> list[str]:
     kind = e["k"]
     if kind == "roll":
-        return [roll_line(e["r"])]
+        return [roll_line(e["r"], seed)]
     if kind == "note":
         return [line.rstrip() for line in str(e.get("t", "")).splitlines() if line.strip()]
     text = _one_line(e.get("t", ""))
@@ -111,6 +138,7 @@ def _header(source: Source, scenes: int) -> list[str]:
         "tools": "companion",
     }
     lines = ["---", *(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()), "---", ""]
+    lines += [f"# {_one_line(source.title)}: {_one_line(meta.name)}", ""]
     result = state.finished or "in play"
     scene_text = f" | Scenes: S1-S{scenes}" if scenes else ""
     lines += ["## Session 1", f"*Date: {source.date}{scene_text} | Result: {_one_line(result)}*"]
@@ -118,87 +146,154 @@ def _header(source: Source, scenes: int) -> list[str]:
 
 
 def _tags(source: Source) -> list[str]:
-    """The heroes and monsters as Lonelog tags, the way the sheet keeps them."""
+    """The monsters (and heroes by their hits) as Lonelog tags, the way the sheet keeps them."""
     from companion.export.replay import figures
 
     t = source.state.trackers
     out = []
-    pc = []
-    for name, c in t.counters.items():
-        label = name.upper() if len(name) <= 3 else name.capitalize()
-        pc.append(f"{label} {c.value}/{c.max}" if c.max is not None else f"{label} {c.value}")
-    if "xp" in t.counters:
-        pc.append(f"Level {t.level}")
-    pc += [f"{n} x{k}" for n, k in t.items.items() if k]
-    if pc:
-        out.append(f"[PC:{_one_line(source.hero or 'Hero')}|" + "|".join(pc) + "]")
     for tally in t.tallies.values():
         state = "slain" if tally.slain else f"{tally.left} of {tally.max_hits} hits left"
-        out.append(f"[{'N' if tally.monster else 'PC'}:{_one_line(tally.name)}|{state}]")
+        out.append(f"[{'N' if tally.monster else 'PC'}:{tags.one_line(tally.name)}|{state}]")
     for name, health, most, level in figures(source.state.game):
         shown = f"health {health}/{most}" if most is not None else f"health {health}"
-        out.append(f"[N:{_one_line(name)}|{shown}" + (f"|level {level}" if level is not None else "") + "]")
+        out.append(f"[N:{tags.one_line(name)}|{shown}" + (f"|level {level}" if level is not None else "") + "]")
     return out
+
+
+class _Writer:
+    """The body as it is written: scenes, each a list of notation lines (fenced when written out)."""
+
+    def __init__(self, source: Source, replay: Replay) -> None:
+        self.seed = source.meta.seed
+        self.hero = source.state.hero or source.meta.hero or source.hero or "Hero"
+        #: (scene heading or None before the first one, its lines).
+        self.scenes: list[tuple[str | None, list[str]]] = [(None, [])]
+        self.open_line: Entry | None = None
+        self.lines_by_key: dict[str, Entry] = {}
+        # A choice is written just before what it led to, after the room or round it ended is closed.
+        self.waiting: list[str] = []
+        self.sheet = replay.start
+        self.fighting = False
+        self.rounds = 0
+        self.round: int | None = None
+        #: A fight begins with this step: [COMBAT] is written before its first line after a heading.
+        self.opening: Step | None = None
+
+    @property
+    def body(self) -> list[str]:
+        return self.scenes[-1][1]
+
+    def close(self) -> None:
+        if self.open_line is not None:
+            self.body.append(f"=> {_one_line(self.open_line.get('t', ''))}")
+            self.open_line = None
+
+    def flush(self) -> None:
+        self.body.extend(self.waiting)
+        self.waiting.clear()
+
+    def step(self, step: Step) -> None:
+        if step.event.get("t") == "answer":
+            choice = choice_line(step.request, step.event)
+            if choice:
+                self.waiting.append(choice)
+        # The round this event was played in: the one under way before it (the event that ends a
+        # round moves the count on), or for a fight's first event, the fight's own.
+        played_in = self.sheet.round if self.fighting else step.sheet.round
+        was_fighting = self.fighting
+        if step.fight and not self.fighting:
+            self.opening = step
+        elif self.fighting and self._new_round(step, played_in):  # the event that ends a fight is in it
+            self.flush()
+            self.rounds += 1
+            self.body.append(f"Rd{self.rounds}")
+        for e in step.entries:
+            self.entry(e)
+        self._open()
+        self.flush()
+        shown = tags.changes(self.sheet, step.sheet, self.hero)
+        if was_fighting and step.fight:  # a foe that joins the fight
+            shown += tags.foe_tags(step.sheet, self.sheet, new_only=True)
+        self.body.extend(shown)
+        if self.fighting and not step.fight:
+            self.body.append("[/COMBAT]")
+            self.fighting = False
+        self.sheet = step.sheet
+
+    def _open(self) -> None:
+        """``[COMBAT]`` and the foes it opens with, once the scene it is fought in has begun."""
+        step, self.opening = self.opening, None
+        if step is None:
+            return
+        self.flush()
+        self.body.append("[COMBAT]")
+        self.body.extend(tags.foe_tags(step.sheet))
+        self.fighting, self.rounds, self.round = True, 0, step.sheet.round
+        if self._new_round(step, step.sheet.round):
+            self.rounds += 1
+            self.body.append(f"Rd{self.rounds}")
+
+    def _new_round(self, step: Step, played_in: int | None) -> bool:
+        """A round begins: a roll in a round the game counts as new, or (a game that counts none) a roll."""
+        rolled = any(e["k"] == "roll" for e in step.entries)
+        if played_in is None:
+            return rolled
+        if not rolled or (self.rounds and played_in == self.round):
+            return False
+        self.round = played_in
+        return True
+
+    def entry(self, e: Entry) -> None:
+        kind = e["k"]
+        section = kind == "line" and str(e.get("key", "")).startswith("section-")  # a gamebook's: a scene
+        if kind != "heading" and not section:
+            self._open()
+        if kind == "heading" or section:
+            self.close()
+            if self.fighting:  # a scene ends the combat block (the spec: the next scene marker ends it)
+                self.body.append("[/COMBAT]")
+                self.fighting = False
+            self.scenes.append((_one_line(e.get("t", "")), []))
+            self.flush()
+            return
+        if kind == "line":
+            self.close()
+            self.flush()
+            self.lines_by_key[e["key"]] = e
+            self.open_line = e
+            return
+        parent = e.get("p")
+        if parent is not None and parent in self.lines_by_key and self.lines_by_key[parent] is not self.open_line:
+            self.close()
+            self.open_line = self.lines_by_key[parent]
+        self.flush()
+        self.body.extend(_entry(e, self.seed))
+
+    def finish(self, source: Source, last: tags.Sheet) -> None:
+        self.close()
+        self.flush()
+        if self.fighting:
+            self.body.append("[/COMBAT]")
+        end = tags.dungeon_status(last) + tags.resources(last, self.hero) + _tags(source)
+        if end:
+            if self.body:
+                self.body.append("")
+            self.body.extend(end)
 
 
 def render(source: Source, replay: Replay) -> str:
     """The whole session in Lonelog notation."""
-    body: list[str] = []
-    scenes = 0
-    open_line: Entry | None = None
-
-    def close() -> None:
-        nonlocal open_line
-        if open_line is not None:
-            body.append(f"=> {_one_line(open_line.get('t', ''))}")
-            open_line = None
-
-    lines_by_key: dict[str, Entry] = {}
-    # A choice is written just before what it led to, after the room or round it ended is closed.
-    waiting: list[str] = []
-
-    def flush() -> None:
-        body.extend(waiting)
-        waiting.clear()
-
+    w = _Writer(source, replay)
     for step in replay.steps:
-        if step.event.get("t") == "answer":
-            choice = choice_line(step.request, step.event)
-            if choice:
-                waiting.append(choice)
-        for e in step.entries:
-            kind = e["k"]
-            if kind == "heading":
-                close()
-                scenes += 1
-                body.extend(["", f"### S{scenes} {_one_line(e.get('t', ''))}"])
-                flush()
-                continue
-            if kind == "line" and str(e.get("key", "")).startswith("section-"):
-                close()  # a gamebook's section: a scene of its own (§213 — what was chosen there)
-                scenes += 1
-                body.extend(["", f"### S{scenes} {_one_line(e.get('t', ''))}"])
-                flush()
-                continue
-            if kind == "line":
-                close()
-                flush()
-                lines_by_key[e["key"]] = e
-                open_line = e
-                continue
-            parent = e.get("p")
-            if parent is not None and parent in lines_by_key and lines_by_key[parent] is not open_line:
-                close()
-                open_line = lines_by_key[parent]
-            flush()
-            body.extend(_entry(e))
-    close()
-    flush()
-    out = _header(source, scenes)
-    if body and body[0] != "":
-        out.append("")
-    out += body
-    tags = _tags(source)
-    if tags:
-        out += ["", *tags]
+        w.step(step)
+    w.finish(source, replay.steps[-1].sheet if replay.steps else replay.start)
+    scenes = [s for s in w.scenes if s[0] is not None]
+    out = _header(source, len(scenes))
+    n = 0
+    for heading, lines in w.scenes:
+        if heading is not None:
+            n += 1
+            out += ["", f"### S{n} *{heading}*"]
+        if lines:
+            out += ["", FENCE, *lines, FENCE]
     return "\n".join(out).rstrip() + "\n"

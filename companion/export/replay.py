@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.requests import Request
+from companion.export.sheet import Sheet, sheet_of
 from companion.games import load
 from companion.i18n import _
 from companion.log.model import Entry
@@ -51,6 +52,8 @@ class Step:
     after: Reading | None = None
     #: The fights this event ended: their key → "won", "lost" or "fled".
     ended: dict[Any, str] = field(default_factory=dict)
+    #: Rooms, resources and foes after the event (what Lonelog's add-ons tag: companion/export/sheet.py).
+    sheet: Sheet = field(default_factory=Sheet)
 
 
 @dataclass
@@ -62,6 +65,8 @@ class Replay:
     kinds: dict[str, str] = field(default_factory=dict)
     #: Series name → its maximum, where one is known (Max HP, a hero's hits).
     maxima: dict[str, int] = field(default_factory=dict)
+    #: Rooms, resources and foes before the first event.
+    start: Sheet = field(default_factory=Sheet)
 
     def headings(self) -> list[tuple[int, str]]:
         """(step index, text) of each floor or area heading the log opened."""
@@ -173,7 +178,7 @@ def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None) -> Repla
     :func:`companion.export.moments.probe_for`) reads the fights along the way."""
     spec = load(meta.game)
     fold = Fold(spec, new_state(spec, meta), amended=amendments(events))
-    result = Replay(meta, fold.state)
+    result = Replay(meta, fold.state, start=sheet_of(fold.state))
     fights: dict[Any, Reading] = {}  # every fight read and not over: its last reading
     for event in events:
         request = fold.pending
@@ -201,10 +206,11 @@ def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None) -> Repla
                 request=request,
                 entries=state.log.entries[before:],
                 values=_values(state, result.kinds, result.maxima),
-                fight=fight_on(state.game),
+                fight=fight_on(state.game) or state.trackers.fight is not None,  # a game's or a pack's fight
                 before=before_reading,
                 after=after,
                 ended=ended,
+                sheet=sheet_of(state),
             )
         )
     _trim_figures(result)

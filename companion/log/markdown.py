@@ -1,8 +1,12 @@
 """Render a session's log as markdown: YAML front matter, then floors, rooms and their rolls.
 
 The output is plain CommonMark (headings, paragraphs, nested lists, code spans) so it reads the same
-in any viewer. Player-typed text is escaped; the front matter values are JSON strings, which are
-valid YAML double-quoted scalars.
+in any viewer, and holds no html (Obsidian's reader drops some). Player-typed text is escaped.
+
+The front matter reads as Obsidian properties: texts are JSON strings (valid YAML double-quoted
+scalars), numbers are numbers, a list is a YAML list (one ``- item`` a line), and the times are
+YAML date-times as Obsidian's "Date & time" property writes them (``2026-12-01T20:50:30``, UTC, as
+the save keeps them).
 
 The file on disk is not rendered whole after every action: :mod:`companion.log.writer` edits it by
 what changed, from the same pieces (:func:`head_text`, :func:`top_rows`, :func:`child_row`,
@@ -33,16 +37,23 @@ def escape(text: str) -> str:
     return _ESCAPE.sub(r"\\\1", visible(" ".join(text.split())))
 
 
+_STAMP = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?Z")
+
+
 def _yaml(value: object) -> str:
+    """One property's value: after ``key:`` on its line (a list: its items on the lines below)."""
     if value is None:
-        return "null"
+        return " null"
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return " true" if value else " false"
     if isinstance(value, int):
-        return str(value)
+        return f" {value}"
     if isinstance(value, list):
-        return "[" + ", ".join(_yaml(v) for v in value) + "]"
-    return json.dumps(visible(str(value)), ensure_ascii=False)
+        return "".join(f"\n  -{_yaml(v)}" for v in value) if value else " []"
+    stamp = _STAMP.fullmatch(str(value))
+    if stamp:  # a date-time, unquoted: a date to Obsidian and to YAML
+        return f" {stamp.group(1)}"
+    return " " + json.dumps(visible(str(value)), ensure_ascii=False)
 
 
 #: The front matter's labels, translated with the log (a Russian log reads "игра:", "кубики:", ...).
@@ -74,7 +85,7 @@ def front_matter(state: State, title: str, hero: str | None) -> str:
         "hero": hero,
         "finished": _(state.finished) if state.finished else None,
     }
-    body = "\n".join(f"{_(LABELS[k])}: {_yaml(v)}" for k, v in fields.items())
+    body = "\n".join(f"{_(LABELS[k])}:{_yaml(v)}" for k, v in fields.items())
     return f"---\n{body}\n---"
 
 
