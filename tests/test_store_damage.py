@@ -136,6 +136,19 @@ def test_repair_keeps_the_intact_events_and_moves_the_rest_aside() -> None:
     assert cli("sessions", "repair", "dmg", "--yes").stdout.startswith("Session dmg is intact")
 
 
+def test_a_damaged_session_is_refused_in_its_own_language() -> None:
+    """A session played in Russian says what is lost, and the way out, as whole Russian sentences."""
+    assert cli("new", "dark-tower", "--name", "башня", "--lang", "ru", "--seed", "3").exit_code == 0
+    folder = _home() / "sessions" / "башня"
+    (folder / "events" / "journal.jsonl").unlink()
+    err = _refused("status")
+    journal = folder / "events" / "journal.jsonl"
+    assert err.startswith(f"companion: сессию «башня» нельзя открыть: нет её последнего файла событий {journal}"), err
+    assert "верните файл (из резервной копии) и повторите команду;" in err
+    assert "или оставьте целые события командой: companion sessions repair башня" in err
+    assert "cannot be opened" not in err and "put the file back" not in err
+
+
 def test_a_damaged_meta_file_is_written_again_from_the_journal() -> None:
     folder = _played(20)
     (folder / "session.json").write_text("{ not json")

@@ -32,6 +32,7 @@ def sessions_repair(
       companion sessions repair example --yes
     """
     env: Env = ctx.obj
+    from companion.cli.env import fold_for
     from companion.cli.kit import store
     from companion.errors import CompanionError, InputError
     from companion.session.service import Session
@@ -48,9 +49,14 @@ def sessions_repair(
                 _("Session {name} is intact ({n} events): nothing to repair.").format(name=files.slug, n=found.intact)
             )
             return
-        env.echo(_("Session {name}: {problem}.").format(name=files.slug, problem=found.problem))
+        env.echo(fold_for(env.stdout, _("Session {name}: {problem}.").format(name=files.slug, problem=found.problem)))
         env.echo(
-            _("The first {n} events are intact; repairing keeps them and moves the rest aside.").format(n=found.intact)
+            fold_for(
+                env.stdout,
+                _("The first {n} events are intact; repairing keeps them and moves the rest aside.").format(
+                    n=found.intact
+                ),
+            )
         )
         if not yes:
             if not env.interactive:
@@ -68,9 +74,6 @@ def sessions_repair(
     if json_out:
         env.print_json({"session": files.slug, "repaired": True, "events": session.count, "moved": str(aside)})
         return
-    env.echo(
-        _("Kept {n} events; the rest, the damaged files and a copy of the log are in {path}.").format(
-            n=session.count, path=aside
-        )
-    )
-    env.echo(_("Log: {path}").format(path=session.meta.log_path))
+    kept = _("Kept {n} events; the rest, the damaged files and a copy of the log are in {path}.")
+    env.echo(fold_for(env.stdout, kept.format(n=session.count, path=aside)))
+    env.echo(fold_for(env.stdout, _("Log: {path}").format(path=session.meta.log_path)))

@@ -12,48 +12,109 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import StoreError
+from companion.i18n import _, ngettext, quote
 
 if TYPE_CHECKING:
     from companion.store.events import Events
 
 
-def _hint(slug: str, intact: int | None, what: str = "the file") -> str:
-    keep = (
-        f"or keep the {intact} events before the damage with: companion sessions repair {slug}"
-        if intact is not None
-        else f"or keep the events that are intact with: companion sessions repair {slug}"
-    )
-    return f"put {what} back (from a backup) and run the command again; {keep}"
+def _hint(slug: str, intact: int | None, missing_file: bool) -> str:
+    """The two ways out, as one sentence: put the file back, or repair (keeping ``intact`` events)."""
+    command = f"companion sessions repair {slug}"
+    if intact is None:
+        if missing_file:
+            text = _(
+                "put the missing events file back (from a backup) and run the command again; "
+                "or keep the events that are intact with: {command}"
+            )
+        else:
+            text = _(
+                "put the file back (from a backup) and run the command again; "
+                "or keep the events that are intact with: {command}"
+            )
+        return text.format(command=command)
+    if missing_file:
+        text = ngettext(
+            "put the missing events file back (from a backup) and run the command again; "
+            "or keep the {n} event before the damage with: {command}",
+            "put the missing events file back (from a backup) and run the command again; "
+            "or keep the {n} events before the damage with: {command}",
+            intact,
+        )
+    else:
+        text = ngettext(
+            "put the file back (from a backup) and run the command again; "
+            "or keep the {n} event before the damage with: {command}",
+            "put the file back (from a backup) and run the command again; "
+            "or keep the {n} events before the damage with: {command}",
+            intact,
+        )
+    return text.format(n=intact, command=command)
+
+
+def _span_missing(first: int, last: int, who: str, count: int) -> str:
+    """Events ``first``-``last`` are missing, though ``who`` was written after event ``last``."""
+    if first == last:
+        text = _("event {last} is missing: {who} was written after event {last}, but its events end at {count}")
+    else:
+        text = _(
+            "events {first}-{last} are missing: {who} was written after event {last}, but its events end at {count}"
+        )
+    return text.format(first=first, last=last, who=who, count=count)
 
 
 class Damaged(StoreError):
-    """Events missing or damaged: refused before anything is written (exit 1)."""
+    """Events missing or damaged: refused before anything is written (exit 1).
 
-    def __init__(self, slug: str, message: str, intact: int | None, what: str = "the file") -> None:
-        super().__init__(f"session {slug!r} cannot be opened: {message}", hint=_hint(slug, intact, what))
+    ``problem`` is one whole clause (translated) saying what is wrong; the message is
+    "session NAME cannot be opened: PROBLEM", and the hint the two ways out."""
+
+    def __init__(self, slug: str, problem: str, intact: int | None, missing_file: bool = False) -> None:
+        super().__init__(
+            _("session {name} cannot be opened: {problem}").format(name=quote(slug), problem=problem),
+            hint=_hint(slug, intact, missing_file),
+        )
         self.slug = slug
+        self.problem = problem
         self.intact = intact
 
     @classmethod
-    def journal(cls, events: Events, why: str) -> Damaged:
+    def journal(cls, events: Events, why: str | None = None) -> Damaged:
+        """The journal is missing (``why`` None) or is ``why`` (a translated state: "damaged (...)")."""
         j = events.journal
         base = j.base if j is not None else None
-        after = f" (it holds the events after {base})" if base else ""
-        return cls(events.slug, f"its newest events file {events.journal_path} is {why}{after}", base)
+        path = events.journal_path
+        if why is None:
+            if base:
+                text = _("its newest events file {path} is missing (it holds the events after {base})")
+            else:
+                text = _("its newest events file {path} is missing")
+        elif base:
+            text = _("its newest events file {path} is {why} (it holds the events after {base})")
+        else:
+            text = _("its newest events file {path} is {why}")
+        return cls(events.slug, text.format(path=path, why=why, base=base), base)
 
     @classmethod
     def segment(cls, events: Events, index: int, why: str) -> Damaged:
+        """Sealed events file ``index`` is damaged; ``why`` is a whole translated clause about it."""
         size = events.segment_size
         first = index * size + 1
-        return cls(events.slug, f"events {first}-{first + size - 1} are lost: {why}", first - 1)
+        problem = _("events {first}-{last} are lost: {why}").format(first=first, last=first + size - 1, why=why)
+        return cls(events.slug, problem, first - 1)
 
     @classmethod
     def missing(cls, slug: str, count: int, witness: int, who: str) -> Damaged:
-        """The events end at ``count`` but ``who`` (the log, a snapshot) was written after ``witness``."""
-        span = f"event {witness} is" if witness == count + 1 else f"events {count + 1}-{witness} are"
-        return cls(
-            slug,
-            f"{span} missing: {who} was written after event {witness}, but its events end at {count}",
-            count,
-            "the missing events file",
-        )
+        """The events end at ``count`` but ``who`` (the log, a snapshot: a translated noun phrase) was
+        written after ``witness``."""
+        return cls(slug, _span_missing(count + 1, witness, who, count), count, missing_file=True)
+
+    @classmethod
+    def witnessed(cls, exc: Damaged, known: int) -> Damaged:
+        """``exc`` found in a session whose log or snapshots were written after event ``known``."""
+        kept = exc.intact or 0
+        if known == kept + 1:
+            text = _("event {last} is missing: {problem}; its log was written after event {last}")
+        else:
+            text = _("events {first}-{last} are missing: {problem}; its log was written after event {last}")
+        return cls(exc.slug, text.format(first=kept + 1, last=known, problem=exc.problem), kept)

@@ -24,6 +24,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import _, ngettext, number
 from companion.store import journal
 from companion.store.atomic import AtomicJSONStorage, CorruptFileError, read_json
 from companion.store.damage import Damaged
@@ -69,14 +70,14 @@ class Events:
         except CorruptFileError as exc:
             raise Damaged.journal(self, exc.why) from None
         if found is None:
-            raise Damaged.journal(self, "missing")
+            raise Damaged.journal(self)
         self.journal = found
         if found.torn and repair:
             self._cut_torn(found)
         base = found.base
         sealed = found.header.get("sealed", [])
         if base % SEGMENT or not isinstance(sealed, list) or len(sealed) != base // SEGMENT:
-            raise Damaged.journal(self, "damaged (its header does not match its events files)")
+            raise Damaged.journal(self, _("damaged (its header does not match its events files)"))
         for index, size in enumerate(sealed):
             self._check_sealed(index, size)
         for index in self.segments():
@@ -98,15 +99,21 @@ class Events:
         try:
             info = os.stat(path)
         except FileNotFoundError:
-            raise Damaged.segment(self, index, f"{path} is missing") from None
+            raise Damaged.segment(self, index, _("{path} is missing").format(path=path)) from None
         except OSError as exc:
-            raise Damaged.segment(self, index, f"{path} cannot be read ({exc.strerror})") from None
-        if not stat.S_ISREG(info.st_mode):
-            raise Damaged.segment(self, index, f"{path} is not a regular file any more")
-        if info.st_size != size:
             raise Damaged.segment(
-                self, index, f"{path} changed after it was sealed ({info.st_size:,} bytes, not {size:,})"
+                self, index, _("{path} cannot be read ({why})").format(path=path, why=exc.strerror)
+            ) from None
+        if not stat.S_ISREG(info.st_mode):
+            raise Damaged.segment(self, index, _("{path} is not a regular file any more").format(path=path))
+        if info.st_size != size:
+            changed = ngettext(
+                "{path} changed after it was sealed ({size} byte, not {sealed})",
+                "{path} changed after it was sealed ({size} bytes, not {sealed})",
+                info.st_size,
             )
+            sizes = {"size": number(info.st_size, group=True), "sealed": number(size, group=True)}
+            raise Damaged.segment(self, index, changed.format(path=path, **sizes))
 
     def _leftover(self, index: int, repair: bool) -> None:
         """An events file beyond the sealed ones: left by a crash while sealing, undoing past a sealed file
@@ -115,10 +122,14 @@ class Events:
         j = self.journal
         path = self.segment(index)
         if index * SEGMENT != j.base:
-            raise Damaged.segment(self, index, f"{path} is an events file the journal does not know")
+            raise Damaged.segment(
+                self, index, _("{path} is an events file the journal does not know").format(path=path)
+            )
         events = self._read_segment(index, partial=True)
         if [journal.encode(e) for e in events] != j.lines[: len(events)]:
-            raise Damaged.segment(self, index, f"{path} differs from the same events in the journal")
+            raise Damaged.segment(
+                self, index, _("{path} differs from the same events in the journal").format(path=path)
+            )
         if repair:
             path.unlink()
 
@@ -136,19 +147,27 @@ class Events:
         try:
             data = read_json(path)
         except CorruptFileError as exc:
-            raise Damaged.segment(self, index, f"{path} is {exc.why}") from None
+            raise Damaged.segment(self, index, _("{path} is {why}").format(path=path, why=exc.why)) from None
         if data is None:
-            raise Damaged.segment(self, index, f"{path} is missing")
+            raise Damaged.segment(self, index, _("{path} is missing").format(path=path))
         table = data.get("events")
         size = min(len(table), SEGMENT) if partial and isinstance(table, dict) else SEGMENT
         ids = [str(i) for i in range(first, first + size)]
         if not isinstance(table, dict) or not ids or sorted(table, key=_num) != ids:
-            raise Damaged.segment(self, index, f"{path} does not hold events {first}-{first + SEGMENT - 1}")
+            raise Damaged.segment(
+                self,
+                index,
+                _("{path} does not hold events {first}-{last}").format(
+                    path=path, first=first, last=first + SEGMENT - 1
+                ),
+            )
         out = []
         for key in ids:
             event = table[key]
             if not isinstance(event, dict):
-                raise Damaged.segment(self, index, f"{path} is damaged (event {key} is not an object)")
+                raise Damaged.segment(
+                    self, index, _("{path} is damaged (event {n} is not an object)").format(path=path, n=key)
+                )
             out.append({"id": int(key), **event})
         return out
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import _
 from companion.store import journal
 from companion.store.atomic import StoreError, read_json
 from companion.store.damage import Damaged
@@ -34,7 +35,7 @@ def migrate(files: SessionFiles, meta: dict[str, Any]) -> None:
     indices = events.segments()
     if indices != list(range(len(indices))):
         missing = next(i for i in range(len(indices) + 1) if i not in indices)
-        raise Damaged.segment(events, missing, f"{events.segment(missing)} is missing")
+        raise Damaged.segment(events, missing, _("{path} is missing").format(path=events.segment(missing)))
     chunks: list[list[dict[str, Any]]] = []
     for index in indices:
         last = index == indices[-1]
@@ -44,7 +45,7 @@ def migrate(files: SessionFiles, meta: dict[str, Any]) -> None:
     head = _head(files)
     known = head.get("events") if head else None
     if isinstance(known, int) and known > count:
-        raise Damaged.missing(files.slug, count, known, f"its snapshot {files.head_file}")
+        raise Damaged.missing(files.slug, count, known, _("its snapshot {path}").format(path=files.head_file))
     full = [c for c in chunks if len(c) == SEGMENT]
     rest = chunks[len(full)] if len(full) < len(chunks) else []
     sealed = [events.segment(i).stat().st_size for i in range(len(full))]

@@ -79,20 +79,24 @@ def survey(files: SessionFiles) -> Survey:
         try:
             chunk = events._read_segment(index)
         except Damaged as exc:
-            found.problem = found.problem or exc.message
+            found.problem = found.problem or exc.problem
             return found
         del chunk
         found.sealed, index = index + 1, index + 1
         found.sizes.append(path.stat().st_size)
     if raw is None or not raw:
-        found.problem = found.problem or f"{events.journal_path} is missing or empty"
+        found.problem = found.problem or _("{path} is missing or empty").format(path=events.journal_path)
         return found
     if base != found.sealed * SEGMENT:
         if isinstance(base, int) and base > found.sealed * SEGMENT:
             first_lost = found.sealed * SEGMENT + 1
-            found.problem = found.problem or f"events {first_lost}-{base} are missing (their events file is gone)"
+            found.problem = found.problem or _("events {first}-{last} are missing (their events file is gone)").format(
+                first=first_lost, last=base
+            )
             return found
-        found.problem = found.problem or f"{events.journal_path} does not follow the sealed events files"
+        found.problem = found.problem or _("{path} does not follow the sealed events files").format(
+            path=events.journal_path
+        )
         return found
     body = raw[raw.find(b"\n") + 1 :]
     for n, line in enumerate(body.split(b"\n")[:-1], start=1):
@@ -102,7 +106,9 @@ def survey(files: SessionFiles) -> Survey:
         except ValueError:
             event = None
         if not isinstance(event, dict) or event.get("id") != event_id:
-            found.problem = found.problem or f"{events.journal_path} is damaged at event {event_id}"
+            found.problem = found.problem or _("{path} is damaged at event {n}").format(
+                path=events.journal_path, n=event_id
+            )
             break
         found.lines.append(line + b"\n")
     return found

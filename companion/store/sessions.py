@@ -191,11 +191,15 @@ class SessionFiles:
         count = found.count
         newest = max(self.checkpoints.counts(), default=0)
         if newest > count:
-            raise Damaged.missing(self.slug, count, newest, f"its snapshot {self.checkpoints.path(newest)}")
+            raise Damaged.missing(
+                self.slug, count, newest, _("its snapshot {path}").format(path=self.checkpoints.path(newest))
+            )
         state = self.read_log_state()
         shown = state.get("events", 0) if state else 0
         if isinstance(shown, int) and shown > count:
-            raise Damaged.missing(self.slug, count, shown, f"its log ({state.get('path', 'the log')})")
+            log = state.get("path")
+            who = _("its log ({path})").format(path=log) if log else _("its log")
+            raise Damaged.missing(self.slug, count, shown, who)
         return found
 
     def _witnessed(self, exc: Damaged) -> Damaged:
@@ -204,15 +208,9 @@ class SessionFiles:
         state = self.read_log_state()
         if state and isinstance(state.get("events"), int):
             known = max(known, state["events"])
-        kept = exc.intact or 0
-        if known <= kept:
+        if known <= (exc.intact or 0):
             return exc
-        span = f"event {known} is" if known == kept + 1 else f"events {kept + 1}-{known} are"
-        return Damaged(
-            self.slug,
-            f"{span} missing: {exc.message.split(': ', 1)[1]}; its log was written after event {known}",
-            kept,
-        )
+        return Damaged.witnessed(exc, known)
 
     def count_events(self) -> int:
         if self.events.journal is None:
@@ -238,7 +236,7 @@ class SessionFiles:
             return dict(head.get("summary", {})) if isinstance(head, dict) else {}
         found = journal.read(self.events.journal_path)
         if found is None:
-            raise Damaged.journal(self.events, "missing")
+            raise Damaged.journal(self.events)
         out: dict[str, Any] = {"events": found.count, "updated": meta["meta"].get("created")}
         for count in reversed(self.checkpoints.counts()):
             doc = self.checkpoints.read(count)
