@@ -376,3 +376,15 @@ def info(env: Env, lines: Sequence[str], json_out: bool) -> None:
 def fraction_text(p: Any) -> str:
     """A probability as ``"N/D"``, the form every ``--json`` gives."""
     return f"{p.numerator}/{p.denominator}"
+
+
+def root_options(ctx: Any) -> list[str]:
+    """The root's folder options as given (``--data-dir``, ``--logs-dir``), for a command that runs
+    further commands in its own process (the shell, serve): each of them is read with these."""
+    root = ctx.find_root().params
+    args: list[str] = []
+    if root.get("data_dir") is not None:
+        args += ["--data-dir", str(root["data_dir"])]
+    if root.get("logs_dir") is not None:
+        args += ["--logs-dir", str(root["logs_dir"])]
+    return args

@@ -56,15 +56,10 @@ def serve(
       companion serve --token-file serve.token   the same address after a restart
     """
     env: Env = ctx.obj
+    from companion.cli.kit import root_options
     from companion.serve.server import run
 
-    root = ctx.find_root().params
-    root_args: list[str] = []
-    if root.get("data_dir") is not None:
-        root_args += ["--data-dir", str(root["data_dir"])]
-    if root.get("logs_dir") is not None:
-        root_args += ["--logs-dir", str(root["logs_dir"])]
-    raise typer.Exit(run(env, root_args, session or env.session, port=port, lan=lan, token_file=token_file))
+    raise typer.Exit(run(env, root_options(ctx), session or env.session, port=port, lan=lan, token_file=token_file))
 
 
 app = typer.Typer(rich_markup_mode=None)

@@ -35,15 +35,10 @@ def shell(
       help                the short forms and the keys; Ctrl-D or exit leaves
     """
     env: Env = ctx.obj
+    from companion.cli.kit import root_options
     from companion.shell.repl import run
 
-    root = ctx.find_root().params
-    root_args: list[str] = []
-    if root.get("data_dir") is not None:
-        root_args += ["--data-dir", str(root["data_dir"])]
-    if root.get("logs_dir") is not None:
-        root_args += ["--logs-dir", str(root["logs_dir"])]
-    raise typer.Exit(run(env, root_args, name or env.session))
+    raise typer.Exit(run(env, root_options(ctx), name or env.session))
 
 
 app = typer.Typer(rich_markup_mode=None)
