@@ -7,8 +7,13 @@ from typing import Any
 from companion.dice.expr import parse
 from companion.dice.roll import Roll, evaluate
 from companion.engine.requests import Choice, Number, RollRequest, Text
-from companion.games.dark_tower import GAME, lookup, rules_draw, rules_items, rules_setup, rules_turns
-from companion.games.dark_tower import cards as C
+from companion.games.dark_tower import GAME
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import draw as rules_draw
+from companion.games.dark_tower.rules import items as rules_items
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules import setup as rules_setup
+from companion.games.dark_tower.rules import turns as rules_turns
 from companion.session.service import new_state
 from companion.session.state import Meta, State
 

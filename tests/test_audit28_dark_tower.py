@@ -7,8 +7,11 @@
 
 from __future__ import annotations
 
-from companion.games.dark_tower import lookup, rules_draw, rules_events, rules_fights
-from companion.games.dark_tower.rules_fights import Plan
+from companion.games.dark_tower.rules import draw as rules_draw
+from companion.games.dark_tower.rules import events as rules_events
+from companion.games.dark_tower.rules import fights as rules_fights
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules.fights import Plan
 from tests.audit_support import js, refused, run
 from tests.dark_tower_helpers import Script, dt, fight_with, table
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from companion.cli.app import app
-from companion.games.dark_tower import cards as C
+from companion.games.dark_tower.rules import cards as C
 from companion.session import catalogue
 
 runner = CliRunner()

@@ -16,8 +16,12 @@ from companion.dice.odds import percent
 from companion.engine.describe import parse_choice
 from companion.engine.requests import choice
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import engine_asks, engine_end, lookup, rules_draw, rules_turns
+from companion.games.dark_tower.engine import asks as engine_asks
+from companion.games.dark_tower.engine import end as engine_end
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import draw as rules_draw
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules import turns as rules_turns
 from companion.session import catalogue
 from tests.dark_tower_helpers import Script, new, table
 

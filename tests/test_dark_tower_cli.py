@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from companion.cli.app import app
 from companion.dice.expr import parse
 from companion.dice.source import VirtualDice
-from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import odds
+from companion.games.dark_tower.rules import cards as C
 from companion.session import catalogue
 
 runner = CliRunner()
@@ -271,8 +271,8 @@ def test_cards_entered_are_kept_for_the_next_game():
 def test_the_dark_command_module_imports_only_typer():
     code = (
         "import sys, companion.games.dark_tower.cli; "
-        "heavy = ('rich', 'questionary', 'tinydb', 'companion.games.dark_tower.lookup', "
-        "'companion.games.dark_tower.rules_events', 'companion.games.dark_tower.engine'); "
+        "heavy = ('rich', 'questionary', 'tinydb', 'companion.games.dark_tower.rules.lookup', "
+        "'companion.games.dark_tower.rules.events', 'companion.games.dark_tower.engine'); "
         "print(sorted(m for m in heavy if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -6,7 +6,9 @@ from companion.dice.expr import parse
 from companion.dice.render import fraction
 from companion.dice.roll import evaluate
 from companion.engine.requests import Choice, RollRequest
-from companion.games.dark_tower import lookup, odds, rules_fights
+from companion.games.dark_tower import odds
+from companion.games.dark_tower.rules import fights as rules_fights
+from companion.games.dark_tower.rules import lookup
 from companion.session import catalogue, codec
 from companion.session.fold import answer_event
 from companion.session.service import Session

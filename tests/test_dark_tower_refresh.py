@@ -16,7 +16,7 @@ from companion.dice.roll import Roll, evaluate
 from companion.engine.describe import request_json
 from companion.engine.requests import Choice, Number, RollRequest
 from companion.games.dark_tower import GAME
-from companion.games.dark_tower import cards as C
+from companion.games.dark_tower.rules import cards as C
 from companion.session import codec
 from companion.session.fold import Fold, answer_event
 from companion.session.service import new_state

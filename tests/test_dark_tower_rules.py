@@ -8,17 +8,15 @@ from companion.dice.expr import parse
 from companion.dice.render import dice_text
 from companion.dice.source import read_physical
 from companion.errors import InputError
-from companion.games.dark_tower import (
-    lookup,
-    rules_checks,
-    rules_draw,
-    rules_fights,
-    rules_items,
-    rules_setup,
-    rules_turns,
-)
-from companion.games.dark_tower.decks import deck_counts
-from companion.games.dark_tower.rules_fights import Plan
+from companion.games.dark_tower.rules import checks as rules_checks
+from companion.games.dark_tower.rules import draw as rules_draw
+from companion.games.dark_tower.rules import fights as rules_fights
+from companion.games.dark_tower.rules import items as rules_items
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules import setup as rules_setup
+from companion.games.dark_tower.rules import turns as rules_turns
+from companion.games.dark_tower.rules.decks import deck_counts
+from companion.games.dark_tower.rules.fights import Plan
 from tests.dark_tower_helpers import dt, fight_with, new, table
 
 # ---- the deck calculator -------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import os
 
-from companion.games.dark_tower import odds, rules_fights
+from companion.games.dark_tower import odds
+from companion.games.dark_tower.rules import fights as rules_fights
 from companion.games.dark_tower.spec import GAME as DARK
 from tests.dark_tower_helpers import Script, table
 from tests.terminal import prepare

@@ -344,8 +344,8 @@ def dark_cards(ctx: Any = None, incomplete: str = "") -> list[Item]:
     session = _session_state(ctx)
     if session is None or session.meta.game != "dark-tower":
         return []
-    from companion.games.dark_tower import cards as C
     from companion.games.dark_tower import data
+    from companion.games.dark_tower.rules import cards as C
 
     params = getattr(ctx, "params", None) or {}
     command = (getattr(ctx, "info_name", "") or "").lower()

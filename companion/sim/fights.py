@@ -133,7 +133,7 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
     ),
     "dark-tower": FightOddsEntry(
         summary="a monster or a group: the heroes' bonus, the dice and ★ spells against the strength",
-        command="companion.games.dark_tower.cli_view:odds_fight",
+        command="companion.games.dark_tower.cli.view:odds_fight",
         outcome="companion.games.dark_tower.odds:fight_outcome",
         example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
         probe="companion.games.dark_tower.moments:Probe",

@@ -183,7 +183,7 @@ TARGET_WORDS: dict[str, str] = {
 }
 
 #: The example cards the rule text describes (as the text reads them: docs/rules/dark-tower.md).
-#: Each is the JSON form a catalogue keeps (see :mod:`companion.games.dark_tower.cards`).
+#: Each is the JSON form a catalogue keeps (see :mod:`companion.games.dark_tower.rules.cards`).
 BUILTIN: dict[str, dict[str, dict[str, Any]]] = {
     "hero": {
         "clan-champion": {

@@ -13,9 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import lookup, odds, rules_fights, rules_items
-from companion.games.dark_tower.rules_fights import Plan
+from companion.games.dark_tower import odds
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import fights as rules_fights
+from companion.games.dark_tower.rules import items as rules_items
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules.fights import Plan
 from companion.i18n import _, ngettext
 from companion.sim.fights import Position, Reading
 
@@ -66,7 +69,7 @@ class Probe:
         return reading
 
     def _learn(self, state: Any, key: str | None, answer: Any) -> None:
-        """What a guided answer adds to the plan (the engine asks in this order: engine_fights.fight_step)."""
+        """What a guided answer adds to the plan (the engine asks in this order: engine.fights.fight_step)."""
         g = lookup.game(state)
         if key == "fight.help" and answer is not None:
             self.plan.helper = None if answer == "alone" else int(answer)

@@ -26,31 +26,31 @@ def play(state: State) -> Engine:
 
 
 def status(state: State) -> list[tuple[str, str]]:
-    from companion.games.dark_tower.screen import status as rows
+    from companion.games.dark_tower.view import status as rows
 
     return rows(state)
 
 
 def controls(state: State) -> list[object]:
-    from companion.games.dark_tower.screen import controls as made
+    from companion.games.dark_tower.view import controls as made
 
     return made(state)
 
 
 def board(state: State) -> object:
-    from companion.games.dark_tower.screen import board as made
+    from companion.games.dark_tower.view import board as made
 
     return made(state)
 
 
 def best(state: State, request: Request) -> str | None:
-    from companion.games.dark_tower.engine_fights import best as favoured
+    from companion.games.dark_tower.engine.fights import best as favoured
 
     return favoured(state, request)
 
 
 def hero(state: State) -> str | None:
-    from companion.games.dark_tower import cards, lookup
+    from companion.games.dark_tower.rules import cards, lookup
 
     g = state.game
     if not isinstance(g, DarkTower) or not g.heroes:
@@ -59,7 +59,7 @@ def hero(state: State) -> str | None:
 
 
 def _reduce(state: State, event: dict) -> None:
-    from companion.games.dark_tower.rules_events import reduce
+    from companion.games.dark_tower.rules.events import reduce
 
     reduce(state, event)
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import lookup, rules_fights
 from companion.games.dark_tower.model import DarkTower
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import fights as rules_fights
+from companion.games.dark_tower.rules import lookup
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:

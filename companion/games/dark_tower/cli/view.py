@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from companion.games.dark_tower.cli_common import (
+from companion.games.dark_tower.cli.common import (
     JsonOpt,
     _env,
     _session,
@@ -24,12 +24,12 @@ app = typer.Typer()
 @app.command("status")
 def status_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """The table: the floor and its deck, each hero's health, level, energy and items, what comes next."""
-    from companion.games.dark_tower import screen
+    from companion.games.dark_tower import view
 
     env = _env(ctx)
     with _session(ctx) as session:
         if json_out:
-            env.print_json(screen.status_json(session.state))
+            env.print_json(view.status_json(session.state))
             return
         from companion.shell.panels import status_panel
 
@@ -222,8 +222,10 @@ def odds_fight(
     """
     from companion.cli.kit import active_game
     from companion.errors import InputError
-    from companion.games.dark_tower import data, lookup, rules_fights
+    from companion.games.dark_tower import data
     from companion.games.dark_tower.odds import fight_outcome
+    from companion.games.dark_tower.rules import fights as rules_fights
+    from companion.games.dark_tower.rules import lookup
     from companion.sim.fights import show
 
     env = _env(ctx)

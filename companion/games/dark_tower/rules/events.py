@@ -8,14 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower.lookup import game
-from companion.games.dark_tower.rules_checks import resolve_check
-from companion.games.dark_tower.rules_draw import draw, join_group
-from companion.games.dark_tower.rules_fights import Plan, resolve_fight
-from companion.games.dark_tower.rules_health import change_health
-from companion.games.dark_tower.rules_items import discard, gain_item, lose_item, trade
-from companion.games.dark_tower.rules_setup import (
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules.checks import resolve_check
+from companion.games.dark_tower.rules.draw import draw, join_group
+from companion.games.dark_tower.rules.fights import Plan, resolve_fight
+from companion.games.dark_tower.rules.health import change_health
+from companion.games.dark_tower.rules.items import discard, gain_item, lose_item, trade
+from companion.games.dark_tower.rules.lookup import game
+from companion.games.dark_tower.rules.setup import (
     add_hero,
     check_starting_items,
     choose_quest,
@@ -24,7 +24,7 @@ from companion.games.dark_tower.rules_setup import (
     start,
     validate,
 )
-from companion.games.dark_tower.rules_turns import end_turn, enter_next_floor, pass_if_fallen, quest_done, set_deck
+from companion.games.dark_tower.rules.turns import end_turn, enter_next_floor, pass_if_fallen, quest_done, set_deck
 from companion.i18n import _
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 
 def reduce(state: State, event: dict[str, Any]) -> None:
-    """Apply a ``dark`` event recorded by a one-shot command (see ``cli.py``): the same rules as guided play."""
+    """Apply a ``dark`` event recorded by a one-shot command (see ``cli/``): the same rules as guided play."""
     from companion.dice.expr import parse
     from companion.log.rolls import roll_line
     from companion.session.fold import roll_from

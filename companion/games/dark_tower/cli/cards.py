@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from companion.games.dark_tower.cli_common import (
+from companion.games.dark_tower.cli.common import (
     JsonOpt,
     _env,
     _ints,
@@ -25,7 +25,7 @@ app = typer.Typer()
 def _spell(text: str) -> Any:
     """``NAME:LEVEL:KIND:BONUS[:TARGET[:COST]]``, e.g. ``Heroic Valor:2:activated:4:self:1``."""
     from companion.errors import InputError
-    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower.rules import cards as C
 
     bits = [b.strip() for b in text.split(":", 6)]
     if len(bits) < 4 or not bits[0]:
@@ -111,8 +111,8 @@ def card_cmd(
     """Enter a card (or correct one): kept in your catalogue for every next game."""
     from companion.cli.kit import active_game
     from companion.errors import InputError
-    from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import rules_setup
+    from companion.games.dark_tower.rules import cards as C
+    from companion.games.dark_tower.rules import setup as rules_setup
     from companion.session import catalogue
     from companion.store.paths import data_dir
 
@@ -205,8 +205,8 @@ def cards_cmd(
     """List the cards you have entered (and the rule text's two examples)."""
     from companion import i18n
     from companion.cli.kit import active_game
-    from companion.games.dark_tower import cards as C
     from companion.games.dark_tower import data
+    from companion.games.dark_tower.rules import cards as C
     from companion.session import catalogue
     from companion.store.paths import data_dir
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data
-from companion.games.dark_tower.lookup import (
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules.items import over_limit
+from companion.games.dark_tower.rules.lookup import (
     bump,
     deck_text,
     game,
@@ -23,7 +24,6 @@ from companion.games.dark_tower.lookup import (
     t,
     waiting_for,
 )
-from companion.games.dark_tower.rules_items import over_limit
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data
-from companion.games.dark_tower.lookup import bump, game, group_text, hero_card, lang, monster_card, require_phase
-from companion.games.dark_tower.rules_health import heal, hurt
-from companion.games.dark_tower.rules_items import check_use, extra_dice, settle_owed, spend_single, usable_items
-from companion.games.dark_tower.rules_turns import settle
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules.health import heal, hurt
+from companion.games.dark_tower.rules.items import check_use, extra_dice, settle_owed, spend_single, usable_items
+from companion.games.dark_tower.rules.lookup import bump, game, group_text, hero_card, lang, monster_card, require_phase
+from companion.games.dark_tower.rules.turns import settle
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from companion.games.dark_tower.cli_common import (
+from companion.games.dark_tower.cli.common import (
     GotOpt,
     JsonOpt,
     _dry,
@@ -45,7 +45,7 @@ def draw_cmd(
 ) -> None:
     """The current player drew the top card of the floor."""
     from companion.errors import InputError
-    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower.rules import cards as C
     from companion.i18n import _
 
     with _session(ctx) as session:
@@ -72,7 +72,7 @@ def group_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Another monster joins the group on the table (it was summoned, or a card says so)."""
-    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower.rules import cards as C
 
     with _session(ctx) as session:
         before = len(session.state.log.entries)
@@ -95,8 +95,10 @@ def check_cmd(
     from companion.dice.expr import parse
     from companion.dice.render import fraction
     from companion.dice.render import to_json as roll_json
-    from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import lookup, odds, rules_checks
+    from companion.games.dark_tower import odds
+    from companion.games.dark_tower.rules import cards as C
+    from companion.games.dark_tower.rules import checks as rules_checks
+    from companion.games.dark_tower.rules import lookup
     from companion.i18n import _, ngettext
 
     env = _env(ctx)
@@ -183,9 +185,11 @@ def fight_cmd(
     from companion.dice.expr import parse
     from companion.dice.render import to_json as roll_json
     from companion.errors import InputError
-    from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import lookup, odds, rules_fights
-    from companion.games.dark_tower.engine_fights import odds_lines
+    from companion.games.dark_tower import odds
+    from companion.games.dark_tower.engine.fights import odds_lines
+    from companion.games.dark_tower.rules import cards as C
+    from companion.games.dark_tower.rules import fights as rules_fights
+    from companion.games.dark_tower.rules import lookup
     from companion.i18n import _
 
     env = _env(ctx)
@@ -267,8 +271,8 @@ def _choose_casts(
 ) -> tuple[list[tuple[int, str]], list[str]]:
     """The spells to cast: ``auto`` (the most bonus), ``none``, or the named ones while the energy lasts."""
     from companion.errors import InputError
-    from companion.games.dark_tower import cards as C
-    from companion.games.dark_tower import rules_fights
+    from companion.games.dark_tower.rules import cards as C
+    from companion.games.dark_tower.rules import fights as rules_fights
     from companion.i18n import _
 
     wanted = cast or ["auto"]
@@ -311,7 +315,7 @@ def lose_cmd(
 ) -> None:
     """The random item a monster takes (the Gelatinous Cube): 1dN with the session's dice, or the one you picked."""
     from companion.errors import InputError
-    from companion.games.dark_tower import lookup
+    from companion.games.dark_tower.rules import lookup
     from companion.i18n import _
 
     with _session(ctx) as session:
@@ -330,7 +334,7 @@ def lose_cmd(
         elif len(hero.items) == 1:
             event["index"] = 0
         else:
-            from companion.games.dark_tower.engine_asks import pick_expr
+            from companion.games.dark_tower.engine.asks import pick_expr
 
             _picked, payload = _roll(
                 ctx, session, pick_expr(len(hero.items)), got, _("{player}'s random item").format(player=hero.player)
@@ -353,7 +357,7 @@ def discard_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Discard an item (one of each class may be held); another player may pick it up."""
-    from companion.games.dark_tower import lookup
+    from companion.games.dark_tower.rules import lookup
 
     with _session(ctx) as session:
         before = len(session.state.log.entries)
@@ -375,7 +379,7 @@ def trade_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Trade at the end of a turn: the items received are usable from their owner's next turn."""
-    from companion.games.dark_tower import lookup
+    from companion.games.dark_tower.rules import lookup
 
     with _session(ctx) as session:
         state = session.state

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data
-from companion.games.dark_tower.lookup import game, item_card, lang, name_of, require_phase, waiting_for, word
 from companion.games.dark_tower.model import Held
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules.lookup import game, item_card, lang, name_of, require_phase, waiting_for, word
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:

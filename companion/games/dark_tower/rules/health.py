@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
-from companion.games.dark_tower.lookup import game
-from companion.games.dark_tower.rules_turns import settle
+from companion.games.dark_tower.rules.lookup import game
+from companion.games.dark_tower.rules.turns import settle
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The Dark Tower's guided engine: the small requests every step asks (a yes or no, a 1dN pick)
 and the odds' percentages.
 
-Part of the guided engine: see :mod:`.engine` (the loop, and the keys every request is asked under).
+Part of the guided engine: see ``engine/__init__.py`` (the loop, and the keys every request is asked under).
 """
 
 from __future__ import annotations

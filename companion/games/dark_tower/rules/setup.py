@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
 from companion.games.dark_tower import data
-from companion.games.dark_tower.decks import FloorDeck, deck_counts
-from companion.games.dark_tower.lookup import game, lang, name_of, require_phase, t, word
 from companion.games.dark_tower.model import Deck, Hero
-from companion.games.dark_tower.rules_turns import begin_turn, floor_heading
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules.decks import FloorDeck, deck_counts
+from companion.games.dark_tower.rules.lookup import game, lang, name_of, require_phase, t, word
+from companion.games.dark_tower.rules.turns import begin_turn, floor_heading
 from companion.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The Dark Tower's guided engine: the setup (players and heroes, items, the quest, the decks, who
 goes first).
 
-Part of the guided engine: see :mod:`.engine` (the loop, and the keys every request is asked under).
+Part of the guided engine: see ``engine/__init__.py`` (the loop, and the keys every request is asked under).
 """
 
 from __future__ import annotations
@@ -9,11 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.requests import RollRequest, Text, choice
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import data, lookup, rules_items, rules_setup
-from companion.games.dark_tower.engine_asks import Flow, pick_expr, random_pick
-from companion.games.dark_tower.engine_cards import NO_QUEST, pick_card
-from companion.games.dark_tower.lookup import game
+from companion.games.dark_tower import data
+from companion.games.dark_tower.engine.asks import Flow, pick_expr, random_pick
+from companion.games.dark_tower.engine.cards import NO_QUEST, pick_card
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import items as rules_items
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules import setup as rules_setup
+from companion.games.dark_tower.rules.lookup import game
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:

@@ -8,10 +8,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower.lookup import bump, deck_text, game, group_text, lang, monster_card, require_phase, t
-from companion.games.dark_tower.rules_items import check_take, gain_item
-from companion.games.dark_tower.rules_turns import settle
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules.items import check_take, gain_item
+from companion.games.dark_tower.rules.lookup import (
+    bump,
+    deck_text,
+    game,
+    group_text,
+    lang,
+    monster_card,
+    require_phase,
+    t,
+)
+from companion.games.dark_tower.rules.turns import settle
 from companion.i18n import _
 
 if TYPE_CHECKING:

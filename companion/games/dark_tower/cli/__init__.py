@@ -11,7 +11,10 @@ from typing import Annotated
 
 import typer
 
-from companion.games.dark_tower import cli_cards, cli_setup, cli_turn, cli_view
+from companion.games.dark_tower.cli import cards as cli_cards
+from companion.games.dark_tower.cli import setup as cli_setup
+from companion.games.dark_tower.cli import turn as cli_turn
+from companion.games.dark_tower.cli import view as cli_view
 
 EPILOG = """\
 A turn:

@@ -1,10 +1,10 @@
 """Guided play of the Dark Tower: the table's turn-by-turn menu, as an engine generator.
 
-This module is the loop; each step is a module of its own: ``engine_setup``, ``engine_draw`` (the top
-card), ``engine_fights`` (a check or a fight), ``engine_end`` (the end of a turn), over ``engine_cards``
-(card menus and entry) and ``engine_asks`` (the small requests they share).
+This module is the loop; each step is a module of this folder: ``setup``, ``draw`` (the top
+card), ``fights`` (a check or a fight), ``end`` (the end of a turn), over ``cards``
+(card menus and entry) and ``asks`` (the small requests they share).
 
-The engine asks (Choices, Numbers, Texts, Rolls) and calls the ``rules_*`` modules with the answers; it never
+The engine asks (Choices, Numbers, Texts, Rolls) and calls the ``rules/`` modules with the answers; it never
 rolls, prints or reads the clock. It reads the game's ``phase`` fresh at the top of every step, so a
 one-shot command run between two answers (``companion dark ...``) is simply where the next step
 starts; a step that notices the game moved on under it (``game.step`` changed) gives up and lets the
@@ -28,19 +28,19 @@ import copy
 from typing import TYPE_CHECKING
 
 from companion.engine.requests import REFRESH, Choice
-from companion.games.dark_tower.engine_asks import Flow
-from companion.games.dark_tower.engine_cards import CARD_MENUS
-from companion.games.dark_tower.engine_draw import draw_step
-from companion.games.dark_tower.engine_end import end_step
-from companion.games.dark_tower.engine_fights import check_step, fight_step
-from companion.games.dark_tower.engine_setup import setup
-from companion.games.dark_tower.lookup import game
+from companion.games.dark_tower.engine.asks import Flow
+from companion.games.dark_tower.engine.cards import CARD_MENUS
+from companion.games.dark_tower.engine.draw import draw_step
+from companion.games.dark_tower.engine.end import end_step
+from companion.games.dark_tower.engine.fights import check_step, fight_step
+from companion.games.dark_tower.engine.setup import setup as setup_step
+from companion.games.dark_tower.rules.lookup import game
 
 if TYPE_CHECKING:
     from companion.session.state import State
 
 
-STEPS = {"setup": setup, "draw": draw_step, "obstacle": check_step, "fight": fight_step, "end": end_step}
+STEPS = {"setup": setup_step, "draw": draw_step, "obstacle": check_step, "fight": fight_step, "end": end_step}
 
 
 def play(state: State) -> Flow:

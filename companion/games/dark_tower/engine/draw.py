@@ -1,6 +1,6 @@
 """The Dark Tower's guided engine: a turn's top card, and the monsters a summoner brings.
 
-Part of the guided engine: see :mod:`.engine` (the loop, and the keys every request is asked under).
+Part of the guided engine: see ``engine/__init__.py`` (the loop, and the keys every request is asked under).
 """
 
 from __future__ import annotations
@@ -8,11 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.requests import RollRequest, choice
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import data, lookup, rules_draw, rules_turns
-from companion.games.dark_tower.engine_asks import Flow, pick_expr, random_pick, yes_no
-from companion.games.dark_tower.engine_cards import pick_card
-from companion.games.dark_tower.lookup import game, t
+from companion.games.dark_tower import data
+from companion.games.dark_tower.engine.asks import Flow, pick_expr, random_pick, yes_no
+from companion.games.dark_tower.engine.cards import pick_card
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import draw as rules_draw
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules import turns as rules_turns
+from companion.games.dark_tower.rules.lookup import game, t
 from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:

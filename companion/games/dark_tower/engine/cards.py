@@ -1,6 +1,6 @@
 """The Dark Tower's guided engine: the card menus, and a new card entered number by number.
 
-Part of the guided engine: see :mod:`.engine` (the loop, and the keys every request is asked under).
+Part of the guided engine: see ``engine/__init__.py`` (the loop, and the keys every request is asked under).
 """
 
 from __future__ import annotations
@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.requests import REFRESH, Choice, Number, Option, Text, choice
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import data, lookup, rules_setup
-from companion.games.dark_tower.engine_asks import Flow
-from companion.games.dark_tower.lookup import game
+from companion.games.dark_tower import data
+from companion.games.dark_tower.engine.asks import Flow
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules import setup as rules_setup
+from companion.games.dark_tower.rules.lookup import game
 from companion.i18n import _
 
 if TYPE_CHECKING:

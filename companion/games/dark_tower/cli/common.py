@@ -92,7 +92,8 @@ def _show(
     action changed it, it is shown first.
     """
     from companion.cli.kit import entry_texts, new_entries, print_entries
-    from companion.games.dark_tower import lookup, screen
+    from companion.games.dark_tower import view
+    from companion.games.dark_tower.rules import lookup
 
     env = _env(ctx)
     log = session.state.log
@@ -105,7 +106,7 @@ def _show(
         if result is not None:
             data["result"] = result
         data["log"] = entry_texts(entries)
-        data["status"] = screen.status_json(session.state)
+        data["status"] = view.status_json(session.state)
         env.print_json(data)
         return
     from rich.text import Text
@@ -125,7 +126,7 @@ def _roll(ctx: typer.Context, session: Session, expr: Expr, got: str | None, why
 
 
 def _hero(session: Session, text: str) -> int:
-    from companion.games.dark_tower import lookup
+    from companion.games.dark_tower.rules import lookup
 
     return lookup.hero_index(session.state, text)
 

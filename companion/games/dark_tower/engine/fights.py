@@ -1,6 +1,6 @@
 """The Dark Tower's guided engine: an obstacle's check and a fight, with their exact odds.
 
-Part of the guided engine: see :mod:`.engine` (the loop, and the keys every request is asked under).
+Part of the guided engine: see ``engine/__init__.py`` (the loop, and the keys every request is asked under).
 """
 
 from __future__ import annotations
@@ -11,11 +11,15 @@ from companion.dice.expr import parse
 from companion.dice.render import fraction
 from companion.engine.requests import Choice, Option, RollRequest
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import lookup, odds, rules_checks, rules_fights, rules_items
-from companion.games.dark_tower.engine_asks import Flow, pct, yes_no
-from companion.games.dark_tower.lookup import game
-from companion.games.dark_tower.rules_fights import Plan
+from companion.games.dark_tower import odds
+from companion.games.dark_tower.engine.asks import Flow, pct, yes_no
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import checks as rules_checks
+from companion.games.dark_tower.rules import fights as rules_fights
+from companion.games.dark_tower.rules import items as rules_items
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules.fights import Plan
+from companion.games.dark_tower.rules.lookup import game
 from companion.i18n import _, ngettext, number, pair
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The Dark Tower's guided engine: the end of a turn (the random item owed, the class limit, trades,
 discards, health, the quest).
 
-Part of the guided engine: see :mod:`.engine` (the loop, and the keys every request is asked under).
+Part of the guided engine: see ``engine/__init__.py`` (the loop, and the keys every request is asked under).
 """
 
 from __future__ import annotations
@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.requests import Number, RollRequest, choice
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower import lookup, rules_health, rules_items, rules_turns
-from companion.games.dark_tower.engine_asks import Flow, pick_expr
-from companion.games.dark_tower.lookup import game
+from companion.games.dark_tower.engine.asks import Flow, pick_expr
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules import health as rules_health
+from companion.games.dark_tower.rules import items as rules_items
+from companion.games.dark_tower.rules import lookup
+from companion.games.dark_tower.rules import turns as rules_turns
+from companion.games.dark_tower.rules.lookup import game
 from companion.i18n import _, count
 
 if TYPE_CHECKING:

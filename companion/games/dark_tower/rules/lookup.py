@@ -1,9 +1,9 @@
 """The Dark Tower's table as the rules read it: the game on a session state, its language and terms,
 cards by slug, heroes and held items by name, the phase guard, and what the game waits for, in words.
 
-One implementation for both ways of playing: the guided engine (``engine.py``) calls these functions
-while it folds its answers, and the one-shot commands (``cli*.py``) record ``dark`` events whose
-reducer (``rules_events.reduce``) calls the same functions. Plain Python on the state: no I/O, no dice
+One implementation for both ways of playing: the guided engine (``engine/``) calls these functions
+while it folds its answers, and the one-shot commands (``cli/``) record ``dark`` events whose
+reducer (``rules/events.py``'s ``reduce``) calls the same functions. Plain Python on the state: no I/O, no dice
 (a roll comes in as a :class:`companion.dice.roll.Roll`), no clock. Bad input raises
 :class:`companion.errors.InputError` before anything changes.
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
-from companion.games.dark_tower import cards as C
-from companion.games.dark_tower.decks import FloorDeck
 from companion.games.dark_tower.model import DarkTower, Deck, Hero
+from companion.games.dark_tower.rules import cards as C
+from companion.games.dark_tower.rules.decks import FloorDeck
 from companion.i18n import _, count, ngettext
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from companion.games.dark_tower.cli_common import (
+from companion.games.dark_tower.cli.common import (
     JsonOpt,
     _env,
     _hero,
@@ -30,7 +30,7 @@ def join(
     json_out: JsonOpt = False,
 ) -> None:
     """Add a player and the hero they picked (before the game starts)."""
-    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower.rules import cards as C
 
     with _session(ctx) as session:
         before = len(session.state.log.entries)
@@ -47,7 +47,7 @@ def item(
     json_out: JsonOpt = False,
 ) -> None:
     """A player takes an item: their random starting item, or one a card gives."""
-    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower.rules import cards as C
 
     with _session(ctx) as session:
         before = len(session.state.log.entries)
@@ -67,7 +67,7 @@ def quest(
 ) -> None:
     """Choose the quest (before the start), or mark it done (the heroes win)."""
     from companion.errors import InputError
-    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower.rules import cards as C
 
     if sum((name is not None, none, done)) != 1:
         from companion.i18n import _
@@ -117,7 +117,7 @@ def decks_cmd(
     from companion.cli.kit import active_game
     from companion.errors import InputError
     from companion.games.dark_tower import data
-    from companion.games.dark_tower.decks import deck_counts
+    from companion.games.dark_tower.rules.decks import deck_counts
     from companion.i18n import _, ngettext
 
     env = _env(ctx)
@@ -126,8 +126,8 @@ def decks_cmd(
     if players is None:
         if active_game(env) != "dark-tower":
             raise InputError(_("give --players N (1-4), or start a Dark Tower session"))
-        from companion.games.dark_tower import cards as C
-        from companion.games.dark_tower import lookup
+        from companion.games.dark_tower.rules import cards as C
+        from companion.games.dark_tower.rules import lookup
 
         with _session(ctx) as session:
             g = lookup.game(session.state)
@@ -161,7 +161,7 @@ def decks_cmd(
     from rich.table import Table
 
     lang = ctx.meta.get("dark_lang")
-    from companion.games.dark_tower import cards as C
+    from companion.games.dark_tower.rules import cards as C
 
     table = Table(box=None, pad_edge=False)
     for col in (C.term("floor", lang), C.term("monsters", lang), C.term("obstacles", lang), C.term("items", lang), ""):
