@@ -65,7 +65,7 @@ from companion.games.adventure_in_the_dungeon import odds as aitd_odds
 from companion.games.dark_tower import odds as dt_odds
 from companion.games.dragons_den import odds as dd_odds
 from companion.games.haunted_tower import odds as ht_odds
-from companion.games.haunted_tower.monsters import MONSTERS as HT_MONSTERS
+from companion.games.haunted_tower.data.monsters import MONSTERS as HT_MONSTERS
 from companion.games.inverted_tower import odds as it_odds
 from companion.sim.runner import cpu_count, simulate, simulator
 

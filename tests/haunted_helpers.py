@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from companion.games.haunted_tower import GAME, lookup, rules_fights, rules_heroes, rules_items
+from companion.games.haunted_tower import GAME
 from companion.games.haunted_tower.model import Bonus, Card, Item
+from companion.games.haunted_tower.rules import fights as rules_fights
+from companion.games.haunted_tower.rules import heroes as rules_heroes
+from companion.games.haunted_tower.rules import items as rules_items
+from companion.games.haunted_tower.rules import lookup
 from companion.session.service import new_state
 from companion.session.state import Meta, State
 

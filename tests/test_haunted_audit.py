@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import InputError
-from companion.games.haunted_tower import lookup, rules_climb, rules_numbers, view
-from companion.games.haunted_tower.monsters import MONSTERS
+from companion.games.haunted_tower import view
+from companion.games.haunted_tower.data.monsters import MONSTERS
+from companion.games.haunted_tower.rules import climb as rules_climb
+from companion.games.haunted_tower.rules import lookup
+from companion.games.haunted_tower.rules import numbers as rules_numbers
 from tests.haunted_helpers import fight, give, hero, item, make_state
 
 

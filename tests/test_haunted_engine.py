@@ -6,7 +6,8 @@ from typing import Any
 
 from companion.dice.roll import evaluate
 from companion.engine.requests import Choice, RollRequest
-from companion.games.haunted_tower import GAME, lookup
+from companion.games.haunted_tower import GAME
+from companion.games.haunted_tower.rules import lookup
 from companion.session.fold import Fold, answer_event
 from companion.session.service import new_state
 from companion.session.state import Meta

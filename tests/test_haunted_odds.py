@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from companion.games.haunted_tower.monsters import EFFECT_DAMAGE, MONSTERS, Monster
+from companion.games.haunted_tower.data.monsters import EFFECT_DAMAGE, MONSTERS, Monster
 from companion.games.haunted_tower.odds import (
     duel,
     duel_ends,

@@ -6,18 +6,16 @@ import pytest
 
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower import (
-    lookup,
-    rules_climb,
-    rules_fights,
-    rules_heroes,
-    rules_items,
-    rules_numbers,
-    rules_rolls,
-    rules_score,
-)
+from companion.games.haunted_tower.data.monsters import MONSTERS, find
 from companion.games.haunted_tower.model import Bonus, Card
-from companion.games.haunted_tower.monsters import MONSTERS, find
+from companion.games.haunted_tower.rules import climb as rules_climb
+from companion.games.haunted_tower.rules import fights as rules_fights
+from companion.games.haunted_tower.rules import heroes as rules_heroes
+from companion.games.haunted_tower.rules import items as rules_items
+from companion.games.haunted_tower.rules import lookup
+from companion.games.haunted_tower.rules import numbers as rules_numbers
+from companion.games.haunted_tower.rules import rolls as rules_rolls
+from companion.games.haunted_tower.rules import score as rules_score
 from tests.haunted_helpers import fight, give, hero, item, make_state, texts
 
 # ---- the listing -------------------------------------------------------------------------------

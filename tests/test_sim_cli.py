@@ -207,7 +207,7 @@ def test_simulate_help_names_its_argument_and_offers_no_shell_completion():
 # ---- The Haunted Tower --------------------------------------------------------------------------------
 def test_haunted_tower_fight_odds_without_a_game_take_the_heros_numbers():
     from companion.games.haunted_tower import odds as ht_odds
-    from companion.games.haunted_tower.monsters import MONSTERS
+    from companion.games.haunted_tower.data.monsters import MONSTERS
 
     data = js(
         "odds", "fight", "haunted-tower", "black widow", "--hp", "4", "--attack", "2", "--ac", "4", "--run-at", "1"
@@ -232,7 +232,7 @@ def test_haunted_tower_fight_odds_without_a_game_take_the_heros_numbers():
 
 def test_haunted_tower_fight_odds_read_the_fight_in_progress():
     from companion.games.haunted_tower import odds as ht_odds
-    from companion.games.haunted_tower.monsters import MONSTERS
+    from companion.games.haunted_tower.data.monsters import MONSTERS
 
     run("new", "haunted-tower", "--seed", "5")
     for name in ("Aria", "Bram", "Cael"):  # made-up cards: 3 to 6 heroes play

@@ -25,7 +25,7 @@ from companion.games.base import GameSpec
 from companion.games.dark_tower import odds as dt_odds
 from companion.games.dragons_den import odds as dd_odds
 from companion.games.haunted_tower import odds as ht_odds
-from companion.games.haunted_tower.monsters import MONSTERS as HT_MONSTERS
+from companion.games.haunted_tower.data.monsters import MONSTERS as HT_MONSTERS
 from companion.games.inverted_tower import data as d
 from companion.games.inverted_tower import engine, rules
 from companion.games.inverted_tower.odds import fight_odds, fight_outcome

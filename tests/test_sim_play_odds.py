@@ -137,8 +137,8 @@ def test_haunted_tower_play_shows_the_hps_chart_with_the_duel_odds_before_the_he
     from companion.engine.requests import Choice, Option
     from companion.games.haunted_tower import GAME as HT
     from companion.games.haunted_tower import odds as ht_odds
-    from companion.games.haunted_tower import rules_fights as R
-    from companion.games.haunted_tower.monsters import MONSTERS
+    from companion.games.haunted_tower.data.monsters import MONSTERS
+    from companion.games.haunted_tower.rules import fights as R
     from tests.haunted_helpers import fight, make_state
 
     state = make_state()

@@ -287,7 +287,7 @@ def _game_figures(ctx: Any, incomplete: str, *, heroes: bool = True, monsters: b
         if heroes:
             names += [h.name for h in g.heroes]
         if monsters:
-            from companion.games.haunted_tower.monsters import MONSTERS
+            from companion.games.haunted_tower.data.monsters import MONSTERS
 
             names += [m.key for m in MONSTERS.values()]
     elif game == "dragons-den":

@@ -140,7 +140,7 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
     ),
     "haunted-tower": FightOddsEntry(
         summary="a duel with initiative: a monster of the listing against a hero (or the fight in progress)",
-        command="companion.games.haunted_tower.cli_view:odds_fight",
+        command="companion.games.haunted_tower.cli.view:odds_fight",
         outcome="companion.games.haunted_tower.odds:fight_outcome",
         example="companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 --run-at 1",
         probe="companion.games.haunted_tower.moments:Probe",

@@ -4,12 +4,13 @@ The board, the stand-ups and the chits stay on the table. companion resolves fig
 (initiative, attacks, damage, every monster's special rule, running away), keeps every figure's
 health, looks up the tables, checks the climb to the next tower, trades chits for −1 chits and adds
 up the score. ``companion play`` is a menu of what can happen at the table now; the ``haunted``
-command group does each step in one command. Both call the same ``rules_*`` modules.
+command group does each step in one command. Both call the same ``rules/`` modules.
 
-- ``monsters.py`` and ``data.py``: the rulebook's numbers;
-- ``model.py``: the state; ``lookup.py`` and ``rules_*.py`` (numbers, rolls, heroes, fights, items,
-  climb, score): every step; ``odds.py``: exact odds;
-- ``engine.py``: guided play; ``events.py``: the one-shot commands' events; ``cli.py``: the commands;
+- ``data/`` (``__init__`` and ``monsters``, the monster listing): the rulebook's numbers;
+- ``model.py``: the state; ``rules/``: ``lookup`` and ``numbers``, ``rolls``, ``heroes``, ``fights``,
+  ``items``, ``climb``, ``score``: every step; ``events``: the one-shot commands' events; ``odds.py``:
+  exact odds;
+- ``engine.py``: guided play; ``cli/``: the commands;
 - ``view.py``: odds lines, the health table, the score table.
 
 ``GAME`` is built on first use (in :mod:`.spec`), so that importing the command group loads only typer.

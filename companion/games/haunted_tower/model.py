@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.haunted_tower.data import LIMITS
-from companion.games.haunted_tower.monsters import HITS
+from companion.games.haunted_tower.data.monsters import HITS
 
 #: How a magic item is used: ``worn`` bonuses always count (armor, shield, a ring); ``attack`` is
 #: picked for one attack at a time (weapons, holy water); ``spend`` is used up by hand (a potion:

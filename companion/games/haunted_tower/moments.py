@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.haunted_tower import lookup, view
+from companion.games.haunted_tower import view
 from companion.games.haunted_tower.odds import duel
+from companion.games.haunted_tower.rules import lookup
 from companion.sim.fights import Position, Reading
 
 #: The fight's phases at which the duel's odds are read.

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from companion.dice.odds import percent
 from companion.games.haunted_tower.data import D6, D10
-from companion.games.haunted_tower.monsters import CRAWLER_PENALTY, EFFECT_DAMAGE, Monster
+from companion.games.haunted_tower.data.monsters import CRAWLER_PENALTY, EFFECT_DAMAGE, Monster
 from companion.sim.fights import Chart, FightOutcome
 
 if TYPE_CHECKING:

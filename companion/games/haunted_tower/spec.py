@@ -53,7 +53,7 @@ def play(state: State) -> Engine:
 
 
 def reduce(state: State, event: dict[str, Any]) -> None:
-    from companion.games.haunted_tower.events import reduce as fold
+    from companion.games.haunted_tower.rules.events import reduce as fold
 
     fold(state, event)
 
@@ -72,7 +72,7 @@ def best(state: State, request: Request) -> str | None:
     the whole-fight odds are shown for, listed first), where it can win at all."""
     if request.key != "fight.turn" or state.game is None or state.game.fight is None:
         return None
-    from companion.games.haunted_tower import lookup
+    from companion.games.haunted_tower.rules import lookup
     from companion.games.haunted_tower.view import best_weapon, duel_for
 
     _f, hero, monster = lookup.fighting(state)

@@ -10,9 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from companion.dice.render import fraction
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower import lookup, rules_climb, rules_numbers, rules_score
 from companion.games.haunted_tower import odds as O
-from companion.games.haunted_tower.monsters import MONSTERS, SPECTER, Monster
+from companion.games.haunted_tower.data.monsters import MONSTERS, SPECTER, Monster
+from companion.games.haunted_tower.rules import climb as rules_climb
+from companion.games.haunted_tower.rules import lookup
+from companion.games.haunted_tower.rules import numbers as rules_numbers
+from companion.games.haunted_tower.rules import score as rules_score
 from companion.i18n import _
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""The Haunted Tower's rule numbers that are not about one monster: setup, items, climbing, score.
+"""The Haunted Tower's rule numbers that are not about one monster: setup, items, climbing, score
+(the monster listing is :mod:`.monsters`).
 
 Every number here is printed in the rulebook; where each comes from is listed in
 docs/rules/haunted-tower.md. The hero cards and the magic item chits are not in the rulebook: the

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import typer
 
-from companion.games.haunted_tower import cli_fights, cli_items, cli_setup, cli_view
+from companion.games.haunted_tower.cli import fights as cli_fights
+from companion.games.haunted_tower.cli import items as cli_items
+from companion.games.haunted_tower.cli import setup as cli_setup
+from companion.games.haunted_tower.cli import view as cli_view
 
 app = typer.Typer(
     help="D&D The Haunted Tower at the table: heroes, fights by the rules, health, climbing, score.",

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower.lookup import DEAD_SCORE, end_fight, game
+from companion.games.haunted_tower.data.monsters import MONSTERS
 from companion.games.haunted_tower.model import Hero
-from companion.games.haunted_tower.monsters import MONSTERS
+from companion.games.haunted_tower.rules.lookup import DEAD_SCORE, end_fight, game
 
 if TYPE_CHECKING:
     from companion.session.state import State

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower.lookup import find_hero, game, living, norm
+from companion.games.haunted_tower.data.monsters import HITS
 from companion.games.haunted_tower.model import Card, HauntedTower, Hero
-from companion.games.haunted_tower.monsters import HITS
+from companion.games.haunted_tower.rules.lookup import find_hero, game, living, norm
 
 if TYPE_CHECKING:
     from companion.session.state import State

@@ -19,16 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from companion.dice.roll import Roll, evaluate
 from companion.errors import InputError
-from companion.games.haunted_tower import (
-    lookup,
-    rules_climb,
-    rules_fights,
-    rules_heroes,
-    rules_items,
-    rules_rolls,
-    rules_score,
-)
 from companion.games.haunted_tower.model import Card, Item
+from companion.games.haunted_tower.rules import climb as rules_climb
+from companion.games.haunted_tower.rules import fights as rules_fights
+from companion.games.haunted_tower.rules import heroes as rules_heroes
+from companion.games.haunted_tower.rules import items as rules_items
+from companion.games.haunted_tower.rules import lookup
+from companion.games.haunted_tower.rules import rolls as rules_rolls
+from companion.games.haunted_tower.rules import score as rules_score
 from companion.log.rolls import roll_line
 
 if TYPE_CHECKING:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower.lookup import find_hero, find_item, game
+from companion.games.haunted_tower.data.monsters import HITS, MONSTERS
 from companion.games.haunted_tower.model import Hero, Item
-from companion.games.haunted_tower.monsters import HITS, MONSTERS
-from companion.games.haunted_tower.rules_fights import fall
+from companion.games.haunted_tower.rules.fights import fall
+from companion.games.haunted_tower.rules.lookup import find_hero, find_item, game
 
 if TYPE_CHECKING:
     from companion.session.state import State

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt
-from companion.games.haunted_tower.cli_common import (
+from companion.games.haunted_tower.cli.common import (
     GAME,
     _fight_json,
     _session,
@@ -76,9 +76,11 @@ def odds_cmd(
     env: Env = ctx.obj
     from companion.dice.render import fraction
     from companion.errors import InputError
-    from companion.games.haunted_tower import lookup, rules_numbers, view
     from companion.games.haunted_tower import odds as O
-    from companion.games.haunted_tower.monsters import find
+    from companion.games.haunted_tower import view
+    from companion.games.haunted_tower.data.monsters import find
+    from companion.games.haunted_tower.rules import lookup
+    from companion.games.haunted_tower.rules import numbers as rules_numbers
 
     with _session(env) as session:
         state = session.state
@@ -227,9 +229,10 @@ def odds_fight(
     from companion.cli.kit import active_game
     from companion.errors import InputError
     from companion.games.haunted_tower import data as D
-    from companion.games.haunted_tower import lookup, view
-    from companion.games.haunted_tower.monsters import find
+    from companion.games.haunted_tower import view
+    from companion.games.haunted_tower.data.monsters import find
     from companion.games.haunted_tower.odds import fight_outcome
+    from companion.games.haunted_tower.rules import lookup
     from companion.sim.fights import show
 
     named = find(" ".join(monster)) if monster else None

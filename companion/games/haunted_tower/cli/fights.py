@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt
-from companion.games.haunted_tower.cli_common import (
+from companion.games.haunted_tower.cli.common import (
     GotOpt,
     _faces,
     _record,
@@ -38,8 +38,9 @@ def fight_cmd(
 ) -> None:
     """A hero reveals a monster chit: the fight starts (the monster's stats and rule are shown)."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import lookup, rules_fights
-    from companion.games.haunted_tower.monsters import SPECTER, find
+    from companion.games.haunted_tower.data.monsters import SPECTER, find
+    from companion.games.haunted_tower.rules import fights as rules_fights
+    from companion.games.haunted_tower.rules import lookup
 
     m = find(" ".join(monster))
     back = "purple" if purple or m.key == SPECTER else "blue"
@@ -61,7 +62,8 @@ def init_cmd(
 ) -> None:
     """Initiative: 1d6 each (the pit viper adds 1); the higher attacks first; a tie rolls again."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import rules_fights, rules_rolls
+    from companion.games.haunted_tower.rules import fights as rules_fights
+    from companion.games.haunted_tower.rules import rolls as rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)
@@ -102,7 +104,9 @@ def attack_cmd(
     """The attack of whoever's turn it is (the hero, or the monster with what its hit does)."""
     env: Env = ctx.obj
     from companion.errors import InputError
-    from companion.games.haunted_tower import lookup, rules_fights, rules_rolls
+    from companion.games.haunted_tower.rules import fights as rules_fights
+    from companion.games.haunted_tower.rules import lookup
+    from companion.games.haunted_tower.rules import rolls as rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)
@@ -152,8 +156,8 @@ def attack_cmd(
 
 
 def _weapon(state: State, with_: str | None) -> str:
-    """What the hero attacks with (see :func:`.cli_common.attack_item`): its name, "" for no item."""
-    from companion.games.haunted_tower import lookup
+    """What the hero attacks with (see :func:`.common.attack_item`): its name, "" for no item."""
+    from companion.games.haunted_tower.rules import lookup
 
     _, hero, monster = lookup.fighting(state)
     item = attack_item(state, hero, monster, with_)
@@ -162,7 +166,7 @@ def _weapon(state: State, with_: str | None) -> str:
 
 def _choose_take(env: Env, state: State, items: tuple[str, ...], take: str | None) -> str:
     from companion.errors import InputError
-    from companion.games.haunted_tower import lookup
+    from companion.games.haunted_tower.rules import lookup
 
     f, hero, monster = lookup.fighting(state)
     if take is not None:
@@ -182,7 +186,8 @@ def _choose_take(env: Env, state: State, items: tuple[str, ...], take: str | Non
 def run_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False) -> None:
     """The hero runs away instead of attacking: 1d10 at or above the monster's attack number."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import rules_fights, rules_rolls
+    from companion.games.haunted_tower.rules import fights as rules_fights
+    from companion.games.haunted_tower.rules import rolls as rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower.lookup import find_hero, game
+from companion.games.haunted_tower.data.monsters import MONSTERS
 from companion.games.haunted_tower.model import Hero
-from companion.games.haunted_tower.monsters import MONSTERS
-from companion.games.haunted_tower.rules_numbers import attack_number
+from companion.games.haunted_tower.rules.lookup import find_hero, game
+from companion.games.haunted_tower.rules.numbers import attack_number
 
 if TYPE_CHECKING:
     from companion.session.state import State

@@ -7,9 +7,9 @@ One implementation of the rules for guided play and the one-shot commands: see :
 from __future__ import annotations
 
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower.lookup import SPECTER_UNDEAD
+from companion.games.haunted_tower.data.monsters import CRAWLER_PENALTY, SPECTER, Monster
 from companion.games.haunted_tower.model import Hero, Item
-from companion.games.haunted_tower.monsters import CRAWLER_PENALTY, SPECTER, Monster
+from companion.games.haunted_tower.rules.lookup import SPECTER_UNDEAD
 
 
 def is_undead(monster: Monster, variants: list[str]) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from companion.cli.common import JsonOpt
-from companion.games.haunted_tower.cli_common import (
+from companion.games.haunted_tower.cli.common import (
     _faces,
     _known,
     _record,
@@ -53,7 +53,7 @@ def monsters_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """The monster listing: HP, attack, armor class, undead, stand-ups and special rules."""
     env: Env = ctx.obj
     from companion.games.haunted_tower import view
-    from companion.games.haunted_tower.monsters import MONSTERS
+    from companion.games.haunted_tower.data.monsters import MONSTERS
 
     if json_out:
         env.print_json(
@@ -116,8 +116,8 @@ def hero_cmd(
     """Add a hero (the card's numbers are typed once and kept), or correct a hero card's numbers."""
     env: Env = ctx.obj
     from companion.errors import InputError
-    from companion.games.haunted_tower import rules_heroes
     from companion.games.haunted_tower.model import Card
+    from companion.games.haunted_tower.rules import heroes as rules_heroes
 
     with _session(env) as session:
         state = session.state
@@ -167,7 +167,8 @@ def first_cmd(
 ) -> None:
     """Roll 1d10 each: the highest goes first (ties roll again, with this command)."""
     env: Env = ctx.obj
-    from companion.games.haunted_tower import rules_heroes, rules_rolls
+    from companion.games.haunted_tower.rules import heroes as rules_heroes
+    from companion.games.haunted_tower.rules import rolls as rules_rolls
 
     with _session(env) as session:
         sim = _sim(session)

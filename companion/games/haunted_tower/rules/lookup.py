@@ -1,8 +1,8 @@
 """The Haunted Tower's table as the rules read it: the game on a session state, the variants' names,
 heroes and items found by name, the seats, and the fight in progress (found, its log line, ended).
 
-The guided menu (``engine.py``) and the one-shot commands (``cli*.py`` through ``events.py``) both
-call these functions, so there is one implementation of the rules. A function of the ``rules_*``
+The guided menu (``engine.py``) and the one-shot commands (``cli/`` through ``rules/events.py``) both
+call these functions, so there is one implementation of the rules. A function of the ``rules/``
 modules:
 
 - takes the dice as faces already rolled (never rolls, never prints, never reads a clock);
@@ -10,8 +10,8 @@ modules:
 - changes ``state.game`` and writes what happened to ``state.log``.
 
 A fight is a small state machine (:class:`~companion.games.haunted_tower.model.Fight`): its
-``phase`` names the next step, :func:`~companion.games.haunted_tower.rules_rolls.need` says what that
-step asks for (a roll, a decision, an item), and one function of ``rules_fights`` applies each step.
+``phase`` names the next step, :func:`~companion.games.haunted_tower.rules.rolls.need` says what that
+step asks for (a roll, a decision, an item), and one function of ``rules/fights.py`` applies each step.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
+from companion.games.haunted_tower.data.monsters import MONSTERS, Monster
 from companion.games.haunted_tower.model import Fight, HauntedTower, Hero, Item
-from companion.games.haunted_tower.monsters import MONSTERS, Monster
 
 if TYPE_CHECKING:
     from companion.session.state import State

@@ -10,7 +10,18 @@ from typing import TYPE_CHECKING
 
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower.lookup import (
+from companion.games.haunted_tower.data.monsters import (
+    CRAWLER_PENALTY,
+    EFFECT_DAMAGE,
+    EFFECT_TEXT,
+    MONSTERS,
+    SPECTER,
+    VAMPIRE,
+    Monster,
+)
+from companion.games.haunted_tower.model import Chit, Fight, Hero, Item
+from companion.games.haunted_tower.rules.heroes import check_ready
+from companion.games.haunted_tower.rules.lookup import (
     RUN_FAIL_TURN,
     end_fight,
     fight_title,
@@ -22,20 +33,9 @@ from companion.games.haunted_tower.lookup import (
     norm,
     right_of,
 )
-from companion.games.haunted_tower.model import Chit, Fight, Hero, Item
-from companion.games.haunted_tower.monsters import (
-    CRAWLER_PENALTY,
-    EFFECT_DAMAGE,
-    EFFECT_TEXT,
-    MONSTERS,
-    SPECTER,
-    VAMPIRE,
-    Monster,
-)
-from companion.games.haunted_tower.rules_heroes import check_ready
-from companion.games.haunted_tower.rules_numbers import armor_class, attack_number, attack_parts, damage_of, total
-from companion.games.haunted_tower.rules_rolls import phase_error, pick_options, weapon_named
-from companion.games.haunted_tower.rules_score import finish
+from companion.games.haunted_tower.rules.numbers import armor_class, attack_number, attack_parts, damage_of, total
+from companion.games.haunted_tower.rules.rolls import phase_error, pick_options, weapon_named
+from companion.games.haunted_tower.rules.score import finish
 
 if TYPE_CHECKING:
     from companion.session.state import State

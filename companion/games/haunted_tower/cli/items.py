@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import SIGNED, JsonOpt
-from companion.games.haunted_tower.cli_common import (
+from companion.games.haunted_tower.cli.common import (
     HeroArg,
     ItemArg,
     _known,
@@ -61,8 +61,9 @@ def item_cmd(
     """A hero takes a magic item chit (typed once, kept in your game data for next time)."""
     env: Env = ctx.obj
     from companion.errors import InputError
-    from companion.games.haunted_tower import lookup, rules_items
     from companion.games.haunted_tower.model import Item
+    from companion.games.haunted_tower.rules import items as rules_items
+    from companion.games.haunted_tower.rules import lookup
 
     with _session(env) as session:
         state = session.state
@@ -103,7 +104,7 @@ def item_cmd(
 
 def _apply(env: Env, event: dict[str, Any], json_out: bool) -> None:
     """Try an event on a copy (so bad input changes nothing), then record it."""
-    from companion.games.haunted_tower.events import reduce
+    from companion.games.haunted_tower.rules.events import reduce
 
     with _session(env) as session:
         sim = _sim(session)
@@ -175,7 +176,8 @@ def climb_cmd(
     """The climbing check (3 blue chits for Tower 2, 6 for Tower 3; purple counts 2); climbs if allowed."""
     env: Env = ctx.obj
     if check:
-        from companion.games.haunted_tower import lookup, rules_climb
+        from companion.games.haunted_tower.rules import climb as rules_climb
+        from companion.games.haunted_tower.rules import lookup
 
         with _session(env) as session:
             c = rules_climb.climb_check(lookup.find_hero(session.state.game, hero), cleared)

@@ -14,10 +14,10 @@ from companion.dice.faces import plain
 from companion.engine.requests import RollRequest
 from companion.errors import InputError
 from companion.games.haunted_tower import data as D
-from companion.games.haunted_tower.lookup import fighting, find_item, game
+from companion.games.haunted_tower.data.monsters import Monster
 from companion.games.haunted_tower.model import Fight, Hero, Item
-from companion.games.haunted_tower.monsters import Monster
-from companion.games.haunted_tower.rules_numbers import armor_class, attack_means, attack_parts, total
+from companion.games.haunted_tower.rules.lookup import fighting, find_item, game
+from companion.games.haunted_tower.rules.numbers import armor_class, attack_means, attack_parts, total
 
 if TYPE_CHECKING:
     from companion.session.state import State

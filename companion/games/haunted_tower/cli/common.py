@@ -15,8 +15,8 @@ import typer
 if TYPE_CHECKING:
     from companion.cli.env import Env
     from companion.cli.kit import Roller
+    from companion.games.haunted_tower.data.monsters import Monster
     from companion.games.haunted_tower.model import Hero, Item
-    from companion.games.haunted_tower.monsters import Monster
     from companion.session.service import Session
     from companion.session.state import State
 
@@ -81,7 +81,7 @@ def _show_new(env: Env, session: Session, before: int, json_out: bool, event_id:
 
 
 def _fight_json(state: State) -> dict[str, Any] | None:
-    from companion.games.haunted_tower.monsters import MONSTERS
+    from companion.games.haunted_tower.data.monsters import MONSTERS
 
     f = state.game.fight
     if f is None:
@@ -102,7 +102,8 @@ def _fight_json(state: State) -> dict[str, Any] | None:
 
 def next_hint(state: State) -> str:
     """What the table does next, with the command that does it."""
-    from companion.games.haunted_tower import lookup, rules_rolls
+    from companion.games.haunted_tower.rules import lookup
+    from companion.games.haunted_tower.rules import rolls as rules_rolls
 
     g = state.game
     if state.finished:
@@ -169,7 +170,8 @@ NO_ITEM = ("none", "nothing", "bare", "-")
 def attack_item(state: State, hero: Hero, monster: Monster, with_: str | None) -> Item | None:
     """What a hero attacks with: ``--with ITEM``, ``--with none`` (no item), or else the best chance to win
     the duel, which is what ``companion haunted odds`` shows, so the attack and its odds never disagree."""
-    from companion.games.haunted_tower import lookup, view
+    from companion.games.haunted_tower import view
+    from companion.games.haunted_tower.rules import lookup
 
     if with_ is None:
         return view.best_weapon(state, hero, monster)
