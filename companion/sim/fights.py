@@ -147,7 +147,7 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
     ),
     "dragons-den": FightOddsEntry(
         summary="an exchange of attacks at the current health: a hero against a monster",
-        command="companion.games.dragons_den.cli_tables:odds_fight",
+        command="companion.games.dragons_den.cli.tables:odds_fight",
         outcome="companion.games.dragons_den.odds:fight_outcome",
         example="companion odds fight dragons-den --health 8 --against 4",
         probe="companion.games.dragons_den.moments:Probe",

@@ -7,8 +7,9 @@ from typing import Any
 from companion.dice.roll import evaluate
 from companion.engine.requests import Choice, Number, Request, RollRequest, Text
 from companion.errors import InputError
-from companion.games.dragons_den import GAME, actions, steps_common
-from companion.games.dragons_den.state import Den
+from companion.games.dragons_den import GAME
+from companion.games.dragons_den.engine import actions, common
+from companion.games.dragons_den.model import Den
 from companion.session.service import new_state
 from companion.session.state import Meta, State
 
@@ -29,7 +30,7 @@ class Script:
         self.asked: list[Request] = []
 
     def __call__(self, request: Request) -> Any:
-        error = steps_common.reask_error(request)
+        error = common.reask_error(request)
         if error:  # the step asks again after a wrong chit: as a one-shot command does, refuse
             raise InputError(error)
         self.asked.append(request)

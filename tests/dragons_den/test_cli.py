@@ -213,11 +213,11 @@ def test_the_command_group_loads_only_typer():
     import subprocess
     import sys
 
-    # The group is its command modules (cli.py and cli_*.py, split by topic); nothing of the rules.
+    # The group is its command modules (cli/__init__.py and cli/*.py, split by topic); nothing of the rules.
     code = (
         "import sys, companion.games.dragons_den.cli\n"
         "print(sorted(m for m in sys.modules if m.startswith(('rich', 'questionary', 'tinydb', "
-        "'companion.games.dragons_den.')) and not m.startswith('companion.games.dragons_den.cli_')))"
+        "'companion.games.dragons_den.')) and not m.startswith('companion.games.dragons_den.cli.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['companion.games.dragons_den.cli']"

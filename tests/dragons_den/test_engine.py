@@ -6,7 +6,8 @@ from typing import Any
 
 from companion.dice.roll import evaluate
 from companion.engine.requests import Choice, Number, RollRequest, Text
-from companion.games.dragons_den import GAME, actions
+from companion.games.dragons_den import GAME
+from companion.games.dragons_den.engine import actions
 from companion.session.fold import answer_event
 from companion.session.service import Session
 from companion.store.sessions import Store

@@ -6,7 +6,7 @@ drew), looks up the tables, sounds the alarm, counts the gates down and reads bo
 
 - ``companion play``: a menu of what can happen at the table now (:mod:`.engine`);
 - ``companion dragon ...``: one-shot commands for each step (:mod:`.cli`);
-- both run the same action steps (:mod:`.steps`) over the same rules (:mod:`.rules`) and numbers
+- both run the same action steps (:mod:`.engine.steps`) over the same rules (:mod:`.rules`) and numbers
   (:mod:`.data`); exact odds are in :mod:`.odds`; the spec is in :mod:`.spec`.
 
 ``GAME`` is built on first use, so that importing the command group (``companion dragon --help``)

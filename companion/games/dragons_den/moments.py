@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.requests import RollRequest
+from companion.games.dragons_den.model import IN, SLAIN
 from companion.games.dragons_den.odds import fight_outcome
-from companion.games.dragons_den.state import IN, SLAIN
 from companion.sim.fights import Position, Reading
 
 

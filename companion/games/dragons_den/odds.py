@@ -7,7 +7,7 @@ exactly. A figure's miss leaves the state as it was with the other figure to str
 healths is a two-state loop; it is solved in closed form, and the healths only go down, so the whole
 fight is a small dynamic program (a 24-against-24 fight is a few hundred states).
 
-Pure functions, no I/O; :mod:`companion.games.dragons_den.steps_attacks` shows them before each roll and the
+Pure functions, no I/O; :mod:`companion.games.dragons_den.engine.attacks` shows them before each roll and the
 tests check them against icepool's absorbing Markov chains.
 """
 

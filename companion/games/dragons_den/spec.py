@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from companion.games.base import GameSpec, Variant
-from companion.games.dragons_den import actions, engine, rules, view
-from companion.games.dragons_den.state import Den
+from companion.games.dragons_den import engine, rules, view
+from companion.games.dragons_den.engine import actions
+from companion.games.dragons_den.model import Den
 from companion.session.state import State
 
 

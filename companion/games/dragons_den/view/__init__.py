@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.games.dragons_den import data, rules
-from companion.games.dragons_den.state import DRAGON, HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
+from companion.games.dragons_den.model import DRAGON, HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
 from companion.i18n import _
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The Dragon's Den's action steps: the setup (the heroes, how chits are drawn, the dragon drawn in
 secret).
 
-One of the action steps shared by guided play and the one-shot commands: see :mod:`.steps`.
+One of the action steps shared by guided play and the one-shot commands: see :mod:`.engine.steps`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.dragons_den import data, rules
-from companion.games.dragons_den.steps_common import Steps, den_of, open_line, say
-from companion.games.dragons_den.steps_draws import draw_number
-from companion.games.dragons_den.steps_turns import new_round
+from companion.games.dragons_den.engine.common import Steps, den_of, open_line, say
+from companion.games.dragons_den.engine.cups import draw_number
+from companion.games.dragons_den.engine.turns import new_round
 from companion.session.state import State
 
 

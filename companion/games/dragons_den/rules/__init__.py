@@ -1,6 +1,6 @@
 """The Dragon's Den's rules as plain functions over :class:`Den`: no dice, no prompts, no I/O.
 
-The action steps (:mod:`.steps`) ask for dice and choices and then call these; the guided menu and
+The action steps (:mod:`.engine.steps`) ask for dice and choices and then call these; the guided menu and
 the one-shot commands both go through the steps, so there is one implementation of every rule.
 
 Readings of the text that these functions encode are listed in ``docs/rules/dragons-den.md``; the
@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.dragons_den import data
-from companion.games.dragons_den.state import (
+from companion.games.dragons_den.model import (
     DRAGON,
     ESCAPED,
     HEROES,

@@ -3,7 +3,7 @@
 One implementation serves both ways of playing:
 
 - the guided menu (:mod:`.engine`) yields these steps' requests to ``companion play`` / ``next``;
-- a one-shot command (:mod:`.actions`) answers them (virtual dice, ``--got`` faces, options) on a copy
+- a one-shot command (:mod:`.engine.actions`) answers them (virtual dice, ``--got`` faces, options) on a copy
   of the state, records one ``dragon`` event with the answers, and the event's reducer runs the
   same step again on the session's state with those answers.
 
@@ -16,10 +16,10 @@ Draws from a cup companion keeps are a roll of ``1dN`` over the ``N`` chits left
 chit in the cup's order (numbers ascending; monster chits before treasure chits), asked as a virtual
 roll. When the players draw real chits, they type the chit instead.
 
-This module holds the table of actions and :func:`run`; the steps are by topic in ``steps_setup``,
-``steps_moves`` (revealing, moving), ``steps_attacks`` (attacks, the breath), ``steps_abilities``
-(abilities, monsters' specials) and ``steps_turns`` (turns, treasure, escapes, the end), over
-``steps_draws`` (the cups and the hoard) and ``steps_common`` (what every step uses).
+This module holds the table of actions and :func:`run`; the steps are by topic in ``engine/setup``,
+``engine/moves`` (revealing, moving), ``engine/attacks`` (attacks, the breath), ``engine/abilities``
+(abilities, monsters' specials) and ``engine/turns`` (turns, treasure, escapes, the end), over
+``engine/cups`` (the cups and the hoard) and ``engine/common`` (what every step uses).
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.dragons_den import rules
-from companion.games.dragons_den.state import HEROES, IN, OVER
-from companion.games.dragons_den.steps_abilities import ability, special
-from companion.games.dragons_den.steps_attacks import attack, breath
-from companion.games.dragons_den.steps_common import Steps, den_of
-from companion.games.dragons_den.steps_moves import move, reveal, reveal_dragon
-from companion.games.dragons_den.steps_setup import setup
-from companion.games.dragons_den.steps_turns import end_turn, escape, finish, next_hero, take
+from companion.games.dragons_den.engine.abilities import ability, special
+from companion.games.dragons_den.engine.attacks import attack, breath
+from companion.games.dragons_den.engine.common import Steps, den_of
+from companion.games.dragons_den.engine.moves import move, reveal, reveal_dragon
+from companion.games.dragons_den.engine.setup import setup
+from companion.games.dragons_den.engine.turns import end_turn, escape, finish, next_hero, take
+from companion.games.dragons_den.model import HEROES, IN, OVER
 from companion.session.state import State
 
 

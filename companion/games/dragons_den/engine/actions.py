@@ -1,6 +1,6 @@
 """One-shot actions: the ``dragon`` event, its reducer, and the answerer a command fills it with.
 
-A one-shot command runs an action step (:mod:`.steps`) on a *copy* of the state, answering each
+A one-shot command runs an action step (:mod:`.engine.steps`) on a *copy* of the state, answering each
 request from its options, ``--got`` faces, typed chits or the session's virtual dice
 (:class:`LiveAnswers`). What it answered is recorded as one event::
 
@@ -20,7 +20,7 @@ from typing import Any
 from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, Request, RollRequest, Text
 from companion.errors import InputError
-from companion.games.dragons_den import steps, steps_common
+from companion.games.dragons_den.engine import common, steps
 from companion.log.rolls import roll_line
 from companion.session.fold import ReplayError, roll_from, roll_payload
 from companion.session.state import State
@@ -122,7 +122,7 @@ class LiveAnswers:
         return left + [f"{self.chit_flag} {c}" for c in self.chits] + flags
 
     def __call__(self, request: Request) -> Any:
-        error = steps_common.reask_error(request)
+        error = common.reask_error(request)
         if error:
             raise InputError(error)
         if isinstance(request, RollRequest):

@@ -1,6 +1,6 @@
 """The Dragon's Den's action steps: attacks with their odds, Ren's Shield, and the dragon's breath.
 
-One of the action steps shared by guided play and the one-shot commands: see :mod:`.steps`.
+One of the action steps shared by guided play and the one-shot commands: see :mod:`.engine.steps`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from companion.dice.expr import parse
 from companion.engine.requests import RollRequest
 from companion.errors import InputError
 from companion.games.dragons_den import data, odds, rules
-from companion.games.dragons_den.state import HIDDEN, IN, Figure
-from companion.games.dragons_den.steps_common import (
+from companion.games.dragons_den.engine.common import (
     YES,
     Steps,
     cap,
@@ -24,8 +23,9 @@ from companion.games.dragons_den.steps_common import (
     who,
     yes_no,
 )
-from companion.games.dragons_den.steps_draws import draw_hoard
-from companion.games.dragons_den.steps_moves import turn_over_dragon
+from companion.games.dragons_den.engine.cups import draw_hoard
+from companion.games.dragons_den.engine.moves import turn_over_dragon
+from companion.games.dragons_den.model import HIDDEN, IN, Figure
 from companion.session.state import State
 
 

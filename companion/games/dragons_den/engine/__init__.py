@@ -14,8 +14,9 @@ from typing import Any
 
 from companion.engine.requests import Choice, Engine, Number, Option, Request, choice
 from companion.errors import InputError
-from companion.games.dragons_den import data, odds, rules, steps, steps_common
-from companion.games.dragons_den.state import HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
+from companion.games.dragons_den import data, odds, rules
+from companion.games.dragons_den.engine import common, steps
+from companion.games.dragons_den.model import HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
 from companion.session.state import State
 
 Picker = Generator[Request, Any, tuple[str, dict[str, Any]] | None]
@@ -53,7 +54,7 @@ def _guarded(state: State, do: str, args: dict[str, Any]) -> Generator[Request, 
     try:
         yield from steps.run(state, do, args)
     except InputError as exc:
-        return f"{steps_common.REASK}{exc.message}"
+        return f"{common.REASK}{exc.message}"
     return ""
 
 
@@ -262,8 +263,8 @@ def _pick(state: State, value: str) -> Picker:
     if value.startswith("ability:"):
         return (yield from _ability(state, value.split(":", 1)[1]))
     if value == "escape":
-        sure = yield steps_common.yes_no("dd.escape", "Leave the den for good?", "Yes, leave", "No, stay")
-        return ("escape", {"hero": hero}) if sure == steps_common.YES else None
+        sure = yield common.yes_no("dd.escape", "Leave the den for good?", "Yes, leave", "No, stay")
+        return ("escape", {"hero": hero}) if sure == common.YES else None
     if value == "monster-move":
         m = yield from _one(
             state, "dd.monster", "Which monster advances?", [m for m in den.monsters_alive() if m.key not in den.moved]
@@ -300,7 +301,7 @@ def _room(state: State) -> Generator[Request, Any, int | None]:
         den: Den = state.game
         hero = den.figure(den.turn)
         prompt = f"Which room did {hero.name if hero else 'the hero'} enter? (0 to go back)"
-        n = yield Number("dd.room", f"{steps_common.REASK}{error} — {prompt}" if error else prompt, 0, data.CHIT_ROOMS)
+        n = yield Number("dd.room", f"{common.REASK}{error} — {prompt}" if error else prompt, 0, data.CHIT_ROOMS)
         if n == 0:
             return None
         if n in state.game.rooms:

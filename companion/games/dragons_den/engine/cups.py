@@ -1,7 +1,7 @@
 """The Dragon's Den's action steps: drawing from the cups (a virtual 1dN, or the chit the players
 type) and from the hoard.
 
-One of the action steps shared by guided play and the one-shot commands: see :mod:`.steps`.
+One of the action steps shared by guided play and the one-shot commands: see :mod:`.engine.steps`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from companion.dice.expr import parse
 from companion.engine.requests import Number, Request, RollRequest
 from companion.errors import InputError
 from companion.games.dragons_den import data, rules
-from companion.games.dragons_den.state import IN
-from companion.games.dragons_den.steps_common import REASK, Steps, den_of, say
+from companion.games.dragons_den.engine.common import REASK, Steps, den_of, say
+from companion.games.dragons_den.model import IN
 from companion.session.state import State
 
 

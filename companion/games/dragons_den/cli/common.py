@@ -14,7 +14,7 @@ import typer
 if TYPE_CHECKING:
     from companion.cli.env import Env
     from companion.engine.requests import Request, RollRequest
-    from companion.games.dragons_den.state import Den
+    from companion.games.dragons_den.model import Den
     from companion.session.service import Session
 
 GotOpt = Annotated[
@@ -41,7 +41,7 @@ def _den(session: Session) -> Den:
 def resolve(den: Den, text: str, *, kinds: tuple[str, ...] = ("hero", "monster", "dragon")) -> str:
     """A figure's key from what a player types: ``sam``, ``#7``, ``7`` (a hero), ``m15``, ``troll``, ``dragon``."""
     from companion.errors import InputError
-    from companion.games.dragons_den.state import HIDDEN
+    from companion.games.dragons_den.model import HIDDEN
 
     t = " ".join(text.strip().lower().split()).lstrip("#")
     figures = [f for f in den.figures() if f.kind in kinds]
@@ -94,7 +94,7 @@ def _answers(
 ):
     """The answerer of a one-shot action: options first, then a prompt at a terminal, else virtual dice."""
     from companion.errors import InputError
-    from companion.games.dragons_den.actions import LiveAnswers
+    from companion.games.dragons_den.engine.actions import LiveAnswers
 
     dice = session.dice()
     physical_chits = _den(session).chits == "physical" if typed_chits is None else typed_chits
@@ -144,7 +144,8 @@ def act(
     typed faces by request key, or is a function of the den that does.
     """
     from companion.cli.kit import dry, entry_texts, new_entries, opened, print_entries
-    from companion.games.dragons_den import actions, view
+    from companion.games.dragons_den import view
+    from companion.games.dragons_den.engine import actions
 
     env: Env = ctx.obj
     with opened(env) as session:

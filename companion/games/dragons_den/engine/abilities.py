@@ -1,6 +1,6 @@
 """The Dragon's Den's action steps: the heroes' special abilities and the monsters' specials.
 
-One of the action steps shared by guided play and the one-shot commands: see :mod:`.steps`.
+One of the action steps shared by guided play and the one-shot commands: see :mod:`.engine.steps`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from companion.dice.expr import parse
 from companion.engine.requests import RollRequest
 from companion.errors import InputError
 from companion.games.dragons_den import data, rules
-from companion.games.dragons_den.state import HIDDEN, IN, Den, Figure
-from companion.games.dragons_den.steps_common import Steps, den_of, figure, open_line, say, who
-from companion.games.dragons_den.steps_draws import draw_hoard
+from companion.games.dragons_den.engine.common import Steps, den_of, figure, open_line, say, who
+from companion.games.dragons_den.engine.cups import draw_hoard
+from companion.games.dragons_den.model import HIDDEN, IN, Den, Figure
 from companion.session.state import State
 
 

@@ -1,7 +1,7 @@
 """The Dragon's Den's action steps: what every step uses (the den on the state, names in the log, log
 lines, a figure by key, a yes or no, a re-asked request, a d6 check).
 
-One of the action steps shared by guided play and the one-shot commands: see :mod:`.steps`.
+One of the action steps shared by guided play and the one-shot commands: see :mod:`.engine.steps`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from companion.dice.expr import parse
 from companion.engine.requests import Option, Request, RollRequest, choice
 from companion.errors import InputError
 from companion.games.dragons_den import data, rules
-from companion.games.dragons_den.state import HIDDEN, Den, Figure
+from companion.games.dragons_den.model import HIDDEN, Den, Figure
 from companion.session.state import State
 
 Steps = Generator[Request, Any, Any]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from companion.cli.common import JsonOpt
-from companion.games.dragons_den.cli_common import _den, act
+from companion.games.dragons_den.cli.common import _den, act
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -136,15 +136,15 @@ def health(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def score(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """The heroes' haul and the dragon's happiness against both victory charts (final, or if the gates shut now)."""
     from companion.cli.kit import opened
-    from companion.games.dragons_den import steps_turns
+    from companion.games.dragons_den.engine import turns
     from companion.session import codec
 
     env: Env = ctx.obj
     with opened(env) as session:
         den = _den(session)
         final = den.score is not None
-        s = steps_turns.reckoning(den, session.state.data)
-        lines = steps_turns.score_lines(den, session.state.data)
+        s = turns.reckoning(den, session.state.data)
+        lines = turns.score_lines(den, session.state.data)
     if json_out:
         env.print_json({"final": final, **codec.dump(s)})
         return

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt
-from companion.games.dragons_den.cli_common import ChitOpt, GotOpt, _current_hero, _queues, act, resolve
+from companion.games.dragons_den.cli.common import ChitOpt, GotOpt, _current_hero, _queues, act, resolve
 
 if TYPE_CHECKING:
-    from companion.games.dragons_den.state import Den
+    from companion.games.dragons_den.model import Den
 
 app = typer.Typer()
 

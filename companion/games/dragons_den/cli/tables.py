@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import JsonOpt
-from companion.games.dragons_den.cli_common import _current_hero, _den, resolve
+from companion.games.dragons_den.cli.common import _current_hero, _den, resolve
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -29,7 +29,7 @@ def notes(
 ) -> None:
     """The rules' tables: heroes, monsters, dragons, both treasure tables (with your corrections), the charts."""
     from companion.errors import InputError
-    from companion.games.dragons_den import tables
+    from companion.games.dragons_den.view import tables
 
     env: Env = ctx.obj
     what = what.strip().lower()
@@ -73,7 +73,8 @@ def treasure(
     """Show the treasure tables, or correct a row (rows 9 and 10 are garbled in the text): kept for every new game."""
     from companion.cli.kit import active_game, opened
     from companion.errors import InputError
-    from companion.games.dragons_den import data, rules, tables
+    from companion.games.dragons_den import data, rules
+    from companion.games.dragons_den.view import tables
     from companion.session import catalogue
     from companion.store.paths import data_dir
 
@@ -134,7 +135,7 @@ def odds(
 ) -> None:
     """Exact odds: an attack, a fight to the end, a breath save, a move reaching N squares."""
     from companion.errors import InputError
-    from companion.games.dragons_den import tables
+    from companion.games.dragons_den.view import tables
 
     env: Env = ctx.obj
     if need is not None:

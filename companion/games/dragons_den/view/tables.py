@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.dragons_den import data, odds, rules
-from companion.games.dragons_den.state import DRAGON, HEROES, HIDDEN, Den, Figure
+from companion.games.dragons_den.model import DRAGON, HEROES, HIDDEN, Den, Figure
 
 
 def frac(p: Any) -> str:

@@ -1,6 +1,6 @@
 """The Dragon's Den's action steps: revealing a room's chits and the dragon, and moving.
 
-One of the action steps shared by guided play and the one-shot commands: see :mod:`.steps`.
+One of the action steps shared by guided play and the one-shot commands: see :mod:`.engine.steps`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from companion.dice.expr import parse
 from companion.engine.requests import RollRequest, Text
 from companion.errors import InputError
 from companion.games.dragons_den import data, odds, rules
-from companion.games.dragons_den.state import HEROES, HIDDEN, IN
-from companion.games.dragons_den.steps_common import YES, Steps, cap, den_of, figure, open_line, say, who, yes_no
-from companion.games.dragons_den.steps_draws import draw
+from companion.games.dragons_den.engine.common import YES, Steps, cap, den_of, figure, open_line, say, who, yes_no
+from companion.games.dragons_den.engine.cups import draw
+from companion.games.dragons_den.model import HEROES, HIDDEN, IN
 from companion.session.state import State
 
 
