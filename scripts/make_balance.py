@@ -443,7 +443,7 @@ def talisman(runs: int) -> list[str]:
         "",
         "After every kill 2d6 are rolled and a 12 finds the Talisman; the last monster always holds it.",
         f"The exact chance that it is found on kill *k* of {monsters} (`talisman_found_on(0, {monsters})` in",
-        f"`companion/games/adventure_in_the_dungeon/odds.py`) is (35/36)^(k−1)/36 for *k* < {monsters}, and",
+        f"`companion/games/adventure_in_the_dungeon/odds/`) is (35/36)^(k−1)/36 for *k* < {monsters}, and",
         f"(35/36)^{monsters - 1} on the last. The simulated shares are among the `steady` runs that found it; a",
         "party that falls early never reaches the late kills, so the simulated column leans to early",
         "kills (the exact odds and the simulator are checked against each other kill by kill in",

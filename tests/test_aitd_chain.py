@@ -1,4 +1,4 @@
-"""The whole-fight chain (``chain.py``) against the rules' own round, situation by situation.
+"""The whole-fight chain (``odds/fight_chain.py``) against the rules' own round, situation by situation.
 
 The chain enumerates a round once per *signature* (the flags, and the hits left where few enough to
 matter in one round) and reuses it as a shift of the hit counts. Here every situation a fight can reach
@@ -15,10 +15,10 @@ from fractions import Fraction
 import pytest
 
 from companion.games.adventure_in_the_dungeon import data as D
-from companion.games.adventure_in_the_dungeon import forward
 from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
-from companion.games.adventure_in_the_dungeon.chain import T_ROUND, Chain
+from companion.games.adventure_in_the_dungeon.odds import forward
+from companion.games.adventure_in_the_dungeon.odds.fight_chain import T_ROUND, Chain
 
 
 def _case(rng: random.Random) -> tuple[R.Model, R.Fight]:

@@ -118,7 +118,7 @@ def test_the_adventure_in_the_dungeon_in_a_terminal_simulated_and_counted(tmp_pa
     raw, status = run_in_terminal(tmp_path, "odds", "fight", "talisman", "6", "--fresh")  # the Gorgon
     assert status == 0, raw[-2000:]
     text = ANSI.sub("", raw)
-    # The whole fight is counted at once now (chain.py): no "Counting every way…" notice before the chart.
+    # The whole fight is counted at once now (odds/fight_chain.py): no "Counting every way…" notice before the chart.
     assert "Counting every way" not in text
     assert "Area 6: the Gorgon (6 hits to slay), the party with 29 hits left:" in text
     assert "Heroes standing when the fight ends" in text and "█" in text

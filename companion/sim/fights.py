@@ -154,7 +154,7 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
     ),
     "talisman": FightOddsEntry(
         summary="a round, or a whole fight against an area's monster with the party as it stands",
-        command="companion.games.adventure_in_the_dungeon.cli_fight:odds_fight",
+        command="companion.games.adventure_in_the_dungeon.cli.fight:odds_fight",
         outcome="companion.games.adventure_in_the_dungeon.odds:fight_outcome",
         example="companion odds fight talisman 9 --round",
         probe="companion.games.adventure_in_the_dungeon.moments:Probe",

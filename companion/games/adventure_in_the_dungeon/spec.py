@@ -1,6 +1,8 @@
 """The game's :class:`~companion.games.base.GameSpec`: its engine, screen, variants and commands."""
 
-from companion.games.adventure_in_the_dungeon import engine, table, view
+from companion.games.adventure_in_the_dungeon import engine, view
+from companion.games.adventure_in_the_dungeon.engine import table
+from companion.games.adventure_in_the_dungeon.model import Dungeon
 from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS
 from companion.games.base import GameSpec, Variant
 
@@ -29,7 +31,7 @@ GAME = GameSpec(
     name="talisman",
     title="The Adventure in the Dungeon",
     variants=VARIANTS,
-    state_type=engine.Dungeon,
+    state_type=Dungeon,
     setup=engine.setup,
     play=engine.play,
     gamedata=engine.read_data,

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import InputError
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
-from companion.games.adventure_in_the_dungeon.engine_numbers import ask_field
-from companion.games.adventure_in_the_dungeon.engine_words import cure_words
+from companion.games.adventure_in_the_dungeon.engine.numbers import ask_field
+from companion.games.adventure_in_the_dungeon.engine.words import cure_words
 from companion.games.base import Need
 from companion.session.trackers import Tally
 

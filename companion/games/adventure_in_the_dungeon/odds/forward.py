@@ -1,6 +1,6 @@
 """The chain's forward passes: push the chances of round starts through the round kernels to the ends.
 
-:class:`.chain.Chain` builds the kernels (one per signature); these functions push a distribution
+:class:`.kernels.Kernels` builds the kernels (one per signature); these functions push a distribution
 through them (docs/odds-and-simulation.md, "The Adventure in the Dungeon's whole fights"):
 
 - :func:`dense_pass`, the table's floats (every area but the Remorhaz's, whose lock-outs change on a
@@ -27,7 +27,7 @@ from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon.rules import SLAIN, STUCK, WIPED
 
 if TYPE_CHECKING:
-    from companion.games.adventure_in_the_dungeon.chain import Chain
+    from companion.games.adventure_in_the_dungeon.odds.kernels import Kernels
 
 Ends = dict[int, tuple[str, Any]]
 
@@ -41,7 +41,7 @@ OUTCOME_KEYS = {SLAIN: 0, WIPED: 1, STUCK: 2}
 EXACT_DENSE_MIN = 4096
 
 
-def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int, int] | None:
+def dense_pass(ch: Kernels, starts: dict[int, float], tot: int) -> tuple[Ends, int, int] | None:
     """The float pass over flat lists of hit counts, one list for each set of flags met (``starts``:
     key -> chance, none ended), or None when it does not apply (the Remorhaz's lock-outs, whose rounds
     can change something and stay on the level; or more than ``DENSE_MAX`` entries in all)."""
@@ -105,7 +105,7 @@ def dense_pass(ch: Chain, starts: dict[int, float], tot: int) -> tuple[Ends, int
     return ends, 1, visited
 
 
-def exact_dense_pass(ch: Chain, starts: dict[int, Any], tot: int, keys: bool = True) -> tuple[Ends, int, int] | None:
+def exact_dense_pass(ch: Kernels, starts: dict[int, Any], tot: int, keys: bool = True) -> tuple[Ends, int, int] | None:
     """:func:`level_pass`'s exact arithmetic over :func:`dense_pass`'s flat lists: the same integer
     numerators over one denominator per level, the same ends, with list entries instead of dict
     lookups. A situation's chance arrives from a few earlier levels, each over its own denominator: one
@@ -294,7 +294,7 @@ class _Parts:
 
 
 def level_pass(
-    ch: Chain, starts: Iterable[tuple[int, str | None, Any]], exact: bool, tot: int
+    ch: Kernels, starts: Iterable[tuple[int, str | None, Any]], exact: bool, tot: int
 ) -> tuple[Ends, Any, int]:
     """Push ``starts`` ((key, end or None, chance)) through the chain level by level."""
     buckets: dict[int, _Parts] = {}
@@ -338,7 +338,7 @@ def level_pass(
 
 
 def _visits(
-    ch: Chain,
+    ch: Kernels,
     here: dict[int, Any],
     kernels: dict[int, Any],
     den: Any,

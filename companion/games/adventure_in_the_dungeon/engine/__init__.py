@@ -12,18 +12,17 @@ monster and party, and log text is only built when the log is enabled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import TALISMAN
 from companion.engine.requests import Choice, Option, RollRequest
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
-from companion.games.adventure_in_the_dungeon import table
 from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS, Area
-from companion.games.adventure_in_the_dungeon.engine_numbers import ask_data
-from companion.games.adventure_in_the_dungeon.engine_requests import first_choice, hero_request, monster_request
-from companion.games.adventure_in_the_dungeon.engine_words import (
+from companion.games.adventure_in_the_dungeon.engine import table
+from companion.games.adventure_in_the_dungeon.engine.numbers import ask_data
+from companion.games.adventure_in_the_dungeon.engine.requests import first_choice, hero_request, monster_request
+from companion.games.adventure_in_the_dungeon.engine.words import (
     cure_words,
     death_mark,
     death_words,
@@ -31,48 +30,13 @@ from companion.games.adventure_in_the_dungeon.engine_words import (
     them,
     verdict_words,
 )
+from companion.games.adventure_in_the_dungeon.model import Dungeon
 from companion.games.adventure_in_the_dungeon.rules import Fight, Model
 from companion.session.trackers import Tally
 
 if TYPE_CHECKING:
     from companion.engine.requests import Engine
     from companion.session.state import State
-
-
-@dataclass
-class Dungeon:
-    """The game's own state: where the party is, and the fight's flags (see :class:`.rules.Fight`).
-
-    Masks hold one bit per hero in the book's order: 1 Adelhardt, 2 Krylla, 4 Ibli, 8 Regalan.
-    """
-
-    #: The party's tallies are written (the numbers are known).
-    started: bool = False
-    #: The area the party is fighting in, or None between areas.
-    area: int | None = None
-    round: int = 0
-    #: Areas entered so far (each entry opens a section of the log).
-    visits: int = 0
-    #: Areas whose monster is slain.
-    cleared: list[int] = field(default_factory=list)
-    #: Areas the party has entered at least once.
-    visited: list[int] = field(default_factory=list)
-    #: The area entered last (kept after the fight: where the party fell, or fled from).
-    last: int | None = None
-    dead: int = 0
-    para: int = 0
-    trap: int = 0
-    twine: int = 0
-    lock: int = 0
-    nlock: int = 0
-    cure: bool = False
-    att: int = 0
-    struck: int = 0
-    sfirst: bool = False
-    #: How each fallen hero died, by hero key ("slain by the Xorn", "drowned"), for the screen.
-    fates: dict[str, str] = field(default_factory=dict)
-    #: The party left the dungeon (with the Talisman) or gave up.
-    over: bool = False
 
 
 def setup(state: State) -> None:

@@ -4,7 +4,7 @@
 - phase B (:func:`phase_b`): the heroes' attacks, top of the list down.
 
 A roll that does not happen in a branch counts 36 ways, so every branch of a phase has the same total.
-Both the exact odds (odds.py) and the round chain (chain.py) build on these two functions.
+Both the exact odds (:mod:`.odds`) and the round chain (:mod:`.odds.fight_chain`) build on these two functions.
 """
 
 from __future__ import annotations

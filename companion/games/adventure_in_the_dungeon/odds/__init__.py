@@ -8,7 +8,7 @@ phases, enumerated with the same step functions the engine plays (:mod:`.phases`
 
 Each phase counts its rolls as integer weights over ``36 ** slots`` (a roll that does not happen in a
 branch counts 36 ways, so every branch of a phase has the same total). :func:`round_ends` gives one
-round exactly; :func:`fight_odds` the whole fight, from the absorbing chain of :mod:`.chain` pushed
+round exactly; :func:`fight_odds` the whole fight, from the absorbing chain of :mod:`.fight_chain` pushed
 forward by :mod:`.forward`: the distribution of every way the fight ends, in floats at the table or
 exact (integer numerators over one denominator, returned as Fractions), from which the chances, who
 stands at the end and the hits left are read.
@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.games.adventure_in_the_dungeon.data import HEROES, PALADIN, RANGERESS
-from companion.games.adventure_in_the_dungeon.phases import phase_a, phase_b
+from companion.games.adventure_in_the_dungeon.odds.phases import phase_a, phase_b
 from companion.games.adventure_in_the_dungeon.rules import (
     SLAIN,
     STUCK,
@@ -172,8 +172,8 @@ _CHAINS: dict[tuple[Model, bool], Any] = {}
 
 
 def chain(model: Model, first_strike: bool = True) -> Any:
-    """The round kernels of ``model`` (:class:`.chain.Chain`), kept for the last few models in use."""
-    from companion.games.adventure_in_the_dungeon.chain import Chain
+    """The round kernels of ``model`` (:class:`.fight_chain.Chain`), kept for the last few models in use."""
+    from companion.games.adventure_in_the_dungeon.odds.fight_chain import Chain
 
     key = (model, first_strike)
     got = _CHAINS.get(key)

@@ -152,7 +152,7 @@ def data_cmd(
 
 
 def _missing(values: dict[str, Any]) -> list[Any]:
-    from companion.games.adventure_in_the_dungeon.engine_numbers import missing
+    from companion.games.adventure_in_the_dungeon.engine.numbers import missing
 
     return missing(values)
 
@@ -462,7 +462,7 @@ def score_cmd(
         from companion.games.adventure_in_the_dungeon.engine import living
 
         survivors = bin(living(got[0])).count("1") if got[0].game.started else 4
-    from companion.games.adventure_in_the_dungeon.engine_words import verdict_words
+    from companion.games.adventure_in_the_dungeon.engine.words import verdict_words
 
     heroes, monsters, verdict = R.score(survivors, 4 - survivors)
     victory = R.victory(survivors)
