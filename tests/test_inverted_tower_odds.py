@@ -13,8 +13,8 @@ from companion.engine.requests import RollRequest
 from companion.games.inverted_tower import data as d
 from companion.games.inverted_tower import rules
 from companion.games.inverted_tower.engine import play
+from companion.games.inverted_tower.model import Fight
 from companion.games.inverted_tower.odds import fight_odds, plan_of
-from companion.games.inverted_tower.state import Fight
 from tests.it_helpers import make_state
 
 DC = dc()

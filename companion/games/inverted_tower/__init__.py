@@ -1,10 +1,10 @@
 """The Inverted Tower (Draft 4.5): a solo dungeon crawl down ten floors, fully guided or recorded by hand.
 
 - guided play: ``companion new inverted-tower`` then ``companion play`` (:mod:`.engine`);
-- table-top play: ``companion tower ...`` one-shot commands (:mod:`.cli`, reducers in :mod:`.events`);
+- table-top play: ``companion tower ...`` one-shot commands (:mod:`.cli`, reducers in :mod:`.rules.events`);
 - exact fight odds: :func:`.odds.fight_odds`.
 
-The rule numbers are in :mod:`.data` and :mod:`.tables`; the readings of what the draft leaves open
+The rule numbers are in :mod:`.data` and :mod:`.rules.tables`; the readings of what the draft leaves open
 are in ``docs/rules/inverted-tower.md``.
 
 ``GAME`` is built on first use (in :mod:`.spec`), so that importing the command group loads only typer.

@@ -27,9 +27,9 @@ from companion.engine.requests import Choice, Option, RollRequest, Text
 
 from . import data as d
 from . import rules
+from .model import Fight, Tower
 from .rules import Flags
-from .state import Fight, Tower
-from .tables import EVENT, EVENT_BY_TOTAL, TREASURE, TREASURE_BY_TOTAL, table_text
+from .rules.tables import EVENT, EVENT_BY_TOTAL, TREASURE, TREASURE_BY_TOTAL, table_text
 
 if TYPE_CHECKING:
     from companion.engine.requests import Engine

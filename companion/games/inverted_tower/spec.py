@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from companion.games.base import GameSpec
 
-from . import data, events, rules, view
+from . import data, rules, view
 from .engine import play
-from .state import Tower
-from .tables import TABLES
+from .model import Tower
+from .rules import events
+from .rules.tables import TABLES
 
 GAME = GameSpec(
     name="inverted-tower",

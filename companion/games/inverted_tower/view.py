@@ -15,8 +15,8 @@ from companion.sim.chart import spark
 
 from . import data as d
 from . import rules
+from .model import Fight, Tower
 from .odds import FightOdds, fight_odds, percent, summary
-from .state import Fight, Tower
 
 if TYPE_CHECKING:
     from companion.engine.requests import Request

@@ -222,7 +222,7 @@ def treasure(
 ) -> None:
     """Record treasure after a won encounter or a passed trap."""
     from companion.errors import InputError
-    from companion.games.inverted_tower.tables import TREASURE_BY_TOTAL
+    from companion.games.inverted_tower.rules.tables import TREASURE_BY_TOTAL
 
     w = what.strip().lower()
     if w.isdigit() and 1 <= int(w) <= 6:

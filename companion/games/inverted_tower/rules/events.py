@@ -16,10 +16,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError
-
-from . import data as d
-from . import rules
-from .state import Fight, Tower
+from companion.games.inverted_tower import data as d
+from companion.games.inverted_tower import rules
+from companion.games.inverted_tower.model import Fight, Tower
 
 if TYPE_CHECKING:
     from companion.session.state import State

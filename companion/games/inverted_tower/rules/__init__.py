@@ -1,6 +1,6 @@
 """The rules of The Inverted Tower as plain functions over a session state: no I/O, no dice.
 
-Guided play (:mod:`.engine`) and the table-top one-shot commands (:mod:`.events`) both change the
+Guided play (:mod:`.engine`) and the table-top one-shot commands (:mod:`.rules.events`) both change the
 state through these functions, so a room, a kill or a level up means the same thing whichever way it
 was recorded. In particular :func:`gain_xp` is the one reading of "Every (10 + current level) XP, you
 level up": the engine, ``companion tower kill`` and the generic ``companion xp +N`` all call it.
@@ -12,10 +12,9 @@ import functools
 from typing import TYPE_CHECKING
 
 from companion.errors import InputError
+from companion.games.inverted_tower import data as d
+from companion.games.inverted_tower.model import Fight, Tower
 from companion.session.trackers import Counter, Room
-
-from . import data as d
-from .state import Fight, Tower
 
 if TYPE_CHECKING:
     from companion.session.state import State

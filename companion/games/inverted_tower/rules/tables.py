@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from companion.dice.tables import Row, Table
-
-from .data import BONFIRE, MERCHANT, STAIRS, TRAP
+from companion.games.inverted_tower.data import BONFIRE, MERCHANT, STAIRS, TRAP
 
 #: Tables → Events: 1 to 3 Trap, 4 Merchant, 5 Bonfire, 6 Stairs.
 EVENT = Table(
