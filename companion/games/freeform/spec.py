@@ -1,5 +1,5 @@
-"""Freeform: any game without a module of its own. Dice, trackers, notes and the log, no rules; a table
-pack's fight in progress on the shell's bar (:mod:`companion.games.freeform.view`)."""
+"""Freeform's GameSpec: no rules; a table pack's fight in progress on the shell's bar
+(:mod:`companion.games.freeform.view`)."""
 
 from companion.games.base import GameSpec
 
