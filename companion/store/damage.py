@@ -9,13 +9,26 @@ The hint names the two ways out: put the file back, or keep the events that are 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from companion.errors import StoreError
 from companion.i18n import _, ngettext, quote
 
 if TYPE_CHECKING:
-    from companion.store.events import Events
+    from companion.store.journal import Journal
+
+
+class EventFiles(Protocol):
+    """What a refusal names of a session's events files (:class:`companion.store.events.Events` has it):
+    declared here, below the events, so the events can raise :class:`Damaged` without a circle."""
+
+    slug: str
+    journal: Journal | None
+    segment_size: int
+
+    @property
+    def journal_path(self) -> Path: ...
 
 
 def _hint(slug: str, intact: int | None, missing_file: bool) -> str:
@@ -79,7 +92,7 @@ class Damaged(StoreError):
         self.intact = intact
 
     @classmethod
-    def journal(cls, events: Events, why: str | None = None) -> Damaged:
+    def journal(cls, events: EventFiles, why: str | None = None) -> Damaged:
         """The journal is missing (``why`` None) or is ``why`` (a translated state: "damaged (...)")."""
         j = events.journal
         base = j.base if j is not None else None
@@ -96,7 +109,7 @@ class Damaged(StoreError):
         return cls(events.slug, text.format(path=path, why=why, base=base), base)
 
     @classmethod
-    def segment(cls, events: Events, index: int, why: str) -> Damaged:
+    def segment(cls, events: EventFiles, index: int, why: str) -> Damaged:
         """Sealed events file ``index`` is damaged; ``why`` is a whole translated clause about it."""
         size = events.segment_size
         first = index * size + 1
