@@ -1,7 +1,7 @@
 """How much of a table pack companion reads, and how much work one pack or one roll may make.
 
 A pack is text anyone can share, so every bound below is checked *before* the work it bounds, and a
-pack beyond one is refused in one :class:`~companion.packs.reader.PackError` line with the file, the
+pack beyond one is refused in one :class:`~companion.packs.errors.PackError` line with the file, the
 line and what to change, as any other mistake in a pack is. What each check costs is about the size
 of the file, whatever its shape, so a refusal takes well under a second and a pack in the player's
 folder cannot slow a roll that does not use it. The figures, and why each is what it is, are in
@@ -43,7 +43,7 @@ from companion.i18n import N_, _, number
 
 if TYPE_CHECKING:
     from companion.dice.expr import Expr
-    from companion.packs.reader import PackError
+    from companion.packs.errors import PackError
 
 #: The largest pack file companion reads (bytes): ten thousand rows of a hundred characters.
 MAX_BYTES = 1_048_576

@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.i18n import _
 from companion.packs import bounds, read_checks
+from companion.packs.errors import PackError
 from companion.packs.model import (  # noqa: F401  (the names the rest of companion imports from here)
     BUILTIN_TRACKERS,
     MAX_DEPTH,
@@ -32,7 +33,7 @@ from companion.packs.model import (  # noqa: F401  (the names the rest of compan
     Ref,
     TrackerSpec,
 )
-from companion.packs.reader import PackError, Reader
+from companion.packs.reader import Reader
 from companion.packs.refs import MAX_ROLLS  # noqa: F401
 
 PACK_KEYS = ("name", "title", "description", "book", "license")

@@ -1,5 +1,5 @@
-"""What every part of the pack reader shares: the refusal (file, line, what to change) and the checks
-of a value's shape (a table of known keys, a text)."""
+"""What every part of the pack reader shares: the refusal (:class:`~companion.packs.errors.PackError`:
+file, line, what to change) and the checks of a value's shape (a table of known keys, a text)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError
 from companion.i18n import _
+from companion.packs.errors import PackError
 
 if TYPE_CHECKING:
     from companion.dice.expr import Expr
 
 Path = tuple[str | int, ...]
-
-
-class PackError(InputError):
-    """A table pack that cannot be used, with the file and line to fix (exit code 2)."""
-
-    def __init__(self, where: str, line: int | None, message: str) -> None:
-        super().__init__(f"{where}:{line}: {message}" if line else f"{where}: {message}")
-        self.where = where
-        self.line = line
-        #: The message without the file and line (an importer names its own file's line instead).
-        self.what = message
 
 
 class Reader:

@@ -241,8 +241,8 @@ def make_pack(imported: Imported, where: str, header: str = "") -> tuple[Any, st
     """Write ``imported`` as TOML and read it back as a pack, checked like any pack; a refusal names the
     line of the source the refused part came from."""
     from companion.packs.bounds import MAX_ROWS as most
+    from companion.packs.errors import PackError
     from companion.packs.pack import parse_pack
-    from companion.packs.reader import PackError
 
     first = next(iter(imported.origins.values())).shown if imported.origins else where
     rows = sum(len(t.get("rows", ())) for t in imported.data.get("tables", {}).values())
