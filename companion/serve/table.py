@@ -23,6 +23,7 @@ from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.i18n import _
 from companion.shell.repl import Shell
 
 if TYPE_CHECKING:
@@ -121,7 +122,6 @@ class Table(Shell):
         """The shell's figures, then the page's view, once per change; pushed to every open page."""
         super().refresh()
         from companion.serve.page import event_message, fragment
-        from companion.serve.view import build
 
         self.version += 1
         self.view = build(self)
@@ -137,3 +137,14 @@ class Table(Shell):
                 words = control.minus if way == "minus" else control.plus if way == "plus" else ()
                 return words or None
         return None
+
+
+def build(table: Table) -> View:
+    """The page's view of the held session (or of no session)."""
+    from companion.cli.kit import opened
+    from companion.serve.view import View, of_session
+
+    if table.name is None:
+        return View(table.version, "", "", _("no session"), "en", error=_("no session is active"))
+    with opened(table._env(table.name), wait=0) as session:
+        return of_session(session, table.version, table.pending, table.board)

@@ -3,7 +3,8 @@ the +/- buttons, undo with what it takes back, the last lines of the log, the se
 
 Everything here is read from the session through the same functions the shell and ``companion
 next`` use (:func:`companion.engine.pending.of_session`, the game's board, the status rows), so the
-page shows what the terminal shows. Nothing here renders HTML (:mod:`companion.serve.page` does).
+page shows what the terminal shows. Nothing here renders HTML (:mod:`companion.serve.page` does) or
+knows the server's table (:mod:`companion.serve.table` asks for its view with :func:`of_session`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from companion.i18n import _
 if TYPE_CHECKING:
     from companion.engine.board import Board, Control
     from companion.engine.pending import Pending
-    from companion.serve.table import Table
     from companion.session.service import Session
 
 #: How many of the log's last entries the page shows.
@@ -53,16 +53,6 @@ class View:
     finished: str = ""
     error: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def build(table: Table) -> View:
-    """The page's view of the held session (or of no session)."""
-    from companion.cli.kit import opened
-
-    if table.name is None:
-        return View(table.version, "", "", _("no session"), "en", error=_("no session is active"))
-    with opened(table._env(table.name), wait=0) as session:
-        return of_session(session, table.version, table.pending, table.board)
 
 
 def of_session(session: Session, version: int, pending: Pending | None, board: Board | None) -> View:
