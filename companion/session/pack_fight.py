@@ -13,16 +13,33 @@ replays the same without the pack. Here the events are only applied:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import InputError
 from companion.session.trackers import PackFight
 
 if TYPE_CHECKING:
-    from companion.session.fold import Fold
+    from companion.session.state import State
 
 
-def fold_fight(fold: Fold, event: dict[str, Any]) -> None:
+class Folding(Protocol):
+    """What a fight's events use of the fold (:class:`companion.session.fold.Fold`, which folds them
+    here): its state, and its own ways to count a virtual roll and to change a counter, the XP and an
+    item, so a fight's changes are folded and logged as the same changes by hand are. Declared here, so
+    this module, which the fold imports, never imports the fold."""
+
+    state: State
+
+    def _count_virtual(self, payload: dict[str, Any]) -> None: ...
+
+    def _counter(self, event: dict[str, Any]) -> None: ...
+
+    def _xp(self, event: dict[str, Any]) -> None: ...
+
+    def _item(self, event: dict[str, Any]) -> None: ...
+
+
+def fold_fight(fold: Folding, event: dict[str, Any]) -> None:
     from companion.i18n import _
 
     t = fold.state.trackers
@@ -78,7 +95,7 @@ def fold_fight(fold: Fold, event: dict[str, Any]) -> None:
         t.fight = None
 
 
-def _rolls(fold: Fold, event: dict[str, Any]) -> None:
+def _rolls(fold: Folding, event: dict[str, Any]) -> None:
     from companion.dice.expr import parse
     from companion.dice.roll import evaluate, evaluate_total
     from companion.log.rolls import roll_line
@@ -96,7 +113,7 @@ def _rolls(fold: Fold, event: dict[str, Any]) -> None:
         fold.state.rolls += 1
 
 
-def _effects(fold: Fold, fight: PackFight, event: dict[str, Any]) -> None:
+def _effects(fold: Folding, fight: PackFight, event: dict[str, Any]) -> None:
     changed = []
     why = f"{fight.title}, {fight.foe}"
     for e in event.get("effects", ()):
