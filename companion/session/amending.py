@@ -21,7 +21,7 @@ from companion.session.fold import Fold, amendments
 from companion.store.journal import fingerprint
 
 if TYPE_CHECKING:
-    from companion.session.service import Session
+    from companion.session.folded import Folded
 
 
 @dataclass
@@ -31,15 +31,15 @@ class Trial:
 
     event: dict[str, Any]
     count: int
-    base: Session
-    now: Session
-    after: Session
+    base: Folded
+    now: Folded
+    after: Folded
 
 
 class Refused(CompanionError):
     """The game would have gone another way with the corrected roll; ``now`` is the session as it is."""
 
-    def __init__(self, message: str, now: Session) -> None:
+    def __init__(self, message: str, now: Folded) -> None:
         super().__init__(message)
         self.now = now
 
@@ -48,7 +48,7 @@ def key(event: dict[str, Any]) -> tuple:
     return (event.get("target"), repr(event.get("roll")), event.get("reason"))
 
 
-def trial(session: Session, event: dict[str, Any]) -> Trial | None:
+def trial(session: Folded, event: dict[str, Any]) -> Trial | None:
     """The amendment ``event`` (without its id) tried from a checkpoint; None when none can serve. Raises
     what the fold raises if the game would have gone another way."""
     kept = getattr(session, "_trial", None)
@@ -80,7 +80,7 @@ def trial(session: Session, event: dict[str, Any]) -> Trial | None:
     return None
 
 
-def _folded(base: Session, events: list[dict[str, Any]], amending: list[dict[str, Any]]) -> Session:
+def _folded(base: Folded, events: list[dict[str, Any]], amending: list[dict[str, Any]]) -> Folded:
     """A copy of ``base`` with ``events`` folded onto it, the amendments among ``amending`` applied."""
     cls = type(base)
     fold = Fold(base.spec, copy.deepcopy(base.state), draws=base.fold.draws, amended=amendments(amending))
@@ -94,7 +94,7 @@ def _folded(base: Session, events: list[dict[str, Any]], amending: list[dict[str
     return out
 
 
-def roll_entry(session: Session, target: int) -> dict[str, Any] | None:
+def roll_entry(session: Folded, target: int) -> dict[str, Any] | None:
     """The log's roll entry of event ``target`` in ``session`` (its entries after the checkpoint)."""
     for entry in reversed(session.state.log.entries):
         if entry is not None and entry.get("k") == "roll" and entry.get("e") == target:

@@ -19,24 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.log import writer
+from companion.session.folded import title_hero
 from companion.store.atomic import WriteError
 from companion.store.journal import fingerprint
 
 if TYPE_CHECKING:
-    from companion.session.service import Session
+    from companion.session.folded import Folded
 
 
-def title_hero(session: Session) -> tuple[str, str | None]:
-    state = session.state
-    hero = session.spec.hero(state) if session.spec.hero else state.hero
-    return session.spec.log_title or session.spec.title, hero
-
-
-def path(session: Session) -> Path:
+def path(session: Folded) -> Path:
     return Path(session.meta.log_path)
 
 
-def shows(session: Session) -> bool:
+def shows(session: Folded) -> bool:
     """Whether the log file is the one written after the session's last event (and untouched since)."""
     record = session.files.read_log_state()
     if not record or record.get("events") != session.count or record.get("fp") != session.last_fp:
@@ -54,7 +49,7 @@ def shows(session: Session) -> bool:
     return session.layout is None or session.layout.size == info.st_size
 
 
-def _head_crc(session: Session) -> str:
+def _head_crc(session: Folded) -> str:
     import zlib
 
     from companion.log.markdown import head_text
@@ -62,7 +57,7 @@ def _head_crc(session: Session) -> str:
     return f"{zlib.crc32(head_text(session.state, *title_hero(session)).encode()):08x}"
 
 
-def catch_up(session: Session) -> bool:
+def catch_up(session: Folded) -> bool:
     """Bring a file that was left a few events behind (a crash between an event and its log, an undo
     cut short) up to the session's state by the edits since, if its record says where it stands and
     the file is as recorded. False when it cannot be (the caller writes it whole)."""
@@ -115,7 +110,7 @@ def catch_up(session: Session) -> bool:
     return True
 
 
-def _remember(session: Session, size: int, mtime_ns: int, *, required: bool = False) -> None:
+def _remember(session: Folded, size: int, mtime_ns: int, *, required: bool = False) -> None:
     """Record where the file stands. If that cannot be written, the old record (an earlier event) stays,
     and the next open writes the file again: nothing to tell the player. ``required`` (undo: the old
     record would be ahead of the events) raises instead."""
@@ -126,7 +121,7 @@ def _remember(session: Session, size: int, mtime_ns: int, *, required: bool = Fa
         _write_state(session, size, mtime_ns)
 
 
-def _write_state(session: Session, size: int, mtime_ns: int) -> None:
+def _write_state(session: Folded, size: int, mtime_ns: int) -> None:
     session.files.write_log_state(
         {
             "events": session.count,
@@ -139,7 +134,7 @@ def _write_state(session: Session, size: int, mtime_ns: int) -> None:
     )
 
 
-def write_whole(session: Session, *, required: bool = False) -> None:
+def write_whole(session: Folded, *, required: bool = False) -> None:
     """Write the whole file from the events (folding them all first if the state came from a checkpoint)."""
     if session.state.log.partial:
         session.rebuild()
@@ -152,7 +147,7 @@ def write_whole(session: Session, *, required: bool = False) -> None:
     _remember(session, size, mtime, required=required)
 
 
-def update(session: Session) -> None:
+def update(session: Folded) -> None:
     """Bring the file up to date with the state after an action; a failure is a warning, never an error."""
     try:
         _update(session)
@@ -161,7 +156,7 @@ def update(session: Session) -> None:
         session.warn(not_written(path(session), exc))
 
 
-def _update(session: Session) -> None:
+def _update(session: Folded) -> None:
     if session.layout is None:
         write_whole(session)
         return
@@ -179,7 +174,7 @@ def _update(session: Session) -> None:
     _remember(session, size, mtime)
 
 
-def back(session: Session, prior: Session) -> None:
+def back(session: Folded, prior: Folded) -> None:
     """Take the file from the session's state back to ``prior``'s (undo), or write it whole."""
     title, hero = title_hero(session)
     if session.layout is not None and prior.layout is not None:
@@ -197,7 +192,7 @@ def back(session: Session, prior: Session) -> None:
     write_whole(prior, required=True)
 
 
-def amended(session: Session, trial: Any) -> None:
+def amended(session: Folded, trial: Any) -> None:
     """Write an amendment folded from a checkpoint: the file back to the checkpoint by the edits the
     events since made, then forward by the edits they make with the amendment; else whole."""
     try:
@@ -222,12 +217,12 @@ def amended(session: Session, trial: Any) -> None:
     _remember(session, size, mtime)
 
 
-def update_whole(session: Session) -> None:
+def update_whole(session: Folded) -> None:
     session.layout = None
     update(session)
 
 
-def _changed_lines(prior: Session, session: Session) -> set[int]:
+def _changed_lines(prior: Folded, session: Folded) -> set[int]:
     """The open lines (of ``prior``'s layout) whose text differs between the two states."""
     assert prior.layout is not None
     before, after = prior.state.log.entries, session.state.log.entries

@@ -25,18 +25,18 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from companion import __version__, i18n
+from companion import __version__
 from companion.dice.source import VirtualDice
 from companion.errors import CompanionError, InputError
 from companion.games import canonical, load
 from companion.games.base import GameSpec
 from companion.i18n import _, quote
 from companion.log.markdown import render
-from companion.log.writer import Layout
 from companion.session import catalogue, codec, logfile, snapshot
 from companion.session.clock import now
 from companion.session.errors import not_done, unflushed
-from companion.session.fold import REBUILD_AFTER, Fold, amendments
+from companion.session.fold import REBUILD_AFTER, Fold
+from companion.session.folded import Folded, title_hero
 from companion.session.state import Meta, State, new_state
 from companion.session.undo import undo
 from companion.store.atomic import WriteError
@@ -47,55 +47,21 @@ from companion.store.sessions import SessionFiles, Store
 CHECKPOINT_EVERY = 32
 
 
-class Session:
+class Session(Folded):
     def __init__(
         self, files: SessionFiles, spec: GameSpec, meta: Meta, fold: Fold, count: int, redo: list[dict[str, Any]]
     ) -> None:
-        self.files = files
-        self.spec = spec
-        self.meta = meta
-        self.fold = fold
-        self.count = count
-        #: The events undo took back, the next to redo last (each ``{"event", "after"}``, see :meth:`redo`).
-        self.redo_entries = redo
-        #: The fingerprint of the last event ("" before the first).
-        self.last_fp = ""
-        #: Whether the game's engine had started by the last event (so later events may need it).
-        self.started = fold.engine is not None
-        #: The log file's layout when it is known; None: written whole next time (unless ``shown``).
-        self.layout: Layout | None = None
-        #: Whether the log file is known to show the state (the layout can then be worked out from it).
-        self.shown = False
-        #: The newest checkpoint written (its event number).
-        self.checkpoint = 0
-        #: Lines to tell the player after the command (a derived file that could not follow).
-        self.warnings: list[str] = []
-        #: Set when a write failed half-way: memory and disk may differ, so the session is opened again.
-        self.broken = False
+        super().__init__(files, spec, meta, fold, count, redo)
         self._before: tuple[Any, ...] = ()
         #: An amendment folded from a checkpoint, until its log is written (companion.session.amending).
         self._amended: Any = None
-        self._trial: Any = None
-        #: The seeded stream's state after some number of draws (see :meth:`dice`).
-        self._stream: tuple[Any, int] | None = None
         #: A look at what a game not yet begun would ask (see :meth:`waiting`), with the event it follows.
         self._look: tuple[tuple[int, str], Fold] | None = None
-
-    @property
-    def state(self) -> State:
-        return self.fold.state
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
 
     @property
     def redo_stack(self) -> list[dict[str, Any]]:
         """The undone events, the next one to redo last."""
         return [entry["event"] for entry in self.redo_entries]
-
-    def warn(self, line: str) -> None:
-        self.warnings.append(line)
 
     def stamp(self) -> tuple[int, ...]:
         """The state of the session's files, to tell whether anything changed them since."""
@@ -220,75 +186,7 @@ class Session:
                 return session
         return None
 
-    @classmethod
-    def _at(
-        cls, files: SessionFiles, spec: GameSpec, meta: Meta, at: int, upto: int, engine: bool = False
-    ) -> Session | None:
-        """The state after event ``upto``, from the checkpoint after event ``at``; None if it cannot be
-        (``engine``: if the game's engine had begun by then, which a checkpoint cannot hold)."""
-        doc = files.checkpoints.read(at)
-        if doc is None or doc.get("version") != snapshot.VERSION or at > upto or at == 0:
-            return None
-        if doc.get("fp") != fingerprint(files.events.event(at)):
-            return None
-        started = bool(doc.get("engine"))
-        if engine and started and spec.play is not None:
-            return None
-        events = files.events.read(at)[: upto - at]
-        if any(snapshot.needs_engine(e, spec, started) for e in events):
-            return None
-        try:
-            state = snapshot.decode(doc, spec)
-        except (KeyError, TypeError, ValueError):
-            return None  # a checkpoint is a cache: fold from an earlier one
-        state.meta = meta  # the session's own (a rename since changed its name)
-        i18n.for_state(state)
-        fold = Fold(spec, state, draws=int(doc.get("draws", 0)))
-        fold.resumed = started
-        session = cls(files, spec, meta, fold, at, [])
-        session.started, session.checkpoint = started, at
-        session._stream = snapshot.stream(doc)
-        session.layout = Layout.load(doc["layout"]) if doc.get("layout") else None
-        for event in events:
-            session._fold(event)
-        session.count = upto
-        session.last_fp = fingerprint(events[-1]) if events else doc["fp"]
-        return session
-
-    def _apply(self, event: dict[str, Any], live: bool = False) -> None:
-        self.fold.live = live
-        try:
-            self.fold.apply(event)
-        finally:
-            self.fold.live = False
-        if event.get("t") == "answer":
-            self.started = True
-
-    def _fold(self, event: dict[str, Any]) -> None:
-        """Fold one event onto a checkpoint, keeping the log's layout in step (nothing is written)."""
-        from companion.log import writer
-
-        self._apply(event)
-        if self.layout is not None:
-            try:
-                self.layout = writer.plan(self.layout, self.state, *logfile.title_hero(self)).layout
-            except writer.OutOfStep:
-                self.layout = None
-
     # ---- folding -----------------------------------------------------------------------------
-    def rebuild(self, events: list[dict[str, Any]] | None = None) -> None:
-        """Fold every event from the start: the state, the engine, and the dice stream position."""
-        if events is None:
-            events = self.files.read_events()
-        fold = Fold(self.spec, new_state(self.spec, self.meta), amended=amendments(events))
-        for event in events:
-            fold.apply(event)
-        self.fold = fold
-        self.count = len(events)
-        self.started = fold.engine is not None or any(e.get("t") == "answer" for e in events)
-        self.layout = None  # known again when the log is next written (whole)
-        i18n.for_state(fold.state)
-
     def waiting(self) -> Fold:
         """The fold whose ``pending`` (and ``done``) says what the game waits for now.
 
@@ -354,7 +252,7 @@ class Session:
         if self.layout is None and self.shown and not self.state.log.partial:
             from companion.log import writer
 
-            self.layout = writer.full(self.state, *logfile.title_hero(self))[1]  # the file is this state's
+            self.layout = writer.full(self.state, *title_hero(self))[1]  # the file is this state's
         if event["t"] in REBUILD_AFTER:
             from companion.session import amending
 
@@ -417,7 +315,7 @@ class Session:
                 return  # nothing to gain: the next open folds from the last one
             from companion.log import writer
 
-            layout = writer.full(self.state, *logfile.title_hero(self))[1]  # the file's, once it is up to date
+            layout = writer.full(self.state, *title_hero(self))[1]  # the file's, once it is up to date
         doc = snapshot.encode(
             self.state,
             events=self.count,

@@ -28,10 +28,10 @@ from companion.store.atomic import WriteError
 from companion.store.journal import Unflushed, fingerprint
 
 if TYPE_CHECKING:
-    from companion.session.service import Session
+    from companion.session.folded import Folded
 
 
-def undo(session: Session) -> dict[str, Any]:
+def undo(session: Folded) -> dict[str, Any]:
     files = session.files
     if session.count == 0:
         raise CompanionError(_("nothing to undo: the session has no actions yet"))
@@ -80,7 +80,7 @@ def undo(session: Session) -> dict[str, Any]:
     return last
 
 
-def before(session: Session, target: int) -> Session:
+def before(session: Folded, target: int) -> Folded:
     """The session as it was after event ``target`` (nothing is written)."""
     from companion.session.state import new_state
 
