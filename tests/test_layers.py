@@ -1,7 +1,8 @@
 """The code's shape: layers point down, no import circles, modules stay small.
 
 Read from the source with :mod:`ast` (nothing is imported), so the test sees lazy imports inside
-functions as well as the ones at the top of a module: both are edges of the import graph.
+functions as well as the ones at the top of a module, and type-only imports (under ``if TYPE_CHECKING:``):
+all of them are edges of the import graph (docs/architecture.md, "Layers", says how a circle is broken).
 """
 
 from __future__ import annotations
@@ -36,16 +37,8 @@ def _imports(name: str, path: Path) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    # ``if TYPE_CHECKING:`` imports never run: they are no edge of the import graph.
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for inner in ast.walk(node)
-    }
+    # Every import counts, ``if TYPE_CHECKING:`` ones too: a type-only import is still a dependency.
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -124,8 +117,28 @@ def test_the_lower_layers_import_nothing_from_the_command_line(package):
     assert upward == []
 
 
+#: Circles that another part of issue 32 breaks, each named exactly (its modules, sorted), with the work
+#: that breaks it. The list only shrinks: a circle that is gone (or that changed its modules) fails
+#: ``test_the_circles_left_to_others_still_exist`` until its line is removed; a new circle fails below.
+LEFT_TO_OTHERS: dict[tuple[str, ...], str] = {
+    # The contract: GameSpec moves below session/ ("session/ imports nothing from games/").
+    ("companion.games.base", "companion.session.state"): "the contract",
+    # The one shape: the Adventure's files move into its rooms.
+    (
+        "companion.games.adventure_in_the_dungeon.chain",
+        "companion.games.adventure_in_the_dungeon.forward",
+    ): "the Adventure's rooms",
+}
+
+
 def test_no_import_circles_among_companion_modules():
-    assert _cycles(graph()) == []
+    assert [c for c in _cycles(graph()) if tuple(c) not in LEFT_TO_OTHERS] == []
+
+
+def test_the_circles_left_to_others_still_exist():
+    """A listed circle that is broken (or is not this circle any more) is stale: remove its line."""
+    found = {tuple(c) for c in _cycles(graph())}
+    assert [c for c in LEFT_TO_OTHERS if c not in found] == []
 
 
 def test_the_cycle_finder_sees_a_circle():
@@ -138,6 +151,18 @@ def test_the_import_reader_sees_lazy_imports():
     # group.py reads COMMAND_MODULES inside its methods: a lazy import is still an edge.
     assert "companion.cli.registry" in graph()["companion.cli.group"]
     assert "companion.cli.kit" in graph()["companion.cli.session_cmds"]
+
+
+def test_the_import_reader_sees_type_only_imports(tmp_path):
+    source = tmp_path / "typed.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from companion.session.state import State\n"
+        "    from companion.dice import roll\n",
+        encoding="utf-8",
+    )
+    assert _imports("companion.typed", source) == {"companion.session.state", "companion.dice.roll"}
 
 
 #: The most lines a module under companion/ may have (docs/architecture.md: "Modules stay small").
