@@ -148,6 +148,27 @@ def test_amend_keeps_the_correction_in_the_log() -> None:
     assert "amended from" not in (logs() / "s.md").read_text()
 
 
+def test_an_amendment_of_a_roll_before_a_checkpoint_is_undone_and_redone() -> None:
+    # The amendment is folded from the checkpoint before the roll; undoing it writes the log whole from
+    # the events before it (not from every event in the files, the undone one still among them then).
+    new("s", "--physical")
+    assert cli("roll", "2d6", "--got", "3,4").exit_code == 0
+    for n in range(40):  # past a checkpoint (one every 32 events)
+        assert cli("note", f"n{n}").exit_code == 0
+    assert cli("amend", "--reason", "typo", "--got", "6,6").exit_code == 0
+    assert "amended from" in (logs() / "s.md").read_text()
+    result = cli("undo")
+    assert result.exit_code == 0, result.stderr
+    status = cli("status")
+    assert status.exit_code == 0, status.stderr  # the session opens
+    text = (logs() / "s.md").read_text()
+    assert "amended from" not in text and "`[3] [4]` = 7" in text
+    assert text == regenerated_log(home(), "s")
+    assert cli("redo").exit_code == 0
+    assert "(amended from `[3] [4]`: typo)" in (logs() / "s.md").read_text()
+    assert (logs() / "s.md").read_text() == regenerated_log(home(), "s")
+
+
 def test_virtual_rolls_cannot_be_amended() -> None:
     new()
     cli("roll", "2d6")

@@ -135,9 +135,10 @@ def _write_state(session: Folded, size: int, mtime_ns: int) -> None:
 
 
 def write_whole(session: Folded, *, required: bool = False) -> None:
-    """Write the whole file from the events (folding them all first if the state came from a checkpoint)."""
+    """Write the whole file from the events (folding them all first if the state came from a checkpoint):
+    the session's own ``count`` events, which for undo's ``prior`` are not all the events in the files."""
     if session.state.log.partial:
-        session.rebuild()
+        session.rebuild(session.files.read_events()[: session.count])
     title, hero = title_hero(session)
     data, layout = writer.full(session.state, title, hero)
     target = path(session)
