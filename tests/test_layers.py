@@ -123,11 +123,6 @@ def test_the_lower_layers_import_nothing_from_the_command_line(package):
 LEFT_TO_OTHERS: dict[tuple[str, ...], str] = {
     # The contract: GameSpec moves below session/ ("session/ imports nothing from games/").
     ("companion.games.base", "companion.session.state"): "the contract",
-    # The one shape: the Adventure's files move into its rooms.
-    (
-        "companion.games.adventure_in_the_dungeon.chain",
-        "companion.games.adventure_in_the_dungeon.forward",
-    ): "the Adventure's rooms",
 }
 
 
