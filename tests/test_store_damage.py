@@ -103,18 +103,25 @@ def test_a_lost_sealed_events_file_is_refused_when_the_session_opens(how: str) -
     assert (_logs() / "dmg.md").read_bytes() == log_before
 
 
-def test_damage_of_the_same_size_is_found_before_anything_is_written() -> None:
-    """A sealed file damaged without changing its size (opening checks each sealed file's size, not its
-    bytes) is found when a command reads it (an export, the physical rolls, an undo that folds the whole
-    session), and refused there, before anything is written: never 'no tally named X'."""
+@pytest.mark.parametrize("keep_time", [False, True])
+def test_damage_of_the_same_size_is_found_before_anything_is_written(keep_time: bool) -> None:
+    """A sealed file damaged without changing its size is found by its digest: at open when its time
+    changed (an edit), else when a command reads it (an export, the physical rolls, an undo that folds
+    the whole session); refused there, before anything is written: never 'no tally named X'."""
     folder = _played(800)
     sealed = folder / "events" / "000001.json"
     data = sealed.read_bytes()
+    times = sealed.stat()
     sealed.write_bytes(data[:100] + b"#" * 50 + data[150:])
+    if keep_time:
+        os.utime(sealed, ns=(times.st_atime_ns, times.st_mtime_ns))
+        assert cli("status").exit_code == 0  # not read at open: one stat, as the time says it is as sealed
+    else:
+        assert "changed after it was sealed" in _refused("status")
     log_before = (_logs() / "dmg.md").read_bytes()
     for args in (("export", "-"), ("log", "--rolls"), ("export",)):
         err = _refused(*args)
-        assert "events 257-512 are lost" in err and "damaged" in err, err
+        assert "events 257-512 are lost" in err and "changed after it was sealed" in err, err
     assert (_logs() / "dmg.md").read_bytes() == log_before
     assert sealed.read_bytes()[100:150] == b"#" * 50  # left exactly as it is
 
@@ -145,7 +152,7 @@ def test_a_damaged_session_is_refused_in_its_own_language() -> None:
     journal = folder / "events" / "journal.jsonl"
     assert err.startswith(f"companion: сессию «башня» нельзя открыть: нет её последнего файла событий {journal}"), err
     assert "верните файл (из резервной копии) и повторите команду;" in err
-    assert "или оставьте целые события командой: companion sessions repair башня" in err
+    assert "или оставьте 0 событий до повреждения командой: companion sessions repair башня" in err
     assert "cannot be opened" not in err and "put the file back" not in err
 
 
@@ -298,12 +305,22 @@ def test_a_newer_format_is_refused_naming_the_companion_it_needs(which: str) -> 
     folder = _played(600)
     path = folder / which
     text = path.read_text()
-    newer = text.replace('"version": 2', '"version": 3').replace('"version":2', '"version":3')
+    version = 3 if which == "events/journal.jsonl" else 2  # the journal's own format is 3 (its lines' checks)
+    newer = text.replace(f'"version": {version}', f'"version": {version + 1}')
+    newer = newer.replace(f'"version":{version}', f'"version":{version + 1}')
     newer = newer.replace('"companion": "0.1.0"', '"companion": "9.1.0"').replace(
         '"companion":"0.1.0"', '"companion":"9.1.0"'
     )
     assert newer != text
     path.write_text(newer)
+    if which == "events/000000.json":  # as a newer companion would have sealed it: its digest in the header
+        from companion.store.events import stamp
+
+        journal = folder / "events" / "journal.jsonl"
+        head, _, rest = journal.read_bytes().partition(b"\n")
+        header = json.loads(head)
+        header["sealed"][0], header["hashes"][0], header["mtimes"][0] = stamp(path)
+        journal.write_bytes(json.dumps(header).encode() + b"\n" + rest)
     err = _refused("roll", "2d6", "--got", "3,4") if which != "events/000000.json" else _refused("export", "-")
-    assert "save format 3" in err and "companion 9.1.0 or later" in err
+    assert f"save format {version + 1}" in err and "companion 9.1.0 or later" in err
     assert path.read_text() == newer  # left as it is: never rewritten as an older format

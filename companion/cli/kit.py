@@ -48,7 +48,10 @@ def active_name(env: Env) -> str | None:
         name = (folder / "current").read_text(encoding="utf-8").strip()
     except OSError:
         return None
-    if not name or not (folder / "sessions" / name / "session.json").exists():
+    if not name:
+        return None
+    there = folder / "sessions" / name
+    if not (os.path.lexists(there / "session.json") or os.path.lexists(there / "events" / "journal.jsonl")):
         return None
     return name
 
@@ -113,6 +116,7 @@ def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: flo
             for line in session.warnings:
                 env.warn(line)
             session.warnings.clear()
+            say_notices(env)
         if held is not None and session.reusable(False, None):
             _KEPT[files.dir] = (session, session.stamp())
         else:
@@ -144,6 +148,15 @@ def warn_all(env: Env, session: Session) -> None:
     for line in session.warnings:
         env.warn(line)
     session.warnings.clear()
+    say_notices(env)
+
+
+def say_notices(env: Env) -> None:
+    """Say, once, what the store replaced (a link where a cache of its own should be)."""
+    from companion.store.atomic import taken_notices
+
+    for line in taken_notices():
+        env.warn(line)
 
 
 def active_meta(env: Env) -> dict[str, Any] | None:

@@ -16,7 +16,10 @@ def main(argv: list[str] | None = None) -> int:
         on_signals()
         from companion.cli.app import root_command
 
-        code = int(root_command().main(args=argv, prog_name="companion", standalone_mode=False) or 0)
+        try:
+            code = int(root_command().main(args=argv, prog_name="companion", standalone_mode=False) or 0)
+        finally:
+            _notices()
         finish()  # inside the try: a signal up to here is the command's, and says its line
     except KeyboardInterrupt as exc:
         line, code = interrupted_line(exc)
@@ -27,6 +30,21 @@ def main(argv: list[str] | None = None) -> int:
         code = unexpected(exc)
         finish()
     return code
+
+
+def _notices() -> None:
+    """What the store replaced and no command said yet (a link where a cache of its own was), once."""
+    store = sys.modules.get("companion.store.atomic")
+    if store is None:
+        return
+    from companion.cli.env import said
+
+    for line in store.taken_notices():
+        try:
+            sys.stderr.write(f"companion: {said(line)}\n")
+            sys.stderr.flush()
+        except OSError:
+            pass
 
 
 def unexpected(exc: Exception) -> int:

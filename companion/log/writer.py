@@ -35,7 +35,9 @@ command write the whole file again from the events.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -284,7 +286,7 @@ def write(path: str, step: Plan) -> tuple[int, int]:
     and modification time (ns). The head goes last. Raises :class:`OutOfStep` if the file is not laid
     out as expected, OSError if it cannot be written."""
     before = step.before
-    fd = os.open(path, os.O_RDWR)
+    fd = _open(path, os.O_RDWR)
     try:
         if os.fstat(fd).st_size != before.size:
             raise OutOfStep("the file's size is not the one last written")
@@ -307,8 +309,13 @@ def replace(path: str, data: bytes) -> tuple[int, int]:
     """Write the whole file (to a temporary file that replaces it); its size and mtime (ns). The log is
     made from the events, so it is not fsynced: a crash leaves it as it was, or as it is now."""
     tmp = path + ".tmp"
+    _refuse_special(path)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            fd = _open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        except NotAFileError:  # the temporary name is companion's own: what stands there goes (not followed)
+            os.unlink(tmp)
+            fd = _open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         try:
             _write_at(fd, data, 0)
         finally:
@@ -320,6 +327,42 @@ def replace(path: str, data: bytes) -> tuple[int, int]:
         raise
     st = os.stat(path)
     return st.st_size, st.st_mtime_ns
+
+
+#: Never through a link, never waiting on a FIFO.
+_SAFE = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class NotAFileError(OSError):
+    """A link, a FIFO, a device or a folder where the log file should be: never written through."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.ELOOP, "it is a link or a special file, not a file: companion does not write through it")
+        self.filename = path
+
+
+def _refuse_special(path: str) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise NotAFileError(path)
+
+
+def _open(path: str, flags: int) -> int:
+    """Open the log (or its temporary file) without following a link or waiting on a FIFO; a regular
+    file only (:class:`NotAFileError`)."""
+    try:
+        fd = os.open(path, flags | _SAFE, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+            raise NotAFileError(path) from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotAFileError(path)
+    return fd
 
 
 def _read(fd: int, offset: int, size: int) -> bytes:

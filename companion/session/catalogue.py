@@ -27,12 +27,19 @@ def path(data_dir: Path, game: str) -> Path:
 
 def load(data_dir: Path, game: str) -> dict[str, Any]:
     """The catalogue of ``game`` ({} if the player has entered nothing yet)."""
+    from companion.store.atomic import CorruptFileError, read_bytes  # never through a link or a FIFO
+
     p = path(data_dir, game)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
+        raw = read_bytes(p)
+        if raw is None:
+            return {}
+        data = json.loads(raw)
+    except CorruptFileError as exc:
+        raise StoreError(
+            _("{path} cannot be read ({why}); fix or remove it to re-enter your game data").format(path=p, why=exc.why)
+        ) from None
+    except (StoreError, ValueError) as exc:
         raise StoreError(
             _("{path} cannot be read ({why}); fix or remove it to re-enter your game data").format(path=p, why=exc)
         ) from None
@@ -44,15 +51,21 @@ def load(data_dir: Path, game: str) -> dict[str, Any]:
 
 def save(data_dir: Path, game: str, values: dict[str, Any]) -> Path:
     """Replace the catalogue of ``game`` (atomically, under a lock)."""
-    from filelock import FileLock
+    from companion.store.atomic import WriteError, write_atomic  # only when a catalogue is written
+    from companion.store.locks import acquire
 
     p = path(data_dir, game)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(p) + ".lock", timeout=5):
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(p.parent, exc) from None
+    busy = _("another companion is writing {path}").format(path=p)
+    lock = acquire(p.with_name(p.name + ".lock"), 5, busy, _("wait a moment and try again"))
+    try:
         payload = {"format": "companion-gamedata", "game": game, "values": values}
-        from companion.store.atomic import write_atomic  # TinyDB's storage: only when a catalogue is written
-
         write_atomic(p, json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+    finally:
+        lock.release()
     return p
 
 

@@ -242,7 +242,10 @@ class Session(Folded):
         self._apply_new(event)
         self._commit(event, [])
         if event["t"] == "answer" and str(event.get("key", "")).startswith(catalogue.DATA_PREFIX):
-            catalogue.merge(self.data_dir, self.meta.game, self.state.data)
+            try:
+                catalogue.merge(self.data_dir, self.meta.game, self.state.data)
+            except CompanionError as exc:  # recorded all the same: the session keeps its own copy
+                self.warn(_("warning: {why}; the answer is recorded in the session").format(why=exc.message))
         return event["id"]
 
     def _apply_new(self, event: dict[str, Any]) -> None:

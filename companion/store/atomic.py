@@ -10,6 +10,12 @@ Every file companion writes carries a marker (``_format``: the format's name, it
 companion that wrote it). A reader refuses a foreign file and a file of a newer format, naming the
 companion version that wrote it; it never overwrites either. A read never follows a save into a
 device, a FIFO or a file too big to be a save, and a damaged file is named in one line.
+
+No read or write in the store follows a symbolic link or waits on a FIFO: every file is opened with
+``O_NOFOLLOW`` and ``O_NONBLOCK``, and what is opened is checked to be a regular file. A link, a FIFO
+or a device where companion's file should be is :class:`NotAFile`, one line naming it. A cache made
+again from the events (``log.json``, a checkpoint, ``.owner``) is then replaced by a file of
+companion's own (the link's target is never touched), and the player is told once (:func:`notice`).
 """
 
 from __future__ import annotations
@@ -35,6 +41,25 @@ FORMAT = "companion-session"
 VERSION = 2
 #: No save companion writes comes near this; a bigger file is not read (a symlink to /dev/zero...).
 MAX_BYTES = 256 * 1024 * 1024
+#: How every file in the store is opened: never through a link, never waiting on a FIFO.
+SAFE = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+#: What ``open`` says when a link (ELOOP), a FIFO no one reads (ENXIO) or a folder stands at the name.
+_NOT_A_FILE_ERRNOS = {errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.ENODEV, errno.EOPNOTSUPP, errno.ETXTBSY}
+
+#: Lines for the player about derived files companion replaced (a link where log.json should be...):
+#: said once by the command (companion.cli.kit), then cleared.
+NOTICES: list[str] = []
+
+
+def notice(line: str) -> None:
+    if line not in NOTICES:
+        NOTICES.append(line)
+
+
+def taken_notices() -> list[str]:
+    out = list(NOTICES)
+    NOTICES.clear()
+    return out
 
 
 class WriteError(StoreError):
@@ -49,6 +74,78 @@ class WriteError(StoreError):
     @property
     def full(self) -> bool:
         return self.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def kind_of(path: Path | str) -> str | None:
+    """What stands at ``path`` when it is not a regular file (a translated noun phrase), else None
+    (a regular file, or nothing)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    mode = info.st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return _("a symbolic link")
+    if stat.S_ISFIFO(mode):
+        return _("a FIFO")
+    if stat.S_ISDIR(mode):
+        return _("a folder")
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return _("a device")
+    return _("a socket")
+
+
+class NotAFile(WriteError):
+    """A link, a FIFO, a device or a folder stands where companion's file should be: never written through."""
+
+    def __init__(self, path: Path | str, kind: str) -> None:
+        self.path = Path(path)
+        self.kind = kind
+        self.errno = errno.EEXIST
+        self.reason = _("{path} is {kind}, not a file companion wrote").format(path=path, kind=kind)
+        StoreError.__init__(
+            self,
+            _("{path} is {kind} where companion keeps a file of its own; companion does not write through it").format(
+                path=path, kind=kind
+            ),
+            hint=_("move it away (companion never follows it), then run the command again"),
+        )
+
+    @property
+    def full(self) -> bool:
+        return False
+
+
+def open_file(path: Path | str, flags: int, mode: int = 0o644) -> int:
+    """``os.open`` for a file in the store: never through a link, never waiting on a FIFO, and only a
+    regular file (:class:`NotAFile` otherwise; an OSError for anything else)."""
+    try:
+        fd = os.open(path, flags | SAFE, mode)
+    except OSError as exc:
+        if exc.errno in _NOT_A_FILE_ERRNOS:
+            kind = kind_of(path)
+            if kind is not None:
+                raise NotAFile(path, kind) from None
+        raise
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if not regular:
+        os.close(fd)
+        raise NotAFile(path, kind_of(path) or _("a device"))
+    return fd
+
+
+def replaced(path: Path, kind: str) -> str:
+    """The line said once when a cache of companion's own was found to be a link or a device."""
+    return _(
+        "warning: {path} was {kind}, not companion's file; companion put its own file there "
+        "(whatever it pointed to is untouched)"
+    ).format(path=path, kind=kind)
 
 
 def fsync_dir(folder: Path) -> None:
@@ -80,7 +177,7 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None
     tmp = path.with_name(path.name + ".tmp")
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        fd = _open_tmp(tmp)
         try:
             write_all(fd, payload)
             if durable:
@@ -96,12 +193,31 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None
         fsync_dir(path.parent)
 
 
+def _open_tmp(tmp: Path) -> int:
+    """The temporary file of an atomic write. Its name is companion's own: a link or a FIFO left there
+    is removed (never followed), and the file made anew."""
+    try:
+        return open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except NotAFile:
+        os.unlink(tmp)  # a link is removed, not what it points to; a folder there fails: one line
+        return open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+
+
 def write_in_place(path: Path, data: bytes) -> None:
     """Overwrite a small cache file in place (no temporary file, no fsync: replacing an existing file by
     a rename costs the filesystem a flush). Only for files of less than a page, which a kill cannot
-    leave half-written, and whose loss costs only work (they are made again)."""
+    leave half-written, and whose loss costs only work (they are made again). A link, a FIFO or a
+    device at ``path`` is never written through: it is replaced by a file (atomically) and the
+    player told once."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        fd = open_file(path, os.O_WRONLY | os.O_CREAT)
+    except NotAFile as exc:
+        write_atomic(path, data, durable=False)
+        notice(replaced(path, exc.kind))
+        return
+    except OSError as exc:
+        raise WriteError(path, exc) from None
+    try:
         try:
             view = memoryview(data)
             offset = 0
@@ -114,8 +230,26 @@ def write_in_place(path: Path, data: bytes) -> None:
         raise WriteError(path, exc) from None
 
 
+def write_small(path: Path, data: bytes) -> None:
+    """Write a small cache file of companion's own (``.owner``) whole, never through a link or a FIFO:
+    one that stands there is removed (only the link goes) and the player told once."""
+    try:
+        fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except NotAFile as exc:
+        os.unlink(path)
+        notice(replaced(path, exc.kind))
+        fd = open_file(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    try:
+        write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
 class CorruptFileError(StoreError):
-    """A save that is not valid JSON, valid JSON that companion did not write, or not a file at all."""
+    """A save that is not valid JSON, valid JSON that companion did not write, or not a file at all
+    (``kind``: a link, a FIFO, a device, a folder; None for a file)."""
+
+    kind: str | None = None
 
     def __init__(self, path: Path, why: str, hint: str | None = None) -> None:
         super().__init__(
@@ -130,7 +264,7 @@ class CorruptFileError(StoreError):
 class NewerFormatError(StoreError):
     """A save written by a newer companion, in a format this one does not know."""
 
-    def __init__(self, path: Path, version: Any, writer: Any) -> None:
+    def __init__(self, path: Path, version: Any, writer: Any, newest: int = VERSION) -> None:
         known = isinstance(writer, str) and writer
         by = f"companion {writer}" if known else _("a newer companion")
         needed = (
@@ -142,7 +276,7 @@ class NewerFormatError(StoreError):
             _(
                 "{path} was saved by {by} (save format {version}); this companion ({mine}) reads save "
                 "formats up to {newest}, so it leaves the file as it is"
-            ).format(path=path, by=by, version=version, mine=__version__, newest=VERSION),
+            ).format(path=path, by=by, version=version, mine=__version__, newest=newest),
             hint=needed,
         )
         self.path = path
@@ -152,15 +286,18 @@ def read_bytes(path: Path) -> bytes | None:
     """A save's bytes; None if it does not exist. Never blocks on a FIFO, never reads a device or a
     file bigger than any save (CorruptFileError)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | SAFE)
     except FileNotFoundError:
         return None
     except OSError as exc:
+        kind = kind_of(path) if exc.errno in _NOT_A_FILE_ERRNOS else None
+        if kind is not None:
+            raise not_a_file(path, kind) from None
         raise StoreError(_("could not read {path}: {why}").format(path=path, why=exc.strerror or exc)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise CorruptFileError(path, _("not a regular file (a device, a FIFO or a folder)"))
+            raise not_a_file(path, kind_of(path) or _("a device"))
         if info.st_size > MAX_BYTES:
             raise CorruptFileError(
                 path, _("{n} bytes, far more than any save").format(n=number(info.st_size, group=True))
@@ -175,15 +312,21 @@ def read_bytes(path: Path) -> bytes | None:
         os.close(fd)
 
 
-def check_marker(path: Path, marker: Any, name: str = FORMAT) -> int:
+def not_a_file(path: Path, kind: str) -> CorruptFileError:
+    error = CorruptFileError(path, _("{kind}, not a file companion wrote").format(kind=kind))
+    error.kind = kind
+    return error
+
+
+def check_marker(path: Path, marker: Any, name: str = FORMAT, newest: int = VERSION) -> int:
     """The format version a file's marker says, after checking it is ours and not newer than we read."""
     if not isinstance(marker, dict) or marker.get("format") != name:
         raise CorruptFileError(path, _("not a companion save (a foreign JSON file)"))
     version = marker.get("version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise CorruptFileError(path, _("damaged (its format version is not a number)"))
-    if version > VERSION:
-        raise NewerFormatError(path, version, marker.get("companion"))
+    if version > newest:
+        raise NewerFormatError(path, version, marker.get("companion"), newest)
     return version
 
 
@@ -201,6 +344,11 @@ def read_json(path: Path) -> Any:
     raw = read_bytes(path)
     if raw is None:
         return None
+    return loads(path, raw)
+
+
+def loads(path: Path, raw: bytes) -> Any:
+    """A companion JSON file's data from its bytes (what :func:`read_json` read)."""
     data = parse(path, raw)
     if not isinstance(data, dict):
         raise CorruptFileError(path, _("not a companion save (a foreign JSON file)"))

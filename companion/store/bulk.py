@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.store import journal
 from companion.store.atomic import AtomicJSONStorage
-from companion.store.events import SEGMENT
+from companion.store.events import SEGMENT, stamp, stamped, stamps_of
 
 if TYPE_CHECKING:
     from companion.store.sessions import SessionFiles
@@ -26,15 +26,15 @@ def write_events(files: SessionFiles, events: list[dict[str, Any]]) -> None:
     lines = list(found.lines)
     for n, event in enumerate(events, start=start + 1):
         lines.append(journal.encode({**event, "id": n}))
-    base, sealed = found.base, list(found.header.get("sealed", []))
+    base, sealed = found.base, [tuple(r) for r in stamps_of(found.header)]
     while len(lines) >= 2 * SEGMENT:
         chunk, lines = lines[:SEGMENT], lines[SEGMENT:]
         path = files.events.segment(base // SEGMENT)
         table = {}
         for line in chunk:
-            event = journal.parse(files.events.journal_path, line)
+            event = journal.decode(files.events.journal_path, line)
             table[str(event.pop("id"))] = event
         AtomicJSONStorage(path).write({"events": table})
-        sealed.append(path.stat().st_size)
+        sealed.append(stamp(path))
         base += SEGMENT
-    found.rewrite({**found.header, "base": base, "sealed": sealed}, lines)
+    found.rewrite(stamped({**found.header, "base": base}, sealed), lines)  # type: ignore[arg-type]

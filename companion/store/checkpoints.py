@@ -14,10 +14,11 @@ number of events.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
-from companion.store.atomic import AtomicJSONStorage, StoreError, read_json
+from companion.store.atomic import AtomicJSONStorage, CorruptFileError, StoreError, notice, read_json, replaced
 
 FOLDER = "checkpoints"
 #: How many of the newest checkpoints are kept.
@@ -43,14 +44,35 @@ class Checkpoints:
         folds from an earlier one, or from the start)."""
         try:
             data = read_json(self.path(count))
+        except CorruptFileError as exc:
+            if exc.kind is not None:  # a link or a FIFO: never read; the next checkpoint replaces it
+                notice(replaced(self.path(count), exc.kind))
+            return None
         except StoreError:
             return None
         doc = (data or {}).get("checkpoint", {}).get("1")
         return doc if isinstance(doc, dict) and doc.get("events") == count else None
 
     def write(self, count: int, doc: dict[str, Any]) -> None:
-        self.dir.mkdir(exist_ok=True)
+        self._folder()
         AtomicJSONStorage(self.path(count), durable=False).write({"checkpoint": {"1": doc}})
+
+    def _folder(self) -> None:
+        """The checkpoints' folder, made if need be; a link (or anything else) there is never written
+        through: it is removed (only the link goes) and the folder made, and the player told once."""
+        try:
+            mode = os.lstat(self.dir).st_mode
+        except FileNotFoundError:
+            self.dir.mkdir(exist_ok=True)
+            return
+        if stat.S_ISDIR(mode):
+            return
+        from companion.store.atomic import kind_of
+
+        kind = kind_of(self.dir) or ""
+        os.unlink(self.dir)
+        notice(replaced(self.dir, kind))
+        self.dir.mkdir()
 
     def remove(self, count: int) -> None:
         self.path(count).unlink(missing_ok=True)

@@ -9,6 +9,7 @@ The hint names the two ways out: put the file back, or keep the events that are 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -26,6 +27,8 @@ class EventFiles(Protocol):
     slug: str
     journal: Journal | None
     segment_size: int
+    #: What a survey of the whole session finds intact (the repair's count), when it is known how.
+    counter: Callable[[], int] | None
 
     @property
     def journal_path(self) -> Path: ...
@@ -82,14 +85,47 @@ class Damaged(StoreError):
     ``problem`` is one whole clause (translated) saying what is wrong; the message is
     "session NAME cannot be opened: PROBLEM", and the hint the two ways out."""
 
-    def __init__(self, slug: str, problem: str, intact: int | None, missing_file: bool = False) -> None:
-        super().__init__(
-            _("session {name} cannot be opened: {problem}").format(name=quote(slug), problem=problem),
-            hint=_hint(slug, intact, missing_file),
-        )
+    def __init__(
+        self,
+        slug: str,
+        problem: str,
+        intact: int | None,
+        missing_file: bool = False,
+        counter: Callable[[], int] | None = None,
+    ) -> None:
         self.slug = slug
         self.problem = problem
         self.intact = intact
+        self.missing_file = missing_file
+        #: What ``companion sessions repair`` would keep (a survey of the whole session), asked when the
+        #: hint is read: so the hint's count is the repair's.
+        self.counter = counter
+        self._hint: str | None = None
+        super().__init__(_("session {name} cannot be opened: {problem}").format(name=quote(slug), problem=problem))
+
+    @property  # type: ignore[override]
+    def hint(self) -> str:
+        if self._hint is None:
+            kept = self.intact
+            if self.counter is not None:
+                try:
+                    kept = self.counter()
+                except Exception:  # the survey itself failed: the count found here stands
+                    kept = self.intact
+                self.intact = kept
+            self._hint = _hint(self.slug, kept, self.missing_file)
+        return self._hint
+
+    @hint.setter
+    def hint(self, value: str | None) -> None:
+        self._hint = value
+
+    def counted(self, counter: Callable[[], int] | None) -> Damaged:
+        """This damage, its hint's count from ``counter`` (a survey of the whole session)."""
+        if counter is not None and self.counter is None:
+            self.counter = counter
+            self._hint = None
+        return self
 
     @classmethod
     def journal(cls, events: EventFiles, why: str | None = None) -> Damaged:
@@ -106,7 +142,7 @@ class Damaged(StoreError):
             text = _("its newest events file {path} is {why} (it holds the events after {base})")
         else:
             text = _("its newest events file {path} is {why}")
-        return cls(events.slug, text.format(path=path, why=why, base=base), base)
+        return cls(events.slug, text.format(path=path, why=why, base=base), base, counter=events.counter)
 
     @classmethod
     def segment(cls, events: EventFiles, index: int, why: str) -> Damaged:
@@ -114,7 +150,7 @@ class Damaged(StoreError):
         size = events.segment_size
         first = index * size + 1
         problem = _("events {first}-{last} are lost: {why}").format(first=first, last=first + size - 1, why=why)
-        return cls(events.slug, problem, first - 1)
+        return cls(events.slug, problem, first - 1, counter=events.counter)
 
     @classmethod
     def missing(cls, slug: str, count: int, witness: int, who: str) -> Damaged:
@@ -130,4 +166,4 @@ class Damaged(StoreError):
             text = _("event {last} is missing: {problem}; its log was written after event {last}")
         else:
             text = _("events {first}-{last} are missing: {problem}; its log was written after event {last}")
-        return cls(exc.slug, text.format(first=kept + 1, last=known, problem=exc.problem), kept)
+        return cls(exc.slug, text.format(first=kept + 1, last=known, problem=exc.problem), kept, counter=exc.counter)

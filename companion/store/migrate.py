@@ -23,7 +23,7 @@ from companion.i18n import _
 from companion.store import journal
 from companion.store.atomic import StoreError, read_json
 from companion.store.damage import Damaged
-from companion.store.events import SEGMENT
+from companion.store.events import SEGMENT, stamp, stamped
 
 if TYPE_CHECKING:
     from companion.store.sessions import SessionFiles
@@ -48,8 +48,7 @@ def migrate(files: SessionFiles, meta: dict[str, Any]) -> None:
         raise Damaged.missing(files.slug, count, known, _("its snapshot {path}").format(path=files.head_file))
     full = [c for c in chunks if len(c) == SEGMENT]
     rest = chunks[len(full)] if len(full) < len(chunks) else []
-    sealed = [events.segment(i).stat().st_size for i in range(len(full))]
-    header = {"base": len(full) * SEGMENT, "sealed": sealed, "meta": meta["meta"]}
+    header = stamped({"base": len(full) * SEGMENT, "meta": meta["meta"]}, [stamp(events.segment(i)) for i in range(len(full))])
     journal.create(events.journal_path, header, [journal.encode(e) for e in rest])
     redo = [e for e in (head or {}).get("redo", []) if isinstance(e, dict)]
     if redo:

@@ -49,6 +49,7 @@ from companion.store.atomic import (
 from companion.store.checkpoints import Checkpoints
 from companion.store.damage import Damaged
 from companion.store.events import SEGMENT, Events
+from companion.store.locks import LOCK_WAIT, LockError, acquire, lock_wait, owner, write_owner
 from companion.store.paths import safe_name, sessions_dir
 
 SESSION_FILE = "session.json"
@@ -56,30 +57,7 @@ HEAD_FILE = "head.json"  # format 1's snapshot (companion.store.migrate)
 REDO_FILE = "redo.json"
 LOG_STATE_FILE = "log.json"
 RENAME_FILE = "renaming.json"
-#: How long a one-shot command waits for another companion to finish with a save, in seconds
-#: (``COMPANION_LOCK_WAIT`` sets another, e.g. for a store on a slow network drive).
-LOCK_WAIT = 3.0
-
-
-def lock_wait() -> float:
-    """The wait for a session's lock: ``COMPANION_LOCK_WAIT`` seconds when it is a number >= 0."""
-    raw = os.environ.get("COMPANION_LOCK_WAIT", "")
-    try:
-        wait = float(raw)
-    except ValueError:
-        return LOCK_WAIT
-    return wait if 0 <= wait < float("inf") else LOCK_WAIT
-
-
-def _acquire(path: Path, timeout: float, busy: str, hint: str) -> Any:
-    from filelock import FileLock, Timeout
-
-    lock = FileLock(str(path), timeout=timeout)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise StoreError(busy, hint=hint) from None
-    return lock
+OWNER_FILE = ".owner"
 
 
 class SessionFiles:
@@ -92,9 +70,16 @@ class SessionFiles:
         self.head_file = folder / HEAD_FILE
         self.redo_file = folder / REDO_FILE
         self.log_state_file = folder / LOG_STATE_FILE
+        self.owner_file = folder / OWNER_FILE
         self.events = Events(folder, self.slug)
+        self.events.counter = self.intact
         self.checkpoints = Checkpoints(folder)
         self._locked = 0
+
+    def is_session(self) -> bool:
+        """A session's folder: its ``session.json``, or (when that is lost) its journal, whose header keeps
+        a copy of it (``companion sessions repair`` writes it again)."""
+        return os.path.lexists(self.session_file) or os.path.lexists(self.events.journal_path)
 
     @property
     def events_dir(self) -> Path:
@@ -102,9 +87,10 @@ class SessionFiles:
 
     # ---- the lock -------------------------------------------------------------------------
     @contextmanager
-    def locked(self, timeout: float | None = None) -> Iterator[None]:
+    def locked(self, timeout: float | None = None, *, explain: bool = True) -> Iterator[None]:
         """Hold the session's lock (waiting :func:`lock_wait` seconds unless ``timeout`` says); a second
-        process gets one clear line, never a torn save."""
+        process gets one clear line, never a torn save. A lock that cannot be made or opened is one line
+        saying nothing was done (``explain``; else the :class:`LockError` for the caller to say)."""
         if self._locked:
             self._locked += 1
             try:
@@ -112,16 +98,26 @@ class SessionFiles:
             finally:
                 self._locked -= 1
             return
-        lock = _acquire(
-            self.dir / ".lock",
-            lock_wait() if timeout is None else timeout,
-            _("session {name} is in use by another companion process").format(name=quote(self.slug)) + self._owner(),
-            _("finish or quit it there (or wait a moment) and try again"),
-        )
+        try:
+            lock = acquire(
+                self.dir / ".lock",
+                lock_wait() if timeout is None else timeout,
+                _("session {name} is in use by another companion process").format(name=quote(self.slug))
+                + owner(self.owner_file),
+                _("finish or quit it there (or wait a moment) and try again"),
+            )
+        except LockError as exc:
+            if not explain:
+                raise
+            raise StoreError(
+                _("{why}: nothing was done (could not open the session's lock {path})").format(
+                    why=exc.reason, path=exc.path
+                ),
+                hint=_again(exc),
+            ) from None
         self._locked = 1
         try:
-            with suppress(OSError):
-                (self.dir / ".owner").write_text(f"{os.getpid()} {' '.join(sys.argv[1:3])}\n")
+            write_owner(self.owner_file, " ".join(sys.argv[1:3]))
             yield
         finally:
             self._locked = 0
@@ -130,13 +126,6 @@ class SessionFiles:
     @property
     def is_locked(self) -> bool:
         return bool(self._locked)
-
-    def _owner(self) -> str:
-        try:
-            pid, _, command = (self.dir / ".owner").read_text().strip().partition(" ")
-        except OSError:
-            return ""
-        return f" (pid {pid}: companion {command})" if command else f" (pid {pid})"
 
     def _require_lock(self) -> None:
         if not self._locked:
@@ -156,6 +145,15 @@ class SessionFiles:
                 ),
             ) from None
         if data is None:
+            if os.path.lexists(self.events.journal_path):
+                raise StoreError(
+                    _("session {name} has lost its {file} ({path}); its journal keeps a copy").format(
+                        name=quote(self.slug), file=SESSION_FILE, path=self.session_file
+                    ),
+                    hint=_("write it again from the journal with: {command}").format(
+                        command=f"companion sessions repair {self.slug}"
+                    ),
+                )
             raise NotFoundError(
                 _("session {name} has no {file} (it is not a session folder)").format(
                     name=quote(self.slug), file=SESSION_FILE
@@ -183,31 +181,56 @@ class SessionFiles:
     # ---- events ---------------------------------------------------------------------------
     def load(self, *, repair: bool = True) -> journal.Journal:
         """Check the events (and that nothing derived was written after events now missing); with
-        ``repair`` (under the lock) tidy what a crash left. Raises Damaged for damage."""
+        ``repair`` (under the lock) tidy what a crash left. Raises Damaged for damage, its hint's count
+        the one ``companion sessions repair`` keeps (:meth:`intact`)."""
         try:
-            found = self.events.load(repair=repair and self.is_locked)
+            found = self.events.load(repair=repair and self.is_locked, known=self.known_events)
         except Damaged as exc:
-            raise self._witnessed(exc) from None
+            raise self._witnessed(exc).counted(self.intact) from None
         count = found.count
-        newest = max(self.checkpoints.counts(), default=0)
+        newest = self._newest_checkpoint(count)
         if newest > count:
             raise Damaged.missing(
                 self.slug, count, newest, _("its snapshot {path}").format(path=self.checkpoints.path(newest))
-            )
+            ).counted(self.intact)
         state = self.read_log_state()
         shown = state.get("events", 0) if state else 0
         if isinstance(shown, int) and shown > count:
             log = state.get("path")
             who = _("its log ({path})").format(path=log) if log else _("its log")
-            raise Damaged.missing(self.slug, count, shown, who)
+            raise Damaged.missing(self.slug, count, shown, who).counted(self.intact)
         return found
+
+    def _newest_checkpoint(self, count: int) -> int:
+        """The newest checkpoint's event; one past ``count`` counts only if it reads as a checkpoint of it
+        (a damaged one is a cache, no witness: removed under the lock)."""
+        counts = self.checkpoints.counts()
+        while counts and counts[-1] > count:
+            if self.checkpoints.read(counts[-1]) is not None:
+                return counts[-1]
+            if self.is_locked:
+                with suppress(OSError):
+                    self.checkpoints.remove(counts[-1])
+            counts.pop()
+        return counts[-1] if counts else 0
+
+    def known_events(self) -> int:
+        """The most events the log's record or a checkpoint was written after (0 when neither says)."""
+        known = self._newest_checkpoint(0) if self.checkpoints.counts() else 0
+        state = self.read_log_state()
+        if state and isinstance(state.get("events"), int) and not isinstance(state.get("events"), bool):
+            known = max(known, state["events"])
+        return known
+
+    def intact(self) -> int:
+        """How many events a survey of the whole session finds intact: what repairing it keeps."""
+        from companion.store.repair import survey
+
+        return survey(self).intact
 
     def _witnessed(self, exc: Damaged) -> Damaged:
         """``exc`` with what the log and the snapshots know of how many events there were."""
-        known = max(self.checkpoints.counts(), default=0)
-        state = self.read_log_state()
-        if state and isinstance(state.get("events"), int):
-            known = max(known, state["events"])
+        known = self.known_events()
         if known <= (exc.intact or 0):
             return exc
         return Damaged.witnessed(exc, known)
@@ -265,7 +288,7 @@ class SessionFiles:
         try:
             data = read_json(self.log_state_file)
         except StoreError:
-            return None
+            return None  # a cache: made again (a link or a FIFO there is replaced when it is written)
         state = (data or {}).get("log", {}).get("1")
         return state if isinstance(state, dict) else None
 
@@ -290,12 +313,15 @@ class Store:
     @contextmanager
     def locked(self) -> Iterator[None]:
         """The store's own lock: held while a session is made, renamed or restored."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        lock = _acquire(
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WriteError(self.root, exc) from None
+        lock = acquire(
             self.root / ".lock",
             max(lock_wait(), 10.0),
-            "another companion is making or renaming a session here",
-            "wait a moment and try again",
+            _("another companion is making or renaming a session here"),
+            _("wait a moment and try again"),
         )
         try:
             yield
@@ -306,11 +332,11 @@ class Store:
         return SessionFiles(self.root / safe_name(name))
 
     def exists(self, name: str) -> bool:
-        return (self.root / safe_name(name) / SESSION_FILE).exists()
+        return self.files(name).is_session()
 
     def open(self, name: str) -> SessionFiles:
         files = self.files(name)
-        if not files.session_file.exists():
+        if not files.is_session():
             from companion.i18n import did_you_mean
 
             slugs = self.slugs()
@@ -325,46 +351,60 @@ class Store:
         """Make session ``name`` whole: its meta and its first events, written in a folder of its own
         and renamed into place under the store's lock (refused if the name is taken meanwhile)."""
         files = self.files(name)
-        with self.locked():
-            if files.dir.exists():
-                raise StoreError(
-                    _("a session named {name} already exists").format(name=quote(files.slug)),
-                    hint=_("continue it with: companion use {name}").format(name=files.slug),
-                )
-            for stale in self.root.glob(".new-*"):  # left by a kill inside an earlier new
-                shutil.rmtree(stale, ignore_errors=True)
-            tmp = SessionFiles(self.root / f".new-{files.slug}-{os.getpid()}")
+        try:
+            with self.locked():
+                return self._create(files, meta, first)
+        except WriteError as exc:  # the store's own folder or lock could not be made
+            raise StoreError(
+                _("{why}: no session was made (could not write {path})").format(why=exc.reason, path=exc.path),
+                hint=_again(exc),
+            ) from None
+
+    def _create(self, files: SessionFiles, meta: dict[str, Any], first: list[dict[str, Any]]) -> SessionFiles:
+        if files.dir.exists():
+            damaged = files.is_session() and not files.session_file.exists()
+            raise StoreError(
+                _("a session named {name} already exists").format(name=quote(files.slug)),
+                hint=(
+                    _("it has lost its session.json; write it again with: companion sessions repair {name}")
+                    if damaged
+                    else _("continue it with: companion use {name}")
+                ).format(name=files.slug),
+            )
+        for stale in self.root.glob(".new-*"):  # left by a kill inside an earlier new
+            shutil.rmtree(stale, ignore_errors=True)
+        tmp = SessionFiles(self.root / f".new-{files.slug}-{os.getpid()}")
+        try:
             try:
-                try:
-                    tmp.dir.mkdir()
-                except OSError as exc:
-                    raise WriteError(tmp.dir, exc) from None
-                with tmp.locked(0):
-                    tmp.write_meta(meta)
-                    header = {"base": 0, "sealed": [], "meta": meta["meta"]}
-                    journal.create(tmp.events.journal_path, header, [journal.encode(e) for e in first])
-                try:
-                    os.rename(tmp.dir, files.dir)
-                except OSError as exc:
-                    raise WriteError(files.dir, exc) from None
-            except WriteError as exc:
-                shutil.rmtree(tmp.dir, ignore_errors=True)
-                raise StoreError(
-                    _("{why}: no session was made (could not write {path})").format(why=exc.reason, path=exc.path),
-                    hint=_again(exc),
-                ) from None
-            except BaseException:
-                shutil.rmtree(tmp.dir, ignore_errors=True)
-                raise
-            fsync_dir(self.root)
+                tmp.dir.mkdir()
+            except OSError as exc:
+                raise WriteError(tmp.dir, exc) from None
+            with tmp.locked(0, explain=False):
+                tmp.write_meta(meta)
+                header = {"base": 0, "sealed": [], "meta": meta["meta"]}
+                journal.create(tmp.events.journal_path, header, [journal.encode(e) for e in first])
+            try:
+                os.rename(tmp.dir, files.dir)
+            except OSError as exc:
+                raise WriteError(files.dir, exc) from None
+        except WriteError as exc:
+            shutil.rmtree(tmp.dir, ignore_errors=True)
+            raise StoreError(
+                _("{why}: no session was made (could not write {path})").format(why=exc.reason, path=exc.path),
+                hint=_again(exc),
+            ) from None
+        except BaseException:
+            shutil.rmtree(tmp.dir, ignore_errors=True)
+            raise
+        fsync_dir(self.root)
         return files
 
     def slugs(self) -> list[str]:
         try:
             return sorted(
-                p.name for p in self.root.iterdir() if not p.name.startswith(".") and (p / SESSION_FILE).exists()
+                p.name for p in self.root.iterdir() if not p.name.startswith(".") and SessionFiles(p).is_session()
             )
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return []
 
     # ---- removing, restoring, renaming ------------------------------------------------------
@@ -547,4 +587,4 @@ def _json(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-__all__ = ["SEGMENT", "SessionFiles", "Store", "lock_wait"]
+__all__ = ["LOCK_WAIT", "SEGMENT", "SessionFiles", "Store", "lock_wait"]
