@@ -204,3 +204,12 @@ def isolated_home(tmp_path, monkeypatch):
     i18n.activate(None)
     yield home
     i18n.activate(None)
+
+
+@pytest.fixture(scope="session")
+def fault_templates(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+    """The fault-injection tests' sessions of 10 and 10,000 events (tests/fault_store.py), built once per
+    run and worker, and copied for each run."""
+    from tests.fault_store import SIZES, build
+
+    return {name: build(tmp_path_factory.mktemp(f"faults{name}"), n) for name, n in SIZES.items()}

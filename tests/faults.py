@@ -1,12 +1,13 @@
 """Run one companion command with one system call made to fail, or the process killed there.
 
 A forked child (it starts in milliseconds, with companion already imported) patches the ``os`` calls
-that change files (``write``, ``pwrite``, ``fsync``, ``ftruncate``, ``replace``, ``rename``, ``unlink``),
-counts those that touch the data folder or the logs folder, and at the chosen one raises ENOSPC or EIO
-(``once``: the disk recovers; ``full``: every later write fails too) or kills itself with SIGKILL just
-before it. It then runs ``companion ARGS`` as the console script does and exits with its code. The
-parent gets the code, stdout and stderr, and how many calls of each kind the run made (a run with no
-fault first, to know every point to try).
+that change files (``write``, ``pwrite``, ``fsync``, ``ftruncate``, ``replace``, ``rename``, ``unlink``;
+and, when asked, ``open`` for writing and ``mkdir``), counts those that touch the data folder or the
+logs folder, and at the chosen one raises ENOSPC or EIO (``once``: the disk recovers; ``full``: every
+later write fails too), kills itself with SIGKILL just before it, or sends itself SIGTERM there (the
+call then goes on, unless the signal ends the command first). It then runs ``companion ARGS`` as the
+console script does and exits with its code. The parent gets the code, stdout and stderr, and how many
+calls of each kind the run made (a run with no fault first, to know every point to try).
 """
 
 from __future__ import annotations
@@ -21,14 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 KINDS = ("write", "pwrite", "fsync", "ftruncate", "replace", "rename", "unlink")
+#: Opening a file for writing (a lock, a journal, a temporary file) and making a folder.
+MAKING = ("open", "mkdir")
 FD_KINDS = {"write", "pwrite", "fsync", "ftruncate"}
+_WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
 @dataclass
 class Fault:
     kind: str | None = None  # one of KINDS, or None for a run without a fault
     at: int = 0  # the n-th call of that kind (from 1)
-    mode: str = "kill"  # "kill", "ENOSPC" (once), "full" (ENOSPC from then on), "EIO"
+    mode: str = "kill"  # "kill", "ENOSPC" (once), "full" (ENOSPC from then on), "EIO", "SIGTERM"
 
 
 @dataclass
@@ -52,7 +56,7 @@ def _inside(path: object, roots: tuple[str, ...]) -> bool:
     return any(text == r or text.startswith(r + os.sep) for r in roots)
 
 
-def _patch(fault: Fault, roots: tuple[str, ...], counts: dict[str, int]) -> None:
+def _patch(fault: Fault, roots: tuple[str, ...], counts: dict[str, int], kinds: tuple[str, ...]) -> None:
     failing = {"on": False}
 
     def fd_path(fd: int) -> str:
@@ -66,26 +70,39 @@ def _patch(fault: Fault, roots: tuple[str, ...], counts: dict[str, int]) -> None
             target = fd_path(args[0]) if kind in FD_KINDS else (args[1] if kind in ("replace", "rename") else args[0])
             if kind in ("replace", "rename") and not _inside(target, roots):
                 target = args[0]
+            if kind == "open" and not (len(args) > 1 and args[1] & _WRITING):
+                target = ""  # a read: not a point
             if _inside(target, roots):
                 counts[kind] = counts.get(kind, 0) + 1
                 hit = kind == fault.kind and counts[kind] == fault.at
                 if hit and fault.mode == "kill":
                     os.kill(os.getpid(), signal.SIGKILL)
+                if hit and fault.mode == "SIGTERM":
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    return real(*args, **kwargs)
                 if hit and fault.mode == "full":
                     failing["on"] = True
-                if hit or (failing["on"] and kind in ("write", "pwrite", "fsync", "replace", "rename")):
+                writes = ("write", "pwrite", "fsync", "replace", "rename", "open", "mkdir")
+                if hit or (failing["on"] and kind in writes):
                     code = errno.EIO if fault.mode == "EIO" else errno.ENOSPC
                     raise OSError(code, os.strerror(code))
             return real(*args, **kwargs)
 
         return call
 
-    for kind in KINDS:
+    for kind in kinds:
         setattr(os, kind, wrap(kind, getattr(os, kind)))
 
 
-def run(args: list[str], home: Path, logs: Path, fault: Fault | None = None, stdin: str = "") -> Run:
-    """``companion ARGS`` in a forked child, with ``fault`` (or none)."""
+def run(
+    args: list[str],
+    home: Path,
+    logs: Path,
+    fault: Fault | None = None,
+    stdin: str = "",
+    kinds: tuple[str, ...] = KINDS,
+) -> Run:
+    """``companion ARGS`` in a forked child, with ``fault`` (or none), counting the calls of ``kinds``."""
     fault = fault or Fault()
     with tempfile.TemporaryDirectory() as tmp:
         out_path, err_path, calls_path = (Path(tmp) / n for n in ("out", "err", "calls"))
@@ -109,7 +126,7 @@ def run(args: list[str], home: Path, logs: Path, fault: Fault | None = None, std
                 sys.stdin = open(0, closefd=False)  # noqa: SIM115
                 counts: dict[str, int] = {}
                 roots = (os.path.abspath(home), os.path.abspath(logs))
-                _patch(fault, roots, counts)
+                _patch(fault, roots, counts, kinds)
                 from companion.cli.main import main
 
                 code = main(args)

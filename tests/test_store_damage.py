@@ -196,7 +196,7 @@ def test_export_writes_a_device_as_a_stream_and_never_replaces_it(tmp_path: Path
     assert stat.S_ISCHR(null.stat().st_mode)
 
 
-def test_export_into_a_fifo_and_through_a_symlink(tmp_path: Path) -> None:
+def test_export_into_a_fifo_and_never_through_a_symlink(tmp_path: Path) -> None:
     _played(5)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -230,8 +230,9 @@ def test_export_into_a_fifo_and_through_a_symlink(tmp_path: Path) -> None:
     target.write_text("old")
     link = tmp_path / "link.md"
     link.symlink_to(target)
-    assert cli("export", str(link)).exit_code == 0
-    assert link.is_symlink() and "# Freeform session: dmg" in target.read_text()
+    result = cli("export", str(link), "--force")  # never through a link, --force or not
+    assert result.exit_code == 2 and "is a symbolic link" in result.stderr, result.stderr
+    assert link.is_symlink() and target.read_text() == "old"
 
 
 # ---- items 5, 7, 8: names taken at once, and kills -------------------------------------------------

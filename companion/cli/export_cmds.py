@@ -32,6 +32,11 @@ Examples:
   companion export - --format lonelog  Lonelog notation, printed
   companion export --format json       events and state: logs/NAME.json
   companion export --all -f html       every session, and logs/index.html
+  companion export notes.md --force    replace notes.md though companion did not write it
+
+A file that is there already is replaced only when companion wrote it (an earlier export); another
+is refused (at a terminal, companion asks), unless --force. A symbolic link, a save in the data
+folder and a system file (/etc, /usr, ...) are never written.
 """
 
 
@@ -76,15 +81,29 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _write(env: Env, target: Path, text: str) -> None:
-    """Never inside the data folder; a device or a FIFO as a stream (companion.store.exports)."""
+def _asker(env: Env) -> Any:
+    """At a terminal, the question before replacing a file companion did not write (else None: refused)."""
+    if not env.interactive:
+        return None
+
+    def ask(question: str) -> bool:
+        env.stdout.write(question + " [y/N] ")
+        env.stdout.flush()
+        return env.stdin.readline().strip().lower() in ("y", "yes", "д", "да")
+
+    return ask
+
+
+def _write(env: Env, target: Path, text: str, force: bool = False) -> None:
+    """Never inside the data folder, never a system file, never through a link, never a file companion did
+    not write without --force (or a yes); a device or a FIFO as a stream (companion.store.exports)."""
     from companion.cli.kit import store
     from companion.store.exports import write_export
 
-    write_export(target, text, store(env).data)
+    write_export(target, text, store(env).data, force=force, ask=_asker(env))
 
 
-def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) -> dict[str, Any]:
+def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None, force: bool = False) -> dict[str, Any]:
     from companion.cli.kit import opened
     from companion.export import EXTENSIONS
     from companion.export.source import Source
@@ -92,7 +111,7 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) 
     with opened(env, name=name) as session:
         if fmt == "md" and str(path) != "-":
             session.rebuild()
-            target = session.write_log(path)
+            target = session.write_log(path, force=force, ask=_asker(env))
             return {"session": session.files.slug, "format": fmt, "file": str(target)}
         source = Source.of(session)
         text = source.markdown if fmt == "md" else _make(fmt, source)
@@ -102,7 +121,7 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None) 
         env.write(text, json=fmt == "json")
         return {"session": slug, "format": fmt, "file": "-"}
     target = path if path is not None else default
-    _write(env, target, text)
+    _write(env, target, text, force)
     return {"session": slug, "format": fmt, "file": str(target), "source": source}
 
 
@@ -127,6 +146,14 @@ def export(
         typer.Option("--session", "-s", help="The session to export (default: the current one).", show_default=False),
     ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every session (html adds an index.html page).")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace a file that is there already though companion did not write it (without it, that is "
+            "refused, or asked at a terminal). Never a link, a save or a system file.",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     env: Env = ctx.obj
@@ -136,10 +163,10 @@ def export(
             from companion.errors import InputError
 
             raise InputError(_("--all exports every session: give a folder at most, not a session"))
-        _export_all(env, fmt, Path(target) if target is not None else None, json_out)
+        _export_all(env, fmt, Path(target) if target is not None else None, json_out, force)
         return
     name, where = _target(env, fmt, target, path, session)
-    done = _export_one(env, fmt, where, name)
+    done = _export_one(env, fmt, where, name, force)
     done.pop("source", None)
     if json_out:
         env.print_json(done)
@@ -206,7 +233,7 @@ def _with_extension(path: Path, fmt: str) -> Path:
     return path.with_name(path.name + EXTENSIONS[fmt])
 
 
-def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
+def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool, force: bool = False) -> None:
     from companion.cli.kit import store
     from companion.errors import CompanionError, InputError
     from companion.export import EXTENSIONS
@@ -221,7 +248,7 @@ def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
     written, failed, pages = [], [], []
     for slug in slugs:
         try:
-            done = _export_one(env, fmt, folder / (slug + EXTENSIONS[fmt]), name=slug)
+            done = _export_one(env, fmt, folder / (slug + EXTENSIONS[fmt]), name=slug, force=force)
         except CompanionError as exc:
             failed.append({"session": slug, "error": exc.message})
             env.warn(_("{session}: not exported: {why}").format(session=slug, why=exc.message))
@@ -235,7 +262,7 @@ def _export_all(env: Env, fmt: str, path: Path | None, json_out: bool) -> None:
         from companion.export.html import index_page
 
         index = folder / "index.html"
-        _write(env, index, index_page(pages))
+        _write(env, index, index_page(pages), force)
     if json_out:
         env.print_json({"written": written, "failed": failed, "index": str(index) if index else None})
     else:

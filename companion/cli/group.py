@@ -22,7 +22,7 @@ from typing import Any
 from typer.core import TyperGroup
 
 from companion.cli import click_words
-from companion.cli.signals import EXIT_INTERRUPTED, ended, interrupted_line
+from companion.cli.signals import EXIT_INTERRUPTED, act_of, ended, interrupted_line
 from companion.errors import CompanionError
 from companion.i18n import N_, _, number
 
@@ -186,6 +186,9 @@ class CompanionGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         if ctx.parent is None:
             speak_active(ctx)
+            from companion.store import acts
+
+            acts.command(act_of([*getattr(ctx, "_protected_args", []), *ctx.args]))
         try:
             return super().invoke(ctx)
         except CompanionError as exc:
@@ -207,6 +210,11 @@ class CompanionGroup(TyperGroup):
             # Python reads no number of over 4,300 digits; it is read before anything is recorded.
             _stderr_line("companion: " + _("a number of more than 4,300 digits; give a number companion can use"))
             raise _exit(EXIT_USAGE) from None
+        finally:
+            if ctx.parent is None:
+                from companion.store import acts
+
+                acts.clear()
 
     def main(  # type: ignore[override]
         self,

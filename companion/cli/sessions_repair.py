@@ -8,7 +8,7 @@ import typer
 
 from companion.cli.common import JsonOpt
 from companion.cli.complete import session_names
-from companion.i18n import _, quote
+from companion.i18n import _, ngettext, quote
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -42,6 +42,8 @@ def sessions_repair(
     with files.locked():
         found = survey(files)
         if not found.problem:
+            found.problem = _still_refused(files)
+        if not found.problem:
             if json_out:
                 env.print_json({"session": files.slug, "repaired": False, "events": found.intact})
                 return
@@ -50,14 +52,12 @@ def sessions_repair(
             )
             return
         env.echo(fold_for(env.stdout, _("Session {name}: {problem}.").format(name=files.slug, problem=found.problem)))
-        env.echo(
-            fold_for(
-                env.stdout,
-                _("The first {n} events are intact; repairing keeps them and moves the rest aside.").format(
-                    n=found.intact
-                ),
-            )
+        intact = ngettext(
+            "The first {n} event is intact; repairing keeps it and moves the rest aside.",
+            "The first {n} events are intact; repairing keeps them and moves the rest aside.",
+            found.intact,
         )
+        env.echo(fold_for(env.stdout, intact.format(n=found.intact)))
         if not yes:
             if not env.interactive:
                 raise InputError(
@@ -65,15 +65,54 @@ def sessions_repair(
                         name=quote(files.slug)
                     )
                 )
-            env.stdout.write(_("Keep the {n} intact events of {name}? [y/N] ").format(n=found.intact, name=files.slug))
+            keep = ngettext(
+                "Keep the {n} intact event of {name}? [y/N] ",
+                "Keep the {n} intact events of {name}? [y/N] ",
+                found.intact,
+            )
+            env.stdout.write(keep.format(n=found.intact, name=files.slug))
             env.stdout.flush()
-            if env.stdin.readline().strip().lower() not in ("y", "yes"):
+            if env.stdin.readline().strip().lower() not in ("y", "yes", "д", "да"):
                 raise CompanionError(_("nothing repaired"))
         aside = repair(files, found)
         session = Session.open(files)
+    lost = found.lost
     if json_out:
-        env.print_json({"session": files.slug, "repaired": True, "events": session.count, "moved": str(aside)})
+        env.print_json(
+            {"session": files.slug, "repaired": True, "events": session.count, "lost": lost, "moved": str(aside)}
+        )
         return
-    kept = _("Kept {n} events; the rest, the damaged files and a copy of the log are in {path}.")
-    env.echo(fold_for(env.stdout, kept.format(n=session.count, path=aside)))
+    if lost:
+        first, last = session.count + 1, session.count + lost
+        span = _("event {first}") if first == last else _("events {first}-{last}")
+        kept = ngettext(
+            "Kept {n} event; {span} could not be kept: with the damaged files, what was made from them and a copy "
+            "of the log, in {path}.",
+            "Kept {n} events; {span} could not be kept: with the damaged files, what was made from them and a copy "
+            "of the log, in {path}.",
+            session.count,
+        ).format(n=session.count, span=span.format(first=first, last=last), path=aside)
+    else:
+        kept = ngettext(
+            "Kept {n} event (every one); the damaged files and a copy of the log are in {path}.",
+            "Kept {n} events (every one); the damaged files and a copy of the log are in {path}.",
+            session.count,
+        ).format(n=session.count, path=aside)
+    env.echo(fold_for(env.stdout, kept))
     env.echo(fold_for(env.stdout, _("Log: {path}").format(path=session.meta.log_path)))
+
+
+def _still_refused(files: object) -> str:
+    """What opening the session still says is wrong when the survey found nothing ("" if it opens): a
+    damage the survey does not name is repaired all the same (its intact events kept), never a dead end."""
+    from companion.errors import StoreError
+    from companion.session.service import Session
+    from companion.store.damage import Damaged
+
+    try:
+        Session.open(files)  # type: ignore[arg-type]
+    except Damaged as exc:
+        return exc.problem
+    except StoreError:
+        return ""  # not damage of the events (a lock, a disk): said when the session is used
+    return ""

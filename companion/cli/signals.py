@@ -100,13 +100,98 @@ def finish() -> None:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def interrupted_line(exc: BaseException) -> tuple[str, int]:
-    """What to say when ``exc`` (Ctrl-C, SIGTERM or SIGHUP) ends a command, and the exit code."""
+def N_(text: str) -> str:
+    """Marks a word for the catalogue (scripts/i18n.py), as companion.i18n's does."""
+    return text
+
+
+#: The one-shot commands that record one action, and how its line names it (companion.store.acts).
+ACTS = {
+    "roll": N_("the roll"),
+    "note": N_("the note"),
+    "tally": N_("the tally change"),
+    "hp": N_("the HP change"),
+    "gold": N_("the gold change"),
+    "xp": N_("the XP change"),
+    "item": N_("the item change"),
+    "room": N_("the room"),
+    "floor": N_("the floor change"),
+    "talisman": N_("the Talisman roll"),
+    "undo": N_("the undo"),
+    "redo": N_("the redo"),
+    "amend": N_("the amendment"),
+    "next": N_("the answer"),
+    "new": N_("the new session"),
+    "mode": N_("the change of dice"),
+    "gamedata": N_("the game data"),
+    "section": N_("the section"),
+    "fight": N_("the fight's step"),
+    "tracker": N_("the tracker change"),
+    "sessions rename": N_("the rename"),
+}
+#: What one recording is, by its event's type, in a command that records many (guided play, the shell).
+EVENT_ACTS = {
+    "answer": N_("the answer"),
+    "roll": N_("the roll"),
+    "note": N_("the note"),
+    "tally": N_("the tally change"),
+    "counter": N_("the change"),
+    "xp": N_("the XP change"),
+    "item": N_("the item change"),
+    "room": N_("the room"),
+    "floor": N_("the floor change"),
+    "talisman": N_("the Talisman roll"),
+    "undo": N_("the undo"),
+    "amend": N_("the amendment"),
+    "mode": N_("the change of dice"),
+    "section": N_("the section"),
+}
+
+
+def act_of(words: list[str]) -> str | None:
+    """The action a one-shot command line is about to do (a key of :data:`ACTS`), or None."""
+    if not words:
+        return None
+    if words[0] == "sessions":
+        return "sessions rename" if words[1:2] == ["rename"] else None
+    return words[0] if words[0] in ACTS else None
+
+
+def _what(act: object) -> str:
     from companion.i18n import _
 
+    what = getattr(act, "what", "")
+    return _(ACTS.get(what) or EVENT_ACTS.get(what) or "the action")
+
+
+def interrupted_line(exc: BaseException) -> tuple[str, int]:
+    """What to say when ``exc`` (Ctrl-C, SIGTERM or SIGHUP) ends a command, and the exit code: what
+    happened to the action in progress, as its journal line says (saved once it was made durable)."""
+    from companion.i18n import _
+
+    act = sys.modules["companion.store.acts"].current() if "companion.store.acts" in sys.modules else None
+    code = exc.code if isinstance(exc, Terminated) else EXIT_INTERRUPTED
+    if act is None:
+        if isinstance(exc, Terminated):
+            return "companion: " + _("ended by {signal}; every completed action is saved.").format(
+                signal=exc.name
+            ), code
+        return "companion: " + _("interrupted; every completed action is saved."), code
+    what = _what(act)
     if isinstance(exc, Terminated):
-        return f"companion: ended by {exc.name}; every completed action is saved.", exc.code
-    return "companion: " + _("interrupted; every completed action is saved."), EXIT_INTERRUPTED
+        if not act.saved:
+            line = _("ended by {signal}: {what} was not saved").format(signal=exc.name, what=what)
+        elif act.id is None:
+            line = _("ended by {signal}: {what} was saved").format(signal=exc.name, what=what)
+        else:
+            line = _("ended by {signal}: {what} was saved (#{n})").format(signal=exc.name, what=what, n=act.id)
+    elif not act.saved:
+        line = _("interrupted: {what} was not saved").format(what=what)
+    elif act.id is None:
+        line = _("interrupted: {what} was saved").format(what=what)
+    else:
+        line = _("interrupted: {what} was saved (#{n})").format(what=what, n=act.id)
+    return "companion: " + line, code
 
 
 def _quiet_interrupted_prompts() -> None:

@@ -39,6 +39,7 @@ from companion.session.fold import REBUILD_AFTER, Fold
 from companion.session.folded import Folded, title_hero
 from companion.session.state import Meta, State, new_state
 from companion.session.undo import undo
+from companion.store import acts
 from companion.store.atomic import WriteError
 from companion.store.journal import Unflushed, fingerprint
 from companion.store.sessions import SessionFiles, Store
@@ -239,13 +240,19 @@ class Session(Folded):
         event = dict(event)
         event.setdefault("at", now())
         event["id"] = self.count + 1
-        self._apply_new(event)
-        self._commit(event, [])
+        acts.begin(str(event.get("t", "")))
+        try:
+            self._apply_new(event)
+            self._commit(event, [])
+        except Exception:
+            acts.end()  # refused or not written: said by its own line (a signal now ends no action)
+            raise
         if event["t"] == "answer" and str(event.get("key", "")).startswith(catalogue.DATA_PREFIX):
             try:
                 catalogue.merge(self.data_dir, self.meta.game, self.state.data)
             except CompanionError as exc:  # recorded all the same: the session keeps its own copy
                 self.warn(_("warning: {why}; the answer is recorded in the session").format(why=exc.message))
+        acts.end()
         return event["id"]
 
     def _apply_new(self, event: dict[str, Any]) -> None:
@@ -342,16 +349,21 @@ class Session(Folded):
         return self.files.dir.parent.parent
 
     def undo(self) -> dict[str, Any]:
-        return undo(self)
+        acts.begin("undo")
+        last = undo(self)
+        acts.end()
+        return last
 
     def redo(self) -> dict[str, Any]:
         if not self.redo_entries:
             raise CompanionError(_("nothing to redo"))
+        acts.begin("redo")
         entries = list(self.redo_entries)
         event = dict(entries.pop()["event"])
         event["id"] = self.count + 1
         self._apply_new(event)
         self._commit(event, entries)
+        acts.end()
         return event
 
     # ---- saving ------------------------------------------------------------------------------
@@ -374,10 +386,11 @@ class Session(Folded):
         hero = self.spec.hero(state) if self.spec.hero else state.hero
         return render(state, self.spec.log_title or self.spec.title, hero)
 
-    def write_log(self, path: Path | None = None) -> Path:
-        """Write the log regenerated from the events to ``path`` (default: the session's own log)."""
+    def write_log(self, path: Path | None = None, *, force: bool = False, ask: Any = None) -> Path:
+        """Write the log regenerated from the events to ``path`` (default: the session's own log; another
+        path as companion.store.exports writes an export: ``force``, ``ask``)."""
         target = Path(path) if path is not None else Path(self.meta.log_path)
-        if target.resolve() == Path(self.meta.log_path).resolve():
+        if os.path.abspath(target) == os.path.abspath(self.meta.log_path):
             try:
                 logfile.write_whole(self)
             except OSError as exc:
@@ -387,7 +400,7 @@ class Session(Folded):
             return target
         from companion.store.exports import write_export
 
-        write_export(target, self.log_text(), self.data_dir)
+        write_export(target, self.log_text(), self.data_dir, force=force, ask=ask)
         return target
 
 

@@ -167,17 +167,18 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_atomic(path: Path, data: str | bytes, *, durable: bool = True) -> None:
+def write_atomic(path: Path, data: str | bytes, *, durable: bool = True, unique: bool = False) -> None:
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
 
     ``durable`` fsyncs the file and its folder (a save); without it (a cache, made again from the
     events if lost) the replace is still atomic. A write error raises :class:`WriteError`; the previous
-    file is intact.
+    file is intact. ``unique`` (a folder of the player's, not the store's): the temporary file gets a
+    name no other file has (``.NAME.PID-N.tmp``), so nothing of theirs is ever truncated.
     """
     tmp = path.with_name(path.name + ".tmp")
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        fd = _open_tmp(tmp)
+        fd, tmp = _open_unique(path) if unique else (_open_tmp(tmp), tmp)
         try:
             write_all(fd, payload)
             if durable:
@@ -201,6 +202,16 @@ def _open_tmp(tmp: Path) -> int:
     except NotAFile:
         os.unlink(tmp)  # a link is removed, not what it points to; a folder there fails: one line
         return open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+
+
+def _open_unique(path: Path) -> tuple[int, Path]:
+    for n in range(1, 1000):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}-{n}.tmp")
+        try:
+            return open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL), tmp
+        except (FileExistsError, NotAFile):
+            continue
+    raise OSError(errno.EEXIST, "no free name for a temporary file", str(path))
 
 
 def write_in_place(path: Path, data: bytes) -> None:

@@ -240,7 +240,9 @@ class Events:
             digests = [r[1] for r in stamps_of(self.journal.header)] if self.journal is not None else []
         if index < len(digests) and digests[index] is not None and digest(raw) != digests[index]:
             raise Damaged.segment(
-                self, index, _("{path} changed after it was sealed (its bytes are not the ones sealed)").format(path=path)
+                self,
+                index,
+                _("{path} changed after it was sealed (its bytes are not the ones sealed)").format(path=path),
             )
         return raw
 

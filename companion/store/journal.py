@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import _
+from companion.store import acts
 from companion.store.atomic import (
     CorruptFileError,
     WriteError,
@@ -155,28 +156,34 @@ class Journal:
         except OSError as exc:
             raise WriteError(self.path, exc) from None
         try:
-            try:
-                write_all(fd, line)
-            except OSError as exc:
-                with suppress(OSError):
-                    os.ftruncate(fd, self.size)  # a line cut short has no newline: never read anyway
-                raise WriteError(self.path, exc) from None
-            try:
-                os.fsync(fd)
-            except OSError as exc:
-                try:
-                    os.ftruncate(fd, self.size)
-                except OSError:
-                    self.lines.append(line)
-                    self.size += len(line)
-                    raise Unflushed(self.path, exc) from None
-                with suppress(OSError):
-                    os.fsync(fd)
-                raise WriteError(self.path, exc) from None
+            with acts.critical():  # a signal lands before the line is durable, or after it is marked so
+                self._append(fd, line)
         finally:
             os.close(fd)
+
+    def _append(self, fd: int, line: bytes) -> None:
+        try:
+            write_all(fd, line)
+        except OSError as exc:
+            with suppress(OSError):
+                os.ftruncate(fd, self.size)  # a line cut short has no newline: never read anyway
+            raise WriteError(self.path, exc) from None
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, self.size)
+            except OSError:
+                self.lines.append(line)
+                self.size += len(line)
+                acts.saved(self.count)
+                raise Unflushed(self.path, exc) from None
+            with suppress(OSError):
+                os.fsync(fd)
+            raise WriteError(self.path, exc) from None
         self.lines.append(line)
         self.size += len(line)
+        acts.saved(self.count)
 
     def drop_last(self) -> None:
         """Cut the last event off (undo) and fsync: then it is undone. If the cut fails, or the fsync and
@@ -191,29 +198,36 @@ class Journal:
         except OSError as exc:
             raise WriteError(self.path, exc) from None
         try:
-            try:
-                os.ftruncate(fd, size)
-            except OSError as exc:
-                raise WriteError(self.path, exc) from None
-            try:
-                os.fsync(fd)
-            except OSError as exc:
-                try:  # put it back, so what the player is told (nothing undone) stays true
-                    os.ftruncate(fd, self.size)
-                    _pwrite_all(fd, line, size)
-                except OSError:
-                    with suppress(OSError):
-                        os.ftruncate(fd, size)
-                    self.lines.pop()
-                    self.size = size
-                    raise Unflushed(self.path, exc) from None
-                with suppress(OSError):
-                    os.fsync(fd)
-                raise WriteError(self.path, exc) from None
+            with acts.critical():
+                self._drop(fd, line, size)
         finally:
             os.close(fd)
+
+    def _drop(self, fd: int, line: bytes, size: int) -> None:
+        undone = self.count
+        try:
+            os.ftruncate(fd, size)
+        except OSError as exc:
+            raise WriteError(self.path, exc) from None
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            try:  # put it back, so what the player is told (nothing undone) stays true
+                os.ftruncate(fd, self.size)
+                _pwrite_all(fd, line, size)
+            except OSError:
+                with suppress(OSError):
+                    os.ftruncate(fd, size)
+                self.lines.pop()
+                self.size = size
+                acts.saved(undone)
+                raise Unflushed(self.path, exc) from None
+            with suppress(OSError):
+                os.fsync(fd)
+            raise WriteError(self.path, exc) from None
         self.lines.pop()
         self.size = size
+        acts.saved(undone)
 
     def complete_tail(self) -> None:
         """Give a whole last line that lost only its newline (:attr:`whole_tail`) its newline back, and
@@ -258,7 +272,9 @@ def upgrade(path: Path, line: bytes) -> bytes:
 
 
 def header_line(header: dict[str, Any]) -> bytes:
-    return json.dumps({"_format": {**marker(FORMAT), "version": VERSION}, **header}, ensure_ascii=False).encode() + b"\n"
+    return (
+        json.dumps({"_format": {**marker(FORMAT), "version": VERSION}, **header}, ensure_ascii=False).encode() + b"\n"
+    )
 
 
 def create(path: Path, header: dict[str, Any], lines: list[bytes] = ()) -> None:  # type: ignore[assignment]

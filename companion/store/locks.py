@@ -14,11 +14,11 @@ its loss costs nothing.
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
-from companion.i18n import _
 from companion.store.atomic import NotAFile, WriteError, kind_of, notice, read_bytes, replaced, write_small
 
 #: How long a one-shot command waits for another companion to finish with a save, in seconds
@@ -68,10 +68,8 @@ def acquire(path: Path, timeout: float, busy: str, hint: str) -> Any:
 
 def write_owner(path: Path, command: str) -> None:
     """Say who holds the lock (a cache for the line a second process gets; its loss costs nothing)."""
-    try:
+    with suppress(OSError, NotAFile):
         write_small(path, f"{os.getpid()} {command}\n".encode())
-    except (OSError, NotAFile):
-        pass
 
 
 def owner(path: Path) -> str:

@@ -48,7 +48,9 @@ def migrate(files: SessionFiles, meta: dict[str, Any]) -> None:
         raise Damaged.missing(files.slug, count, known, _("its snapshot {path}").format(path=files.head_file))
     full = [c for c in chunks if len(c) == SEGMENT]
     rest = chunks[len(full)] if len(full) < len(chunks) else []
-    header = stamped({"base": len(full) * SEGMENT, "meta": meta["meta"]}, [stamp(events.segment(i)) for i in range(len(full))])
+    header = stamped(
+        {"base": len(full) * SEGMENT, "meta": meta["meta"]}, [stamp(events.segment(i)) for i in range(len(full))]
+    )
     journal.create(events.journal_path, header, [journal.encode(e) for e in rest])
     redo = [e for e in (head or {}).get("redo", []) if isinstance(e, dict)]
     if redo:

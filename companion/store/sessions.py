@@ -34,7 +34,7 @@ from typing import Any
 
 from companion.errors import NotFoundError, StoreError
 from companion.i18n import _, quote
-from companion.store import journal
+from companion.store import acts, journal
 from companion.store.atomic import (
     AtomicJSONStorage,
     CorruptFileError,
@@ -384,7 +384,9 @@ class Store:
                 header = {"base": 0, "sealed": [], "meta": meta["meta"]}
                 journal.create(tmp.events.journal_path, header, [journal.encode(e) for e in first])
             try:
-                os.rename(tmp.dir, files.dir)
+                with acts.critical():  # made once it is in place: a signal lands before or after, said truly
+                    os.rename(tmp.dir, files.dir)
+                    acts.saved(None)
             except OSError as exc:
                 raise WriteError(files.dir, exc) from None
         except WriteError as exc:
@@ -482,7 +484,9 @@ class Store:
                 ) from None
             if target.slug != files.slug:
                 try:
-                    os.rename(files.dir, target.dir)
+                    with acts.critical():
+                        os.rename(files.dir, target.dir)
+                        acts.saved(None)
                 except OSError as exc:
                     intent.unlink(missing_ok=True)
                     error = WriteError(files.dir, exc)
@@ -496,7 +500,9 @@ class Store:
             moved = self.files(new)
             moved._locked = 1  # the lock held is the folder's own (its .lock moved with it)
             try:
-                finish_rename(moved)
+                with acts.critical():
+                    finish_rename(moved)
+                    acts.saved(None)
             except (WriteError, OSError):
                 pass  # renamed (its folder is); the meta follows when the session is next opened
             finally:
