@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 SIZES = {"10": 10, "10000": 10_000}
+#: What a hint that asks for the command again says (never after it was done).
+ASKS = ("run the command again", "undo again", "redo again", "try again")
 
 
 def build(root: Path, events: int) -> tuple[Path, Path]:
@@ -126,3 +128,43 @@ def copy_for_run(base: Path, dest: Path) -> tuple[Path, Path]:
     shutil.copytree(base, dest, copy_function=link_or_copy)
     retarget(base, dest)
     return dest / "home", dest / "logs"
+
+
+def one_fault(
+    args: list[str],
+    base: Path,
+    dest: Path,
+    fault: Any,
+    before: tuple,
+    after: tuple,
+    kinds: tuple[str, ...] | None = None,
+) -> Any:
+    """Run ``companion ARGS`` on a copy of ``base`` with ``fault``; check what was said against the store
+    (before or after, as said), and that following an error's hint does it once. Returns the run."""
+    from tests import faults
+
+    kinds = kinds or faults.KINDS
+    home, logs = copy_for_run(base, dest)
+    where = f"{' '.join(args)} with {fault.kind} #{fault.at} {fault.mode}"
+    run = faults.run(args, home, logs, fault, kinds=kinds)
+    assert "Traceback" not in run.err and run.code in (0, 1, -9), f"{where}: exit {run.code}\n{run.err}"
+    assert "unexpected error" not in run.err, f"{where}: not the designed line\n{run.err}"
+    now = (what(home), None)
+    if run.killed:
+        assert now[0] in (before[0], after[0]), f"{where}: killed, the store is neither as before nor as after"
+    elif run.code == 0:
+        assert now[0] == after[0], f"{where}: exit 0 but not done\n{run.err}"
+        assert not any(a in run.err for a in ASKS), f"{where}: done, yet the player is asked to do it again:\n{run.err}"
+    elif "could not be made the current one" in run.err or "is made, but" in run.err:  # made: said so
+        assert now[0] == after[0], f"{where}: said it is done (not current), but it is not\n{run.err}"
+        assert "companion use" in run.err and not any(a in run.err for a in ASKS), run.err
+    else:
+        assert now[0] == before[0], f"{where}: it failed ({run.err.strip()}) but the store changed"
+        assert any(w in run.err for w in ("not recorded", "nothing was", "is not", "could not")), run.err
+        again = faults.run(args, home, logs)  # the hint: free some space (done: the fault is gone), run again
+        assert again.code == 0, f"{where}: following the hint failed: {again.err}"
+        now = (what(home), None)
+        assert now[0] == after[0], f"{where}: following the hint did not do it exactly once"
+    expected = before[1] if now[0] == before[0] else after[1]
+    assert logs_of(home) == expected, f"{where}: the log is not the log regenerated from the events"
+    return run

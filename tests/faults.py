@@ -83,6 +83,8 @@ def _patch(fault: Fault, roots: tuple[str, ...], counts: dict[str, int], kinds: 
                 if hit and fault.mode == "full":
                     failing["on"] = True
                 writes = ("write", "pwrite", "fsync", "replace", "rename", "open", "mkdir")
+                if kind in MAKING and fault.mode != "EIO" and os.path.lexists(target):
+                    return real(*args, **kwargs)  # a full disk fails making a file or folder, not opening one
                 if hit or (failing["on"] and kind in writes):
                     code = errno.EIO if fault.mode == "EIO" else errno.ENOSPC
                     raise OSError(code, os.strerror(code))

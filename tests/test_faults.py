@@ -19,18 +19,15 @@ from __future__ import annotations
 
 import shutil
 import sys
-from pathlib import Path
 
 import pytest
 
 from tests import faults
-from tests.fault_store import SIZES, copy, link_or_copy, logs_of, regenerated, retarget, what
+from tests.fault_store import SIZES, copy, logs_of, one_fault, regenerated, retarget, what
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc/self/fd, forks")
 
 MODES = ("kill", "full", "EIO")
-#: What a hint that asks for the command again says (never after it was done).
-ASKS = ("run the command again", "undo again", "redo again", "try again")
 
 
 #: The commands, each with what to do to the session first (a redo needs an undo before it).
@@ -71,33 +68,5 @@ def test_every_fault_point_keeps_the_store_true(
         for at in range(1, count + 1):
             for mode in MODES:
                 tried += 1
-                _one(args, base, tmp_path / "run", faults.Fault(kind, at, mode), before, after)
+                one_fault(args, base, tmp_path / "run", faults.Fault(kind, at, mode), before, after)
     assert tried >= 10, clean.calls
-
-
-def _one(args: list[str], base: Path, dest: Path, fault: faults.Fault, before: tuple, after: tuple) -> None:
-    shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(base, dest, copy_function=link_or_copy)
-    home, logs = dest / "home", dest / "logs"
-    retarget(base, dest)
-    where = f"{' '.join(args)} with {fault.kind} #{fault.at} {fault.mode}"
-    run = faults.run(args, home, logs, fault)
-    assert "Traceback" not in run.err and run.code in (0, 1, -9), f"{where}: exit {run.code}\n{run.err}"
-    now = (what(home), None)
-    if run.killed:
-        assert now[0] in (before[0], after[0]), f"{where}: killed, the store is neither as before nor as after"
-    elif run.code == 0:
-        assert now[0] == after[0], f"{where}: exit 0 but not done\n{run.err}"
-        assert not any(a in run.err for a in ASKS), f"{where}: done, yet the player is asked to do it again:\n{run.err}"
-    elif "could not be made the current one" in run.err:  # made or renamed: only the current mark is not
-        assert now[0] == after[0], f"{where}: said it is done (not current), but it is not\n{run.err}"
-        assert "companion use" in run.err and not any(a in run.err for a in ASKS), run.err
-    else:
-        assert now[0] == before[0], f"{where}: it failed ({run.err.strip()}) but the store changed"
-        assert any(w in run.err for w in ("not recorded", "nothing was", "is not", "could not")), run.err
-        again = faults.run(args, home, logs)  # the hint: free some space (done: the fault is gone), run again
-        assert again.code == 0, f"{where}: following the hint failed: {again.err}"
-        now = (what(home), None)
-        assert now[0] == after[0], f"{where}: following the hint did not do it exactly once"
-    expected = before[1] if now[0] == before[0] else after[1]
-    assert logs_of(home) == expected, f"{where}: the log is not the log regenerated from the events"

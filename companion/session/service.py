@@ -27,7 +27,7 @@ from typing import Any
 
 from companion import __version__
 from companion.dice.source import VirtualDice
-from companion.errors import CompanionError, InputError
+from companion.errors import CompanionError, InputError, StoreError
 from companion.games import canonical, load
 from companion.games.base import GameSpec
 from companion.i18n import _, quote
@@ -136,8 +136,16 @@ class Session(Folded):
         for event in first:
             trial.apply(event)  # refused before anything is made
         files = store.create(name, {"meta": codec.dump(meta), "companion": __version__}, first)
-        with files.locked():
-            return cls.open(files)
+        try:
+            with files.locked():
+                return cls.open(files)
+        except StoreError as exc:  # made all the same: said so, never "nothing was done"
+            raise StoreError(
+                _("session {name} is made, but could not be opened now ({why})").format(
+                    name=quote(files.slug), why=exc.message
+                ),
+                hint=_("continue it with: companion use {name}").format(name=files.slug),
+            ) from None
 
     @classmethod
     def open(cls, files: SessionFiles, *, engine: bool = False) -> Session:

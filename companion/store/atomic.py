@@ -148,6 +148,14 @@ def replaced(path: Path, kind: str) -> str:
     ).format(path=path, kind=kind)
 
 
+def removed(path: Path, kind: str) -> str:
+    """The line said once when a cache of companion's own was found to be a link and removed."""
+    return _(
+        "warning: {path} was {kind}, not companion's file; companion removed it and makes its own "
+        "(whatever it pointed to is untouched)"
+    ).format(path=path, kind=kind)
+
+
 def fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)

@@ -15,10 +15,19 @@ from __future__ import annotations
 
 import os
 import stat
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from companion.store.atomic import AtomicJSONStorage, CorruptFileError, StoreError, notice, read_json, replaced
+from companion.store.atomic import (
+    AtomicJSONStorage,
+    CorruptFileError,
+    StoreError,
+    notice,
+    read_json,
+    removed,
+    replaced,
+)
 
 FOLDER = "checkpoints"
 #: How many of the newest checkpoints are kept.
@@ -34,8 +43,10 @@ class Checkpoints:
 
     def counts(self) -> list[int]:
         try:
+            if os.path.islink(self.dir):
+                return []  # never read through a link; the next checkpoint written replaces it
             names = os.listdir(self.dir)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return []
         return sorted(int(n[:-5]) for n in names if n.endswith(".json") and n[:-5].isdigit())
 
@@ -45,8 +56,10 @@ class Checkpoints:
         try:
             data = read_json(self.path(count))
         except CorruptFileError as exc:
-            if exc.kind is not None:  # a link or a FIFO: never read; the next checkpoint replaces it
-                notice(replaced(self.path(count), exc.kind))
+            if exc.kind is not None:  # a link or a FIFO: never read, and removed (only the link goes)
+                with suppress(OSError):
+                    os.unlink(self.path(count))
+                notice(removed(self.path(count), exc.kind))
             return None
         except StoreError:
             return None
