@@ -175,7 +175,6 @@ def test_help_in_russian_then_in_english_in_one_process():
     assert "Usage:" in en.stdout and "Show this message and exit." in en.stdout
 
 
-
 def test_dark_lang_en_shows_the_english_help_in_a_russian_session_and_ranges_read_as_words():
     """``dark --lang en COMMAND --help`` is English all through (not the session's help texts under
     English headings); a Russian --help says a number option's range in words, and a Russian error

@@ -289,7 +289,7 @@ def _normal(text: str, home) -> str:
     text = text.replace(str(home), "HOME")
     text = re.sub(r'"(updated|created|started)": "[^"]*"', r'"\1": "…"', text)
     # the log's front matter: a time quoted (before #23's Obsidian dates) or not
-    return re.sub(r'^(updated|created|started): .*$', r'\1: "…"', text, flags=re.M)
+    return re.sub(r"^(updated|created|started): .*$", r'\1: "…"', text, flags=re.M)
 
 
 def test_the_same_answers_by_page_and_by_next_leave_the_same_session(tower, tmp_path):

@@ -49,7 +49,7 @@ def _normal(text: str, home: Path) -> str:
     text = text.replace(str(home), "HOME")
     text = re.sub(r'"(updated|created|started)": "[^"]*"', r'"\1": "…"', text)
     # the log's front matter: a time quoted (before #23's Obsidian dates) or not
-    return re.sub(r'^(updated|created|started): .*$', r'\1: "…"', text, flags=re.M)
+    return re.sub(r"^(updated|created|started): .*$", r'\1: "…"', text, flags=re.M)
 
 
 def _same_session(tapped: Path, typed: Path, name: str) -> None:

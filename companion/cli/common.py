@@ -24,25 +24,46 @@ GotStartOpt = Annotated[
 #: Commands whose arguments may be negative numbers (``hp -1``) take unknown options as arguments.
 SIGNED = {"ignore_unknown_options": True}
 
-_CHANGE = re.compile(r"^([+\-=]?)(\d{1,6})$")
+_CHANGE = re.compile(r"^([+\-=]?)(\d+)$")
+#: The most a change typed as text may be (companion.cli.bounds: no game needs a million of anything).
+MOST_CHANGE = 999_999
 
 
-def parse_change(text: str, what: str) -> tuple[str, int]:
-    """``+2`` / ``-1`` / ``=5`` / ``3`` → ("add", 2) / ("add", -1) / ("set", 5) / ("add", 3)."""
+def parse_change(text: str, what: str, most: int = MOST_CHANGE) -> tuple[str, int]:
+    """``+2`` / ``-1`` / ``=5`` / ``3`` → ("add", 2) / ("add", -1) / ("set", 5) / ("add", 3); a number over
+    ``most`` is refused with its range."""
+    from companion.i18n import _, number, quote
+
     m = _CHANGE.match(text.strip().replace("−", "-"))
     if not m:
-        from companion.i18n import _, quote
-
         raise InputError(
             _("{text} is not a change to {what}; use +N, -N or =N (e.g. +2, -1, =5)").format(
                 text=quote(text), what=what
             )
         )
     sign, digits = m.groups()
+    if len(digits.lstrip("0")) > len(str(most)) or int(digits) > most:
+        raise InputError(
+            _("{text} is too big a change to {what}: N goes from 0 to {most} (e.g. +2, -1, =5)").format(
+                text=quote(text), what=what, most=number(most, group=True)
+            )
+        )
     n = int(digits)
     if sign == "=":
         return "set", n
     return "add", -n if sign == "-" else n
+
+
+def check_name(*names: str | None) -> None:
+    """Each of ``names`` (None: not given) can be a name (a tally's, a hero's, a session's, an item's): not
+    blank, and no control, bidirectional or zero-width character (a name is an identifier); else one
+    line, exit 2."""
+    from companion.controls import name_refusal
+
+    for text in names:
+        refused = None if text is None else name_refusal(text)
+        if refused is not None:
+            raise InputError(refused)
 
 
 def dump_state(session: Any) -> dict[str, Any]:

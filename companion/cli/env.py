@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from companion.controls import CONTROL, json_safe, visible
+from companion.controls import UNSEEN, json_safe, visible
 from companion.errors import CompanionError
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ class _Escaping(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         from rich.markup import escape
 
-        return escape(format(value, format_spec))
+        return escape(visible(format(value, format_spec)))
 
 
 def _console_class() -> type:
@@ -125,9 +125,14 @@ def _console_class() -> type:
         from rich.segment import Segment
 
         class SafeConsole(Console):
+            def render_str(self, text: str, **kwargs: Any) -> Any:
+                # A bidirectional or zero-width character shown as its code before the text is laid out
+                # (its code is wider than it is), so a table stays aligned.
+                return super().render_str(visible(text), **kwargs)
+
             def render(self, renderable: Any, options: Any = None) -> Any:
                 for segment in super().render(renderable, options):
-                    if segment.control is None and CONTROL.search(segment.text):
+                    if segment.control is None and UNSEEN.search(segment.text):
                         yield Segment(visible(segment.text), segment.style)
                     else:
                         yield segment

@@ -107,9 +107,11 @@ class CompanionGroup(TyperGroup):
         return names
 
     def get_command(self, ctx: Any, name: str) -> Any:
+        from companion.cli.bounds import bound_numbers
+
         command = super().get_command(ctx, name)
         if command is not None or ctx.parent is not None:
-            return command
+            return bound_numbers(command) if command is not None else None
         from companion.cli.registry import COMMAND_MODULES
         from companion.games import COMMAND_GROUPS
 
@@ -117,13 +119,13 @@ class CompanionGroup(TyperGroup):
             built = _built(COMMAND_MODULES[name] + ":app")
             command = built.commands.get(name) if hasattr(built, "commands") else built
             speak_help(command)
-            return command
+            return bound_numbers(command)
         if name in COMMAND_GROUPS:
             _speak_for_game(ctx, COMMAND_GROUPS[name])
             built = _built(COMMAND_GROUPS[name])
             speak_help(built)
             built.name = name
-            return built
+            return bound_numbers(built)
         return None
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:

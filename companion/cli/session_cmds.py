@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from companion.cli.common import GotStartOpt, JsonOpt, dump_state
+from companion.cli.common import GotStartOpt, JsonOpt, check_name, dump_state
 from companion.cli.complete import game_names, session_names, variant_names
+from companion.cli.sessions_rename import sessions_rename
 from companion.cli.sessions_repair import sessions_repair
 from companion.i18n import _, quote
 
@@ -82,6 +83,7 @@ def new(
     from companion.session.service import Session
     from companion.store.paths import logs_dir
 
+    check_name(name, hero)
     game = canonical(game)
     language = choose(game, lang)
     from companion.cli import pack_start, pack_use  # packs and rolled scores first: a mistake leaves no session
@@ -285,29 +287,7 @@ def sessions_restore(
     env.echo(_("Session {name} is back. Make it current with: companion use {name}").format(name=files.slug))
 
 
-@sessions_app.command("rename")
-def sessions_rename(
-    ctx: typer.Context,
-    old: Annotated[str, typer.Argument(help="The session.", autocompletion=session_names, show_default=False)],
-    new: Annotated[str, typer.Argument(help="Its new name.", show_default=False)],
-    json_out: JsonOpt = False,
-) -> None:
-    """Give a session a new name (its log file keeps its path).
-
-    \b
-    Examples:
-      companion sessions rename example "The long night"
-    """
-    env: Env = ctx.obj
-    from companion.cli.kit import store
-
-    files = store(env).rename(old, new)
-    if json_out:
-        env.print_json({"renamed": old, "session": files.slug})
-        return
-    env.echo(_("Session renamed: {name}").format(name=files.slug))
-
-
+sessions_app.command("rename")(sessions_rename)
 sessions_app.command("repair")(sessions_repair)
 
 
@@ -374,6 +354,7 @@ def describe_event(event: dict[str, Any]) -> str:  # as undo and redo say it, an
         return _("an answer") if t == "answer" else _("a step")
     if t == "answer":
         from companion.cli.answer_words import answer_words
+
         return answer_words(event)
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from companion.cli.common import SIGNED, JsonOpt, parse_change
+from companion.cli.common import SIGNED, JsonOpt, check_name, parse_change
 from companion.i18n import _, pgettext
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ def _change_tally(env: Env, event: dict[str, Any], replace: bool = False) -> Ses
     from companion.cli.kit import opened
     from companion.errors import InputError
 
+    check_name(event["name"])
     with opened(env) as session:
         name = event["name"]
         _refuse_guided_tally(session, name)
@@ -299,6 +300,7 @@ def item(
         raise InputError(
             _("a count goes after add or remove (companion item add {name} {count})").format(name=name, count=count)
         )
+    check_name(name)
     op, n = parse_change(change, name)
     if op == "set":
         raise InputError(_("items change by +N or -N (e.g. companion item {name} -1)").format(name=name))

@@ -20,6 +20,7 @@ narrow one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pygal
@@ -169,8 +170,18 @@ def health_chart(replay: Replay, narrow: bool = False) -> str | None:
 def _ticks(top: float) -> list[int]:
     """Whole-number marks up the axis, at most about ten (a level of 1 to 3 gets 0, 1, 2, 3, not
     fractions of a level)."""
-    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if top / s <= 10)
-    return list(range(0, int(top) + step, step))
+    top = int(top) if top == top and top not in (float("inf"), float("-inf")) else 1  # NaN, infinity: 1
+    step = next(s for s in _nice_steps() if top / s <= 10)
+    return list(range(0, top + step, step))
+
+
+def _nice_steps() -> Iterator[int]:
+    """1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, ...: without end, so any stored value has its marks."""
+    yield from (1, 2, 5)
+    scale = 10
+    while True:
+        yield from (scale, 2 * scale, 5 * scale // 2, 5 * scale)
+        scale *= 10
 
 
 def _number(v: float) -> str:

@@ -224,7 +224,11 @@ def sections(state: Any) -> list[str]:
 def page(source: Source, replay: Replay, zone: tzinfo | None = None) -> str:
     """The whole page of one session, its times in ``zone`` (default: the machine's local zone), in
     the language shown now (the session's, once it is opened)."""
-    return _env().get_template("session.html.j2").render(**context(source, replay, zone))
+    from companion.controls import html_safe
+
+    # Text is data: a control character from a save shown as its picture (a raw ESC is a parse error),
+    # a bidirectional or zero-width one left out (it would reorder or hide the page's words).
+    return html_safe(_env().get_template("session.html.j2").render(**context(source, replay, zone)))
 
 
 def index_page(pages: list[tuple[str, Source]], zone: tzinfo | None = None) -> str:
@@ -245,4 +249,6 @@ def index_page(pages: list[tuple[str, Source]], zone: tzinfo | None = None) -> s
             }
         )
     rows.sort(key=lambda r: (r["stamp"], r["session"]), reverse=True)
-    return _env().get_template("index.html.j2").render(rows=rows, version=__version__, lang=i18n.language())
+    from companion.controls import html_safe
+
+    return html_safe(_env().get_template("index.html.j2").render(rows=rows, version=__version__, lang=i18n.language()))

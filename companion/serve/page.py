@@ -87,7 +87,9 @@ def fragment(view: View, token: str, *, chosen: tuple[str, ...] = (), error: str
     first dice, marked so far (``?f=4,heart``)."""
     chosen = valid_chosen(view, chosen)
     shown = [next(f.shown for f in die if f.value == c) for die, c in zip(view.dice, chosen, strict=False)]
-    return (
+    from companion.controls import html_safe
+
+    return html_safe(  # a control character as its picture, a bidirectional or zero-width one left out
         _templates()
         .get_template("table.html.j2")
         .render(v=view, w=words(), token=token, chosen=chosen, chosen_shown=shown, error=error)
@@ -106,7 +108,9 @@ def valid_chosen(view: View, chosen: tuple[str, ...]) -> tuple[str, ...]:
 
 def page(view: View, body: str) -> str:
     """The whole page around ``body`` (a :func:`fragment`)."""
-    return _templates().get_template("page.html.j2").render(v=view, w=words(), body=body)
+    from companion.controls import html_safe
+
+    return html_safe(_templates().get_template("page.html.j2").render(v=view, w=words(), body=body))
 
 
 def event_message(version: int, html: str) -> str:
