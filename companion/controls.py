@@ -32,8 +32,6 @@ ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 #: What a terminal acts on or cannot show: CONTROL and INVISIBLE.
 UNSEEN = re.compile(CONTROL.pattern[:-1] + INVISIBLE.pattern[1:])
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
-)
 
 _PICTURES = {c: chr(0x2400 + c) for c in range(0x20)} | {0x7F: "\u2421"} | dict.fromkeys(range(0x80, 0xA0), "\ufffd")
 _VISIBLE = {c: p for c, p in _PICTURES.items() if c not in (0x09, 0x0A)}
