@@ -168,7 +168,96 @@ def test_lan_serves_the_network_address_and_only_it(tower):
         assert served.request("GET", "/", host=f"127.0.0.1:{served.port}")[0] == 400
     finally:
         served.stop()
-    assert "--lan" not in "".join(served.lines)  # the hint to add --lan is for the loopback address only
+    said = "".join(served.lines)
+    assert "add --lan" not in said  # the hint to add --lan is for the loopback address only
+    assert "anyone on this network who has the address (its token) can see this session and play it" in said
+    assert "plain HTTP" in said
+
+
+def test_lan_says_in_its_help_what_it_exposes(tmp_path):
+    done = companion(tmp_path / "home", "serve", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "anyone on that network who has the address (its token) can see and play the session" in text
+
+
+@pytest.mark.parametrize("what", ["fifo", "device", "folder", "big"])
+def test_a_token_file_that_is_no_token_file_is_one_line_at_once(tower, tmp_path, what):
+    path = {"device": "/dev/zero"}.get(what, tmp_path / "token")
+    if what == "fifo":
+        os.mkfifo(path)
+    elif what == "folder":
+        path.mkdir()
+    elif what == "big":
+        path.write_text("x" * 100_000)
+    done = companion(
+        tower, "serve", "--port", "0", "--token-file", str(path), timeout=60
+    )  # never waits, never reads on
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines[0].startswith(f"companion: the token file {path} ") and "Traceback" not in done.stderr, lines
+    assert {"fifo": "is a FIFO", "device": "is a device", "folder": "is a folder", "big": "100000 bytes"}[
+        what
+    ] in lines[0]
+
+
+def test_a_token_file_others_can_read_is_used_with_a_warning(tower, tmp_path):
+    path = tmp_path / "token"
+    path.write_text("A" * 32 + "\n")
+    path.chmod(0o644)
+    served = serve(tower, "--token-file", str(path))
+    try:
+        assert served.token == "A" * 32
+    finally:
+        served.stop()
+    said = "".join(served.lines)
+    assert f"the token file {path} can be read by others on this machine (mode 644)" in said
+    assert f"chmod 600 {path}" in said
+
+
+def test_half_sent_requests_are_closed_within_seconds_and_leaving_mid_body_says_nothing(tower):
+    """300 connections that send half a request (a head cut short, a body shorter than it said, nothing)
+    and wait: the server closes each once its deadline passes (REQUEST_TIMEOUT, 5 s; 0.5 s here, set by
+    COMPANION_SERVE_REQUEST_TIMEOUT) and answers others meanwhile; a client that leaves in the middle of
+    a body leaves no line in the server's output."""
+    import socket
+
+    from companion.serve.server import REQUEST_TIMEOUT
+
+    assert REQUEST_TIMEOUT == 5.0
+    deadline = 0.5
+    served = serve(tower, COMPANION_SERVE_REQUEST_TIMEOUT=str(deadline))
+    try:
+        host = f"{served.host}:{served.port}"
+        cookie = f"companion_token_{served.port}={served.token}"
+        heads = [
+            f"GET / HTTP/1.1\r\nHost: {host}\r\n".encode(),  # the head cut short
+            f"POST /note HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nnote=half".encode(),
+            b"",  # nothing at all
+        ]
+        start = time.monotonic()
+        sockets = []
+        for i in range(300):
+            sock = socket.create_connection((served.host, served.port), timeout=60)
+            sock.sendall(heads[i % 3])
+            sockets.append(sock)
+        limit = time.monotonic() - start + 10 * deadline  # ten times what it needs
+        for sock in sockets:
+            sock.settimeout(max(0.1, limit - (time.monotonic() - start)))
+            assert sock.recv(1024) == b""  # closed by the server (not in time: socket.timeout)
+            sock.close()
+        assert served.request("GET", "/ping")[0] == 204  # and it answers as before
+        for _ in range(20):  # clients that leave in the middle of a body
+            sock = socket.create_connection((served.host, served.port), timeout=60)
+            sock.sendall(heads[1])
+            sock.close()
+        assert served.request("GET", "/ping")[0] == 204
+    finally:
+        code, said = served.stop()
+    assert code == 143
+    assert "Exception" not in said and "Traceback" not in said, said
+    assert _events(tower, "run")["events"] == 0  # no half-sent note was taken
 
 
 # ---- nobody else gets in -----------------------------------------------------------------------

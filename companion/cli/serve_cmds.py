@@ -21,14 +21,18 @@ def serve(
     lan: Annotated[
         bool,
         typer.Option(
-            "--lan", help="Serve on this machine's network address, so a phone on the same network can open it."
+            "--lan",
+            help="Serve on this machine's network address, so a phone on the same network can open it: anyone on "
+            "that network who has the address (its token) can see and play the session (plain HTTP; without "
+            "--lan only this machine can reach it).",
         ),
     ] = False,
     token_file: Annotated[
         Path | None,
         typer.Option(
             "--token-file",
-            help="Keep the token in this file (made the first time), so the address stays the same across restarts.",
+            help="Keep the token in this file (made the first time, readable by you alone), so the address stays "
+            "the same across restarts.",
             show_default=False,
         ),
     ] = None,

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
+from starlette.requests import ClientDisconnect
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
@@ -167,11 +168,15 @@ class _Site:
     async def _peek(self, request: Request) -> dict[str, list[str]] | None:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MOST_BODY:
-                request.state.form = {}
-                return None
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MOST_BODY:
+                    request.state.form = {}
+                    return None
+        except ClientDisconnect:  # the client left mid-body: nobody to answer, nothing done, nothing said
+            request.state.form = {}
+            return None
         if kind not in ("application/x-www-form-urlencoded", ""):
             request.state.form = {}
             return None

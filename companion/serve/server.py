@@ -122,7 +122,8 @@ def run(
     from companion.serve.table import Table
     from companion.serve.tokens import load_or_make
 
-    token = load_or_make(token_file)
+    warnings: list[str] = []
+    token = load_or_make(token_file, warnings)
     host = lan_address() if lan else LOOPBACK
     table = Table(env, root_args)
     table.token = token
@@ -150,8 +151,19 @@ def run(
         )
         if not lan:
             env.stdout.write(_("Only this machine can reach it; add --lan for a phone on the same network.") + "\n")
+        else:
+            env.stdout.write(
+                _(
+                    "With --lan anyone on this network who has the address (its token) can see this session and "
+                    "play it: its table, its log, every button. It is plain HTTP: keep the address to yourself, "
+                    "and on a network you do not trust leave --lan off."
+                )
+                + "\n"
+            )
         env.stdout.write(_("Ctrl-C stops it; every tap is saved as it is made.") + "\n")
         env.stdout.flush()
+        for line in warnings:  # after the address: the first line printed is always the address
+            env.warn(line)
         server = _server(make_app(table, token, address), table.hub)
         asyncio.run(server.serve(sockets=[sock]))
         sock.close()
@@ -206,7 +218,7 @@ def _server(app: Any, hub: Any) -> Any:
         app,
         lifespan="off",
         ws="none",
-        http="h11",
+        http=_protocol(),
         loop="none",
         log_config=None,
         log_level="error",
@@ -217,6 +229,55 @@ def _server(app: Any, hub: Any) -> Any:
         timeout_keep_alive=30,
     )
     return Server(config)
+
+
+#: How long a request may take to arrive whole (its head and its body), in seconds: a page's taps are a
+#: few hundred bytes; a connection that sends half a request and waits is closed after this.
+REQUEST_TIMEOUT = 5.0
+
+
+def _protocol() -> type:
+    """uvicorn's h11 protocol with a deadline for the request to arrive whole (uvicorn has none: 300
+    half-sent requests were held open as long as their senders liked, which matters with --lan). The
+    clock starts when the connection opens (or a kept-alive one starts its next request) and stops once
+    the request's last byte is in; a stream the page keeps open (its live updates) is a whole request."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        _deadline: Any = None
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._start()
+
+        def _start(self) -> None:
+            self._stop()
+            timeout = float(os.environ.get("COMPANION_SERVE_REQUEST_TIMEOUT", REQUEST_TIMEOUT))
+            self._deadline = self.loop.call_later(timeout, self._too_slow)
+
+        def _stop(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def data_received(self, data: bytes) -> None:
+            if self._deadline is None and self.conn.their_state is h11.IDLE:
+                self._start()  # a kept-alive connection begins its next request
+            super().data_received(data)
+            if self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR):
+                self._stop()  # the request is in whole
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop()
+            super().connection_lost(exc)
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if self.conn.their_state not in (h11.DONE, h11.MUST_CLOSE) and not self.transport.is_closing():
+                self.transport.close()
+
+    return Protocol
 
 
 def _quiet_logs() -> None:

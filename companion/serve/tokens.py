@@ -22,12 +22,20 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def load_or_make(path: Path | None) -> str:
-    """The token kept in ``path`` (made there the first time), or a new one when there is no file."""
+#: A token file holds one token (and its newline): a bigger one is not read (``/dev/zero``, a log).
+MOST_BYTES = 1024
+
+
+def load_or_make(path: Path | None, warnings: list[str] | None = None) -> str:
+    """The token kept in ``path`` (made there the first time), or a new one when there is no file.
+
+    A FIFO, a device or a folder is refused (never waited on, never read without end), as is a file
+    bigger than a token; a file others on this machine can read is used, with a warning in
+    ``warnings`` (anyone who reads it can open the session)."""
     if path is None:
         return new_token()
     try:
-        text = path.read_text(encoding="utf-8").strip()
+        text = _read(path, warnings if warnings is not None else [])
     except FileNotFoundError:
         token = new_token()
         try:
@@ -48,6 +56,46 @@ def load_or_make(path: Path | None) -> str:
             hint=_("remove it, and companion serve makes a new one there"),
         )
     return text
+
+
+def _read(path: Path, warnings: list[str]) -> str:
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = (
+                _("a FIFO")
+                if stat.S_ISFIFO(info.st_mode)
+                else _("a folder")
+                if stat.S_ISDIR(info.st_mode)
+                else _("a device")
+            )
+            raise CompanionError(
+                _("the token file {path} is {kind}, not a file; companion serve reads a token only from a file").format(
+                    path=path, kind=kind
+                ),
+                hint=_("give a file's name (companion serve makes it the first time)"),
+            )
+        if info.st_size > MOST_BYTES:
+            raise CompanionError(
+                _("the token file {path} holds {n} bytes; a token file holds one token").format(
+                    path=path, n=info.st_size
+                ),
+                hint=_("give another file's name (companion serve makes it the first time)"),
+            )
+        if info.st_mode & 0o077:
+            warnings.append(
+                _(
+                    "warning: the token file {path} can be read by others on this machine (mode {mode:o}), and with "
+                    "it anyone can open the session; make it yours alone with: chmod 600 {path}"
+                ).format(path=path, mode=stat.S_IMODE(info.st_mode))
+            )
+        data = os.read(fd, MOST_BYTES + 1)
+    finally:
+        os.close(fd)
+    return data.decode("utf-8").strip()
 
 
 def _digest(text: str) -> bytes:
