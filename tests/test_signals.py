@@ -55,7 +55,7 @@ def test_a_signal_at_a_one_shot_prompt(tmp_path, sig, code):
     close(child)
     out = ANSI.sub("", child.before)
     assert child.exitstatus == code, out
-    assert f"ended by {sig.name}; every completed action is saved." in out
+    assert f"ended by {sig.name}: the roll was not saved" in out  # asked for its dice: nothing recorded yet
     assert "Traceback" not in out
     status = json.loads(_run(env, "status", "--json").stdout)
     assert status["events"] == 1  # the roll before is kept, nothing half-written
@@ -183,7 +183,12 @@ def test_a_signal_ends_the_shell(tmp_path, sig, code, where):
     t.child.kill(sig)
     assert t.close() == code, t.plain()
     out = t.plain()
-    assert out.count(f"ended by {sig.name}; every completed action is saved.") == 1, out
+    line = (
+        f"ended by {sig.name}: the roll was not saved"  # the command asking for its dice
+        if where == "command"
+        else f"ended by {sig.name}: the roll was saved (#1)"  # at the prompt: what became of the last command's
+    )
+    assert out.count(line) == 1, out
     assert "Traceback" not in out
     roll = _run({**env, "COMPANION_LOCK_WAIT": "0"}, "roll", "2d6", "--got", "1,2")  # the lock is free
     assert roll.returncode == 0, roll.stderr
@@ -209,7 +214,7 @@ def test_a_signal_ends_a_piped_shell(tmp_path, sig, code):
     child.send_signal(sig)
     _, err = child.communicate(timeout=60)
     assert child.returncode == code, err
-    assert err.count(f"ended by {sig.name}; every completed action is saved.") == 1, err
+    assert err.count(f"ended by {sig.name}: the roll was saved (#1)") == 1, err
     assert "Traceback" not in err
     assert json.loads(_run(env, "status", "--json").stdout)["events"] == 1
 
@@ -239,13 +244,15 @@ def test_signals_at_random_moments_of_a_one_shot_command(tmp_path):
         child.send_signal(sig)
         out, err = child.communicate(timeout=60)
         assert "Traceback" not in err, err
-        assert err.strip() in ("", f"companion: ended by {sig.name}; every completed action is saved."), err
+        line = re.fullmatch(rf"companion: ended by {sig.name}: the roll was (not )?saved( \(#\d+\))?", err.strip())
+        before = f"companion: ended by {sig.name}; every completed action is saved."  # before the command began
+        assert err.strip() in ("", before) or line is not None, err
         assert child.returncode in (0, 128 + sig, -sig), (child.returncode, err)
-        said += "recorded in" in out
+        said += "recorded in" in out or (line is not None and line[1] is None)
     status = _run(env, "status", "--json")
     assert status.returncode == 0, status.stderr
     events = json.loads(status.stdout)["events"]
-    assert said <= events <= runs + 1
+    assert events == said  # every roll said to be saved is there, and no other
 
 
 FIRST_THING = """

@@ -212,11 +212,6 @@ class CompanionGroup(TyperGroup):
             # Python reads no number of over 4,300 digits; it is read before anything is recorded.
             _stderr_line("companion: " + _("a number of more than 4,300 digits; give a number companion can use"))
             raise _exit(EXIT_USAGE) from None
-        finally:
-            if ctx.parent is None:
-                from companion.store import acts
-
-                acts.clear()
 
     def main(  # type: ignore[override]
         self,

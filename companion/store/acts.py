@@ -7,9 +7,10 @@ made durable (written and fsynced): :func:`critical` holds the signals back whil
 the durable moment is marked (:func:`saved`) before they are let through, so a signal lands either
 before it (not saved) or after it (saved), never in between.
 
-The command line names the action a one-shot command is about to do (:func:`command`); a command that
-records many (guided play, the shell's prompt, the page) has each recording name its own
-(:func:`begin`, :func:`end`).
+The command line names the action a one-shot command is about to do (:func:`command`), and it stays
+named until the next command begins (in the shell, a signal at the prompt says what became of the last
+command's action); a command that records many (guided play, the page) has each recording name its
+own (:func:`begin`, :func:`end`).
 """
 
 from __future__ import annotations
@@ -64,11 +65,6 @@ def end() -> None:
     global _current
     if _current is not None and _current.recording:
         _current = None
-
-
-def clear() -> None:
-    global _current
-    _current = None
 
 
 @contextmanager
