@@ -11,6 +11,11 @@ plus each command's peak memory (max RSS of the child process).
 
 Target (#21): the 10,000-event session at 1.3x the 10-event one or less. Not a test: timings on a
 shared machine are noisy, so they are printed, never asserted.
+
+It then measures opening each session in-process (#36): the check at open (``SessionFiles.load``: the
+journal read with every line's CRC-32 verified, each sealed file's stat) and the whole open
+(``Session.open``, which folds from the newest checkpoint), interleaved, and their ratio long / short:
+the journal holds at most 511 lines, so checking it costs the same at any length.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.dice.expr import parse
 from companion.session.fold import roll_event
 from companion.session.service import Session
-from companion.store import bulk
+from companion.store import bulk, journal
 from companion.store.sessions import Store
 
 TARGET = 1.3
@@ -107,8 +112,14 @@ def main() -> None:
         long_session = Store(home).open("long")
         with long_session.locked():
             events_after = long_session.count_events()
+        report(args.rounds, setup, times, peaks, commands, events_after)
+        measure_open(home, args.rounds * 4)
+
+
+def report(rounds: int, setup: float, times: dict, peaks: dict, commands: dict, events_after: int) -> None:
+    """The whole-process figures."""
     print(
-        f"one recorded roll, whole process: {args.rounds} interleaved rounds, Python {platform.python_version()}, "
+        f"one recorded roll, whole process: {rounds} interleaved rounds, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs; 20 other sessions in the store (long session built in {setup:.1f} s)"
     )
     print(f"load average {os.getloadavg()[0]:.2f}")
@@ -126,6 +137,46 @@ def main() -> None:
         f"long / short: {ratio:.2f}x (target {TARGET:.1f}x or less) {verdict}; the long session now has "
         f"{events_after:,} events"
     )
+
+
+def measure_open(home: Path, rounds: int) -> None:
+    """Opening each session in-process, interleaved: the check at open and the whole open."""
+    store = Store(home)
+    sizes = {"short": store.open("short").count_events(), "long": store.open("long").count_events()}
+    check: dict[str, list[float]] = {n: [] for n in sizes}
+    whole: dict[str, list[float]] = {n: [] for n in sizes}
+    lines_only: dict[str, list[float]] = {n: [] for n in sizes}
+    lines: dict[str, int] = {}
+    rng = random.Random(1)
+    for _ in range(rounds):
+        order = list(sizes)
+        rng.shuffle(order)
+        for name in order:
+            files = store.open(name)
+            t = time.perf_counter()
+            journal.read(files.events.journal_path)  # the journal, every line's CRC-32 checked
+            lines_only[name].append(time.perf_counter() - t)
+            with files.locked():
+                t0 = time.perf_counter()
+                found = files.load()
+                t1 = time.perf_counter()
+                Session.open(files)
+                t2 = time.perf_counter()
+            check[name].append(t1 - t0)
+            whole[name].append(t2 - t1)
+            lines[name] = len(found.lines)
+    print(f"opening in-process: {rounds} interleaved rounds, load average {os.getloadavg()[0]:.2f}")
+    print(f"{'session':26} {'journal lines':>13} {'its checks':>11} {'check at open':>14} {'whole open':>11}")
+    for name, n in sizes.items():
+        print(
+            f"{name + f' ({n:,} events)':26} {lines[name]:13} {statistics.median(lines_only[name]) * 1000:9.2f}ms "
+            f"{statistics.median(check[name]) * 1000:12.2f}ms {statistics.median(whole[name]) * 1000:9.1f}ms"
+        )
+    per_line = {n: statistics.median(lines_only[n]) / max(1, lines[n]) * 1e6 for n in sizes}
+    print(f"per journal line: short {per_line['short']:.2f} µs, long {per_line['long']:.2f} µs")
+    for label, data in (("journal's checks", lines_only), ("check at open", check), ("whole open", whole)):
+        r = statistics.median(data["long"]) / statistics.median(data["short"])
+        print(f"{label}: long / short {r:.2f}x")
 
 
 if __name__ == "__main__":
