@@ -90,3 +90,11 @@ def test_the_help_says_what_force_does():
     text = " ".join(cli("export", "--help").stdout.split())
     assert "--force" in text and "though companion did not write it" in text
     assert "A symbolic link, a save in the data folder and a system file (/etc, /usr, ...) are never written" in text
+
+
+def test_a_russian_sessions_own_export_is_written_again(tmp_path):
+    assert cli("new", "dark-tower", "--name", "башня", "--lang", "ru", "--seed", "3").exit_code == 0
+    target = tmp_path / "mine" / "башня.md"
+    for fmt in ("md", "md", "lonelog", "html", "json"):
+        result = cli("--session", "башня", "export", str(target), "--format", fmt)
+        assert result.exit_code == 0, (fmt, result.stderr)

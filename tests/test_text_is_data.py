@@ -173,7 +173,7 @@ def test_a_full_stdout_after_the_roll_is_recorded_is_one_line_and_the_roll_is_ke
         (["roll", "1d6", "--got", "9" * 5000], "a number of more than 4,300 digits"),
         (["roll", "2d6+" + "9" * 5000], "(5,004 characters; dice are at most 200)"),
         (["roll", "2d6+" + "9" * 12], "a number of more than 9 digits"),
-        (["hp", "+" + "9" * 5000], "is not a change to HP"),
+        (["hp", "+" + "9" * 5000], "is too big a change to HP: N goes from 0 to 999,999"),
         (["tally", "add", "Gob", "9" * 5000], "is not a valid int range"),
         (["note", "x" * 10_001], "an argument of 10,001 characters"),
     ],

@@ -33,20 +33,37 @@ def bound_numbers(command: Any) -> Any:
         seen.add(id(cmd))
         for param in getattr(cmd, "params", []):
             kind = param.type
-            if param.name in UNBOUNDED or not isinstance(kind, types.IntParamType):
+            if param.name in UNBOUNDED or not isinstance(kind, types.IntParamType) or getattr(kind, "bounded", False):
                 continue
-            low = getattr(kind, "min", None)
-            high = getattr(kind, "max", None)
+            low, high = getattr(kind, "min", None), getattr(kind, "max", None)
             if high is not None and (low is not None or high < 0):
                 continue
-            param.type = types.IntRange(
-                min=-MOST if low is None else low,
-                max=MOST if high is None else high,
-                min_open=getattr(kind, "min_open", False),
-                max_open=getattr(kind, "max_open", False),
-            )
+            param.type = _bounded(kind, -MOST if low is None else low, MOST if high is None else high)
         for sub in getattr(cmd, "commands", {}).values():
             walk(sub)
 
     walk(command)
     return command
+
+
+def _bounded(kind: Any, low: int, high: int) -> Any:
+    """``kind`` (click's integer type, or a range of it) that also refuses a number outside ``low``-``high``,
+    in click's own words ("... is not in the range LOW<=x<=HIGH."). Its help stays as it was: the
+    bound is beyond any game's need, so it is said when it is met, not in every option's help."""
+    import copy
+
+    base = type(kind)
+
+    class Bounded(base):  # type: ignore[misc, valid-type]
+        bounded = True
+
+        def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+            number = super().convert(value, param, ctx)
+            if number is not None and not low <= number <= high:
+                self.fail(f"{number} is not in the range {low}<=x<={high}.", param, ctx)
+            return number
+
+    Bounded.__name__ = Bounded.__qualname__ = base.__name__
+    bounded = copy.copy(kind)
+    bounded.__class__ = Bounded
+    return bounded

@@ -143,24 +143,23 @@ def run(
         env.stdout.write(url + "\n")
         env.stdout.write(qr_lines(url))
         view = table.view
-        env.stdout.write(
+        from companion.cli.env import fold_for
+
+        said = [
             _("Serving {session} ({game}) on {where}: open the address above, or scan the code.").format(
                 session=table.name, game=view.title if view else "", where=f"{host}:{address.port}"
-            )
-            + "\n"
-        )
-        if not lan:
-            env.stdout.write(_("Only this machine can reach it; add --lan for a phone on the same network.") + "\n")
-        else:
-            env.stdout.write(
-                _(
-                    "With --lan anyone on this network who has the address (its token) can see this session and "
-                    "play it: its table, its log, every button. It is plain HTTP: keep the address to yourself, "
-                    "and on a network you do not trust leave --lan off."
-                )
-                + "\n"
-            )
-        env.stdout.write(_("Ctrl-C stops it; every tap is saved as it is made.") + "\n")
+            ),
+            _("Only this machine can reach it; add --lan for a phone on the same network.")
+            if not lan
+            else _(
+                "With --lan anyone on this network who has the address (its token) can see this session and "
+                "play it: its table, its log, every button. It is plain HTTP: keep the address to yourself, "
+                "and on a network you do not trust leave --lan off."
+            ),
+            _("Ctrl-C stops it; every tap is saved as it is made."),
+        ]
+        for line in said:  # at a terminal, folded at its width between words
+            env.stdout.write(fold_for(env.stdout, line) + "\n")
         env.stdout.flush()
         for line in warnings:  # after the address: the first line printed is always the address
             env.warn(line)

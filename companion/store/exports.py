@@ -81,13 +81,26 @@ def written_by_companion(path: Path) -> bool:
         return False
     finally:
         os.close(fd)
-    if head.startswith(b"---\ngame: ") and b"\nsession: " in head and b"\nseed: " in head:
-        return True  # the markdown log
+    for game, session, seed in _log_labels():  # the markdown log, its front matter in any language
+        if head.startswith(b"---\n" + game + b" ") and b"\n" + session + b" " in head and b"\n" + seed + b" " in head:
+            return True
     if head.startswith(b"---\ntitle: ") and b'\ntools: "companion"' in head:
         return True  # Lonelog
     if head.startswith(b"<!DOCTYPE html>") and b'<meta name="generator" content="companion ' in head:
         return True  # a page, or the index of pages
     return head.startswith(b'{\n "format": "companion-session/')
+
+
+def _log_labels() -> list[tuple[bytes, ...]]:
+    """The markdown log's first front-matter labels (``game:``, ``session:``, ``seed:``) in every language."""
+    from companion import i18n
+    from companion.log.markdown import LABELS
+
+    out = []
+    for lang in i18n.languages():
+        words = i18n.translator(lang)
+        out.append(tuple(f"{words.gettext(LABELS[k])}:".encode() for k in ("game", "session", "seed")))
+    return out
 
 
 def write_export(

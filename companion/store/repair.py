@@ -187,7 +187,8 @@ def _leftovers(files: SessionFiles, found: Survey) -> None:
         if index == found.sealed and not found.problem:
             try:
                 held = events._read_segment(index, partial=True, digests=[])
-                ok = [journal.encode(e) for e in held] == found.lines[: len(held)]
+                path = events.journal_path
+                ok = held == [journal.decode(path, line) for line in found.lines[: len(held)]]
             except Damaged:
                 ok = False
         if not ok and not found.problem:
