@@ -60,7 +60,9 @@ def _bounded(kind: Any, low: int, high: int) -> Any:
         def convert(self, value: Any, param: Any, ctx: Any) -> Any:
             number = super().convert(value, param, ctx)
             if number is not None and not low <= number <= high:
-                self.fail(f"{number} is not in the range {low}<=x<={high}.", param, ctx)
+                # click's own words, said in the session's language by companion/cli/click_words.py
+                words = f"{number} is not in the range {low}<=x<={high}."  # i18n: as is (click's words)
+                self.fail(words, param, ctx)
             return number
 
     Bounded.__name__ = Bounded.__qualname__ = base.__name__
