@@ -260,3 +260,21 @@ def test_a_link_where_the_journal_should_be_is_refused_and_repaired(store, tmp_p
     assert moved.read_bytes() == before  # never written through; the link itself is in damaged-1
     assert (home / "sessions" / "f" / "damaged-1" / "journal.jsonl").is_symlink()
     assert _events(home) == base
+
+
+@SIZED
+def test_a_fifo_as_the_current_mark_and_a_link_as_the_game_data_are_never_followed(store, tmp_path) -> None:
+    home, n = store
+    current = home / "current"
+    current.unlink()
+    os.mkfifo(current)
+    status = _run(home, "--session", "f", "status", "--json")  # a FIFO there once hung every command
+    assert status.code == 0 and json.loads(status.out)["events"] == n, status.err
+    assert _run(home, "status").code == 1  # no session is current: one line
+    target = tmp_path / "precious.json"
+    target.write_text('{"my": "notes"}')
+    (home / "gamedata").mkdir(exist_ok=True)
+    (home / "gamedata" / "freeform.json").symlink_to(target)
+    made = _run(home, "new", "freeform", "--name", "g")
+    assert made.code == 1 and "freeform.json" in made.err and "a symbolic link" in made.err, made.err
+    assert target.read_text() == '{"my": "notes"}'

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, InputError
 from companion.i18n import _, quote
-from companion.store.paths import data_dir
+from companion.store.paths import data_dir, read_small
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -44,10 +44,7 @@ def active_name(env: Env) -> str | None:
     if env.session:
         return env.session
     folder = data_dir(env.data_dir)
-    try:
-        name = (folder / "current").read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
+    name = (read_small(folder / "current") or "").strip()  # never through a link, never a FIFO's wait
     if not name:
         return None
     there = folder / "sessions" / name

@@ -29,6 +29,27 @@ def logs_dir(override: Path | None = None) -> Path:
     return Path(override).expanduser() if override is not None else Path.cwd() / "logs"
 
 
+def read_small(path: Path, most: int = 4096) -> str | None:
+    """A small file of companion's own (``current``) as text; None when it is not there, not a regular
+    file (a link, a FIFO: never followed, never waited on) or not readable. Only the standard library:
+    every one-shot command asks it."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, most).decode("utf-8", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def sessions_dir(data: Path) -> Path:
     return data / "sessions"
 

@@ -41,6 +41,7 @@ from companion.store.atomic import (
     WriteError,
     format_table,
     fsync_dir,
+    read_bytes,
     read_json,
     version_of,
     write_atomic,
@@ -50,7 +51,7 @@ from companion.store.checkpoints import Checkpoints
 from companion.store.damage import Damaged
 from companion.store.events import SEGMENT, Events
 from companion.store.locks import LOCK_WAIT, LockError, acquire, lock_wait, owner, write_owner
-from companion.store.paths import safe_name, sessions_dir
+from companion.store.paths import read_small, safe_name, sessions_dir
 
 SESSION_FILE = "session.json"
 HEAD_FILE = "head.json"  # format 1's snapshot (companion.store.migrate)
@@ -537,10 +538,7 @@ class Store:
         return self.data / "current"
 
     def current(self) -> str | None:
-        try:
-            slug = self.current_file.read_text(encoding="utf-8").strip()
-        except OSError:
-            return None
+        slug = (read_small(self.current_file) or "").strip()
         return slug or None
 
     def set_current(self, slug: str | None) -> None:
@@ -577,8 +575,10 @@ def read_json_plain(path: Path) -> dict[str, Any] | None:
     import json
 
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+        raw = read_bytes(path)  # never through a link, never a FIFO's wait
+    except StoreError:
+        return None
+    if raw is None:
         return None
     try:
         data = json.loads(raw)
