@@ -233,14 +233,24 @@ def test_a_link_where_a_cache_should_be_is_never_written_through(store, which: s
 
 @SIZED
 @pytest.mark.parametrize("which", ["log.json", ".owner"])
-def test_a_fifo_where_a_cache_should_be_never_hangs(store, which: str) -> None:
+@pytest.mark.parametrize("kind", ["FIFO", "device"])
+def test_a_fifo_or_a_device_where_a_cache_should_be_never_hangs(store, which: str, kind: str) -> None:
+    import stat
+
     home, n = store
     place = home / "sessions" / "f" / which
     place.unlink(missing_ok=True)
-    os.mkfifo(place)
-    run = _run(home, "note", "past the FIFO")  # a hang would fail the run (the fork is waited on)
-    assert run.code == 0 and f"{place} was a FIFO" in run.err, run.err
+    if kind == "FIFO":
+        os.mkfifo(place)
+    else:
+        try:
+            os.mknod(place, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # what /dev/null is
+        except PermissionError:
+            pytest.skip("making a device node needs root")
+    run = _run(home, "note", f"past the {kind}")  # a hang would fail the run (the fork is waited on)
+    assert run.code == 0 and f"{place} was a {kind}" in run.err, run.err
     assert _events(home) == n + 1
+    assert stat.S_ISREG(place.lstat().st_mode)
 
 
 @SIZED
