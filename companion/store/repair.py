@@ -22,7 +22,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import CompanionError, StoreError
 from companion.i18n import _
@@ -32,7 +32,34 @@ from companion.store.damage import Damaged
 from companion.store.events import SEGMENT, stamp, stamped, stamps_of
 
 if TYPE_CHECKING:
-    from companion.store.sessions import SessionFiles
+    from companion.store.checkpoints import Checkpoints
+    from companion.store.events import Events
+
+
+class SessionFiles(Protocol):
+    """What the survey and the repair use of a session's files (:class:`companion.store.sessions.SessionFiles`
+    has it): declared here, so the session's files can ask for a survey (the count a damage's hint
+    names) without a circle."""
+
+    dir: Path
+    slug: str
+    session_file: Path
+    head_file: Path
+    redo_file: Path
+    log_state_file: Path
+    owner_file: Path
+    events: Events
+    checkpoints: Checkpoints
+
+    def read_meta_file(self) -> tuple[dict[str, Any], int]: ...
+
+    def read_meta(self) -> dict[str, Any]: ...
+
+    def write_meta(self, meta: dict[str, Any]) -> None: ...
+
+    def known_events(self) -> int: ...
+
+    def _require_lock(self) -> None: ...
 
 
 @dataclass
