@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -119,3 +120,95 @@ def test_cyrillic_first_letters_move_to_an_option_of_a_russian_menu():
     assert ask("с" + ENTER, russian, best="2") == "alone"
     assert ask("г", russian) == "__undo__"  # г is u's twin on a Russian keyboard: still undo
     assert ask("м", russian) == "__switch__"  # and м is v's: the dice
+
+
+def _menu_then_roll(keys: str, physical: bool) -> tuple[str, object]:
+    """A menu, then a roll prompt, with ``keys`` typed ahead for both (as a quick typist does)."""
+    from companion.dice.expr import parse
+    from companion.dice.source import read_physical
+    from companion.engine.requests import RollRequest
+
+    roll = RollRequest("combat.roll", parse("DC"), "Fight: Skeleton Warrior 1 of 3")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        inp.send_text(keys)
+        return prompts.ask_choice(FIGHT), prompts.ask_roll(roll, physical, reader=read_physical)
+
+
+def test_an_enter_typed_after_a_one_key_answer_does_not_answer_the_next_prompt():
+    # u at a menu acts at once; the Enter typed after it out of habit is dropped, not rolled
+    answer, roll = _menu_then_roll("u" + ENTER + "5" + ENTER, physical=True)
+    assert answer == "__undo__" and roll.faces == (5,)
+    answer, roll = _menu_then_roll("u" + ENTER + "4" + ENTER, physical=False)
+    assert answer == "__undo__" and roll.faces == (4,)  # not a virtual roll for the stray Enter
+    answer, roll = _menu_then_roll("2" + ENTER + "6" + ENTER, physical=False)
+    assert answer == "DEX" and roll.faces == (6,)  # a number picks at once too
+    answer, roll = _menu_then_roll("u" + ENTER + ENTER, physical=False)
+    assert roll == "virtual"  # a second Enter is the player's: it rolls
+    answer, roll = _menu_then_roll("3" + "2" + ENTER, physical=True)
+    assert answer == "INT" and roll.faces == (2,)  # keys that are no Enter are left as typed
+    answer, roll = _menu_then_roll(ENTER + ENTER, physical=False)
+    assert answer == "STR" and roll == "virtual"  # Enter at the menu: nothing is dropped after it
+
+
+def test_the_help_tells_the_truth_about_enter_with_physical_dice(monkeypatch):
+    said: list[list[str]] = []
+    monkeypatch.setattr(prompts, "say", lambda lines, style="": said.append(list(lines)))
+    prompts.show_help(physical=False)
+    prompts.show_help(physical=True)
+    virtual, physical = said
+    assert any("Enter rolls for you" in line for line in virtual)
+    assert not any("Enter" in line and "roll" in line for line in physical)
+    assert any("type what your dice show" in line for line in physical)
+    assert all(len(line) < 80 for line in virtual + physical)
+
+
+def _play(tmp_path, columns: int, *, physical: bool):
+    from tests.terminal import Terminal, prepare, terminal_env
+
+    env = terminal_env(tmp_path, columns, 40)
+    prepare(env, "new", "inverted-tower", "--hero", "Aria", "--seed", "1", *(["--physical"] * physical))
+    term = Terminal(env, "play", columns=columns, lines=40)
+    term.ready()
+    return term
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_guided_play_echoes_a_choice_picked_by_its_number(tmp_path, columns):
+    term = _play(tmp_path, columns, physical=False)
+    try:
+        term.key("1")  # STR, picked at once
+        lines = [line.rstrip() for line in term.all_lines()]
+    finally:
+        term.kill()
+    asked = [i for i, line in enumerate(lines) if line.startswith("? Your hero: put 1 point in which attribute?")]
+    assert len(asked) == 1, "\n".join(lines)  # asked once, and answered under it
+    assert lines[asked[0] + 1] == "  STR: how strong your character is"
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_in_a_physical_game_u_then_enter_at_a_menu_is_no_error_at_the_next_roll(tmp_path, columns):
+    from tests.terminal import edge_problems
+
+    term = _play(tmp_path, columns, physical=True)
+    try:
+        term.key("?")
+        help_text = "\n".join(term.all_lines())
+        term.key("1")
+        for faces in ("3", "5", "2"):  # room 1: an encounter of three, no elite: the fight's menu
+            term.key(faces + ENTER)
+        assert "Fight with which attribute?" in term.display()
+        term.key("u" + ENTER)  # typed together
+        assert "is one of them an elite" in term.display()
+        term.key("2" + ENTER)
+        assert "Fight with which attribute?" in term.display()
+        term.key("u")  # and the Enter only once the roll prompt is open
+        term.key(ENTER)
+        lines = term.all_lines()
+    finally:
+        term.kill()
+    shown = "\n".join(lines)
+    assert "Enter rolls for you" not in help_text and "type what your dice show" in help_text
+    assert "✗" not in shown, shown
+    assert shown.count("↶ Undo the last answer (u)") == 2  # each u echoed as the menu's answer
+    assert "is one of them an elite" in "\n".join(lines[-4:])  # still asked, nothing recorded for Enter
+    assert not edge_problems(lines, columns)

@@ -115,7 +115,9 @@ def play(env: Env, session: Session) -> None:
                 env.print(RichText("  " + total_note(answer), style="cyan"))
         elif isinstance(request, Choice):
             best = session.spec.best(session.state, request) if session.spec.best else None
-            answer = prompts.ask_choice(request, risk=risk, best=best, confirmed=confirmed, ahead=ahead)
+            answer = prompts.ask_choice(
+                request, risk=risk, best=best, confirmed=confirmed, ahead=ahead, physical=physical
+            )
             answer = {"__undo__": "undo", "__quit__": "quit", "__switch__": "switch"}.get(answer, answer)
             if answer not in ("undo", "quit", "switch"):
                 answer = ("choice", answer)

@@ -145,16 +145,19 @@ SWITCH_WORDS = {"v", "virtual", "p", "physical", TWINS["v"], TWINS["p"]}
 HELP_WORDS = {"?", "h", "help"}
 
 #: The keys, as the help (``?``) explains them (a line each, under 80 columns in every language).
+#: The roll lines differ with the session's dice: with physical dice Enter does not roll.
 HELP_LINES = (
     N_("Keys at every prompt:"),
     N_("  u  undo the last answer     q  save and quit (companion play resumes)"),
-    N_("  ?  this help                v/p  virtual or physical dice (at a roll)"),
+    N_("  ?  this help                v/p  virtual or physical dice"),
     N_("At a roll: Enter rolls for you; or type what your dice show, e.g. 3 4 or 3,4;"),
     N_("  one number for several dice is taken as their total (7 or =7)."),
     N_("At a menu: ↑/↓ (or j/k) and Enter; a number picks its option at once,"),
     N_("  a first letter moves to the next option starting with it. A menu starts"),
-    N_("  on the best option where the game knows the odds."),
+    N_("  on the best option where the game knows the odds. u, q, v and p act at once."),
 )
+#: The roll line with physical dice, in place of HELP_LINES[3].
+HELP_PHYSICAL = N_("At a roll: type what your dice show, e.g. 3 4 or 3,4 (v: companion rolls);")
 
 
 def columns() -> int:
@@ -208,17 +211,112 @@ def say(lines: list[str] | tuple[str, ...] | str, style: str = "") -> None:
             print_formatted_text(FormattedText([(style, part)]))
 
 
-def show_help() -> None:
-    say([_(line) for line in HELP_LINES], "fg:ansicyan")
+def show_help(physical: bool = False) -> None:
+    lines = [_(line) for line in HELP_LINES]
+    if physical:
+        lines[3] = _(HELP_PHYSICAL)
+    say(lines, "fg:ansicyan")
+
+
+#: Set by a menu answered with one key (u, q, v or p, no Enter): see :func:`_stray_enter`.
+_keyed = False
+
+
+def _stray_enter() -> bool | None:
+    """For the prompt about to open: after a menu answered with one key, drop an Enter typed after
+    that key (True when one was dropped, False when none has come yet); None after anything else.
+
+    At a roll prompt ``u`` needs Enter; at a menu it acts at once. A player who types ``u`` and Enter
+    at a menu out of habit must not have that Enter answer the prompt that comes next (roll the dice
+    for them, take a menu's first option, or be told that physical dice need faces). An Enter typed
+    before this prompt opens is still unread: prompt_toolkit kept it (the keys a finished prompt did
+    not use), or the terminal holds it. Both are looked at, and only a lone Enter is dropped; any
+    other keys are left for the prompt, as typed.
+    """
+    global _keyed
+    keyed, _keyed = _keyed, False
+    if not keyed:
+        return None
+    from prompt_toolkit.application.current import get_app_session
+    from prompt_toolkit.input.typeahead import get_typeahead, store_typeahead
+    from prompt_toolkit.keys import Keys
+
+    inp = get_app_session().input
+    kept = get_typeahead(inp)
+    enters = (Keys.ControlM, Keys.ControlJ, Keys.Enter)
+    if kept and kept[0].key in enters:
+        store_typeahead(inp, kept[1:])
+        return True
+    store_typeahead(inp, kept)
+    return False if kept else _drop_pending_enter(inp)
+
+
+def _drop_pending_enter(inp: Any) -> bool:
+    """Read what the terminal holds for us (nothing waits if nothing is there): an Enter first is
+    dropped (True), anything else goes back to prompt_toolkit as typed ahead."""
+    import os
+    import select
+
+    try:
+        fd = inp.fileno()
+        ready, _w, _x = select.select([fd], [], [], 0)
+        if not ready:
+            return False
+        data = os.read(fd, 4096)
+    except (OSError, ValueError, NotImplementedError):
+        return False
+    text = data.decode("utf-8", "replace")
+    dropped = text[:1] in ("\r", "\n")
+    text = text[1:] if dropped else text
+    if text:
+        from prompt_toolkit.input.typeahead import store_typeahead
+        from prompt_toolkit.input.vt100_parser import Vt100Parser
+        from prompt_toolkit.key_binding import KeyPress
+
+        keys: list[KeyPress] = []
+        parser = Vt100Parser(keys.append)
+        parser.feed(text)
+        parser.flush()
+        store_typeahead(inp, keys)
+    return dropped
+
+
+def _ignore_one_bare_enter(question: Any) -> None:
+    """The first Enter on an empty line does nothing (the prompt stays open, as it was)."""
+    from prompt_toolkit.filters import Condition
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+    app = question.application
+    armed = {"on": True}
+
+    @Condition
+    def blank() -> bool:
+        return armed["on"] and not app.current_buffer.text.strip()
+
+    bindings = KeyBindings()
+
+    @bindings.add("enter", filter=blank, eager=True)
+    def _(event: Any) -> None:
+        armed["on"] = False
+
+    app.key_bindings = merge_key_bindings([app.key_bindings, bindings]) if app.key_bindings else bindings
 
 
 def _ask_until_valid(
-    message: str, check: Callable[[str], str | None], *, secret: bool = False, default: str = ""
+    message: str,
+    check: Callable[[str], str | None],
+    *,
+    secret: bool = False,
+    default: str = "",
+    physical: bool = False,
 ) -> str:
     """Ask ``message`` until ``check`` finds nothing wrong (it returns the error, or None).
 
     A wrong answer stays on screen as typed, the whole error is written under it, and the box is
-    asked again empty: the error sits next to the prompt and the next try starts clean.
+    asked again empty: the error sits next to the prompt and the next try starts clean. Right after
+    a menu answered with one key, an Enter typed after that key is no answer (:func:`_stray_enter`);
+    and where a bare Enter is not an answer at all (``check`` refuses it: physical dice), the first
+    one there is taken as that stray Enter too, and the prompt simply stays open.
     """
     ask = questionary.password if secret else questionary.text
 
@@ -228,10 +326,12 @@ def _ask_until_valid(
         return ask(message, default=default, style=STYLE, reserve_space_for_menu=0)
 
     question = first()
+    if _stray_enter() is False and check("") is not None:
+        _ignore_one_bare_enter(question)
     while True:
         text = question.unsafe_ask()
         if text.strip().lower() in HELP_WORDS:
-            show_help()
+            show_help(physical)
             question = first()
             continue
         error = check(text)
@@ -260,7 +360,7 @@ def ask_faces(
         else _("Roll {dice} and type what the dice show").format(dice=expr)
     )
     hint = hint or _("faces like 3 4, or one number for their total")
-    text = _ask_until_valid(_message(question, hint + " · " + _("? help")), check)
+    text = _ask_until_valid(_message(question, hint + " · " + _("? help")), check, physical=True)
     return reader(expr, text, mod, allow_total=allow_total)
 
 
@@ -292,7 +392,7 @@ def ask_roll(request: RollRequest, physical: bool, *, reader: Callable[..., Roll
         return None
 
     # A secret roll's faces are typed unseen (a chit drawn in private); a virtual one is never shown.
-    text = _ask_until_valid(_message(request.why, roll_hint(physical)), check, secret=request.secret)
+    text = _ask_until_valid(_message(request.why, roll_hint(physical)), check, secret=request.secret, physical=physical)
     t = text.strip().lower()
     if t in UNDO_WORDS:
         return "undo"
@@ -337,6 +437,7 @@ def ask_choice(
     best: str | None = None,
     confirmed: set[str] | None = None,
     ahead: list[str] | None = None,
+    physical: bool = False,
 ) -> str:
     """A menu; ``u``, ``q``, ``v``/``p`` and ``?`` answer it at once (undo, quit, dice, help), a
     number picks its option, and it starts on ``best`` (the option the game's odds favour).
@@ -349,7 +450,7 @@ def ask_choice(
     while True:
         value = _select(request, extras, best)
         if value == "__help__":
-            show_help()
+            show_help(physical)
             continue
         if risk and value in risk and risk[value] >= DEADLY and request.key not in (confirmed or ()):
             safer = min(risk.items(), key=lambda kv: kv[1])
@@ -383,7 +484,28 @@ def _select(request: Choice, extras: bool, best: str | None = None) -> str:
     )
     _bind_keys(question, MENU_KEYS if extras else {"?": "__help__"})
     _bind_options(question, request)
+    _stray_enter()  # an Enter typed after a one-key answer must not pick this menu's first option
     return question.unsafe_ask()
+
+
+def _control(question: Any) -> Any:
+    """The menu's questionary control (what it points at, whether it is answered), or None."""
+    from questionary.prompts.common import InquirerControl
+
+    windows = question.application.layout.find_all_windows()
+    return next((w.content for w in windows if isinstance(w.content, InquirerControl)), None)
+
+
+def _answer(event: Any, control: Any, value: str) -> None:
+    """End the menu with ``value`` as Enter does: the menu's last drawing then shows the option
+    taken after the question (a key that answers at once is echoed like Enter's choice), unless the
+    value is no option of the menu (help, the dice: they say what they do themselves)."""
+    if control is not None:
+        index = next((i for i, c in enumerate(control.choices) if getattr(c, "value", None) == value), None)
+        if index is not None:
+            control.pointed_at = index
+            control.is_answered = True
+    event.app.exit(result=value)
 
 
 def _bind_options(question: Any, request: Choice) -> None:
@@ -391,10 +513,9 @@ def _bind_options(question: Any, request: Choice) -> None:
     nine; ``1`` then ``2`` in a menu of twelve), and a letter moves to the next option starting with
     it (its label, case aside; a Latin or a Cyrillic letter), except the menu's own keys."""
     from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-    from questionary.prompts.common import InquirerControl
 
     app = question.application
-    control = next((w.content for w in app.layout.find_all_windows() if isinstance(w.content, InquirerControl)), None)
+    control = _control(question)
     if control is None:
         return
     values = request.values()
@@ -411,7 +532,9 @@ def _bind_options(question: Any, request: Choice) -> None:
             typed["digits"] = ""
             return
         if number * 10 > n:
-            event.app.exit(result=values[number - 1])
+            global _keyed
+            _keyed = True  # as u: an Enter typed after the number is no answer to the next prompt
+            _answer(event, control, values[number - 1])
             return
         typed["digits"] = buffer
         control.pointed_at = number - 1
@@ -478,10 +601,13 @@ def _bind_keys(question: Any, keys: dict[str, str]) -> None:
     def _(event: Any) -> None:
         event.app.exit(exception=EOFError())
 
+    control = _control(question)
     for key, result in keys.items():
 
         def answer(event: Any, result: str = result) -> None:
-            event.app.exit(result=result)
+            global _keyed
+            _keyed = result != "__help__"  # u, q, v/p: an Enter typed after them is no answer
+            _answer(event, control, result)
 
         bindings.add(key, eager=True)(answer)
 
