@@ -607,3 +607,34 @@ def test_python_m_companion_version(isolated_home):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"companion {companion.__version__}\n"
     assert proc.stderr == ""
+
+
+def test_a_seeded_roll_in_a_session_is_a_scratch_roll_and_says_so(isolated_home):
+    """The README's dice examples, typed once a game is started: --seed rolls aside, said in one line;
+    a typed roll is recorded, and says where."""
+    ok("new", "inverted-tower", "--hero", "Aria")
+
+    def events() -> int:
+        return json.loads(ok("status", "--json").stdout)["events"]
+
+    before = events()
+    seeded = ok("roll", "DC", "--mod", "1", "--seed", "7")
+    assert seeded.stdout.splitlines() == [
+        "DC +1  [2]  → fail (needs 4+)  · virtual (seed 7)",
+        "  a scratch roll (--seed): not recorded in inverted-tower-1",
+    ]
+    data = one_json("roll", "SR", "STR,DEX,INT", "--seed", "3")
+    assert data["scratch"] == "inverted-tower-1" and data["seed"] == 3 and "session" not in data
+    assert events() == before
+    typed = ok("roll", "2d6", "--got", "3,5")
+    assert typed.stdout == "2d6  [3] [5] = 8  · physical  recorded in inverted-tower-1\n"
+    assert events() == before + 1
+
+
+def test_a_seeded_table_roll_in_a_session_is_a_scratch_roll_too(isolated_home):
+    crypt = str(Path(__file__).resolve().parent.parent / "examples" / "tables" / "sunken-crypt.toml")
+    ok("new", "freeform", "--name", "crypt", "--tables", crypt)
+    before = json.loads(ok("status", "--json").stdout)["events"]
+    result = ok("roll", "DR", "room", "--seed", "4")
+    assert result.stdout.splitlines()[-1] == "  a scratch roll (--seed): not recorded in crypt"
+    assert json.loads(ok("status", "--json").stdout)["events"] == before

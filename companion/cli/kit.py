@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, InputError
-from companion.i18n import _, quote
+from companion.i18n import _
 from companion.store.paths import data_dir, read_small
 
 if TYPE_CHECKING:
@@ -190,16 +190,11 @@ def speak_session(env: Env) -> None:
 def record_roll(
     env: Env, expr: Expr, mod: int, *, got: str | None, seed: int | None, why: str | None
 ) -> tuple[Roll, str] | None:
-    """Roll in the active session and record it; None when no session is active."""
+    """Roll in the active session and record it; None when no session is active (or ``seed`` is
+    given: a session rolls from its own seed, so the caller rolls that one aside)."""
     name = active_name(env)
-    if name is None:
+    if name is None or seed is not None:
         return None
-    if seed is not None:
-        raise CompanionError(
-            _("session {name} rolls from its own seed; drop --seed, or add --scratch to roll outside it").format(
-                name=quote(name)
-            )
-        )
     from companion.dice.source import read_physical
     from companion.session.fold import roll_event
 

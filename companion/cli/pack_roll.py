@@ -144,8 +144,10 @@ def roll(
     scratch: bool,
     game: str | None,
     row: int | None = None,
+    aside: str | None = None,
 ) -> bool:
-    """Roll ``DR NAME`` or ``check NAME`` from a table pack; False when it is not a pack's to answer."""
+    """Roll ``DR NAME`` or ``check NAME`` from a table pack; False when it is not a pack's to answer.
+    ``aside``: the active session a roll given ``--seed`` is made beside (a scratch roll, said so)."""
     from companion.cli.pack_use import _game_table, _leave_to_game, available, lookup
 
     kind, name = words[0].lower(), " ".join(words[1:])
@@ -163,13 +165,9 @@ def roll(
 
     session_name = None if scratch else active_name(env)
     extra: dict[str, Any] = {}
+    if session_name is not None and seed is not None:  # a session rolls from its own seed
+        session_name, aside = None, session_name
     if session_name is not None:
-        if seed is not None:
-            raise CompanionError(
-                _(
-                    "session {session_name!r} rolls from its own seed; drop --seed, or add --scratch to roll outside it"
-                ).format(session_name=session_name)
-            )
         from companion.cli.kit import opened
 
         with opened(env, name=session_name) as session:
@@ -189,7 +187,9 @@ def roll(
         if seed is not None:
             extra["seed"] = seed
         after, items = {}, {}
-        if any(r.get("unique") for r in event["rolls"]):
+        if aside is not None:
+            extra["scratch"] = aside
+        elif any(r.get("unique") for r in event["rolls"]):
             note = _("no session is active: the rows drawn are not kept")
     _show(env, pack, event, effects, after, items, note, extra, json_out)
     return True
@@ -260,6 +260,10 @@ def _show(
         lines[0].append((f" (seed {extra['seed']})", "dim"))
     if "session" in extra:
         lines.append([("  " + _("recorded in {session}").format(session=extra["session"]), "dim")])
+    if "scratch" in extra:
+        from companion.cli.roll_cmds import scratch_note
+
+        lines.append([(scratch_note(extra["scratch"]), "dim")])
     print_lines(env, lines)
 
 

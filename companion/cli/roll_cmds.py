@@ -128,15 +128,31 @@ def roll(
     env: Env = ctx.obj
     from companion.cli import pack_use
 
+    aside = None
     if not scratch:  # the roll goes into the active session: say mistakes in its language
-        from companion.cli.kit import speak_session
+        from companion.cli.kit import active_name, speak_session
 
         speak_session(env)
+        if seed is not None:
+            # A session rolls from its own seed: a roll with --seed is a scratch roll beside it (the
+            # README's `roll DC --seed 7` in a game just started), said in one line, not refused.
+            aside = active_name(env)
+            scratch = aside is not None
     if pack_use.wants(expr):
         from companion.cli.pack_roll import roll as pack_roll
 
         if pack_roll(
-            env, expr, mod=mod, got=got, seed=seed, json_out=json_out, why=why, scratch=scratch, game=game, row=row
+            env,
+            expr,
+            mod=mod,
+            got=got,
+            seed=seed,
+            json_out=json_out,
+            why=why,
+            scratch=scratch,
+            game=game,
+            row=row,
+            aside=aside,
         ):
             return  # a table pack's table or check (docs/tables.md)
     if row is not None:
@@ -164,6 +180,8 @@ def roll(
     extra: dict[str, object] = {}
     if over is not None:
         extra["not_recorded"] = over
+    if aside is not None:
+        extra["scratch"] = aside
     if session_roll is not None:
         result, session_name = session_roll
         extra["session"] = session_name
@@ -209,6 +227,8 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
         from companion.dice.source import total_note
 
         note = total_note(roll_)  # type: ignore[arg-type]
+    if "scratch" in extra:
+        note = "\n".join(filter(None, [note, scratch_note(str(extra["scratch"]))]))
     if not env.stdout_isatty:
         # No terminal, so no colour to show: skip importing rich (~20 ms of every piped roll).
         env.echo("".join(part for part, _style in segments))
@@ -223,6 +243,11 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     env.print(text)
     if note:
         env.print(Text(note, style="dim"))
+
+
+def scratch_note(session: str) -> str:
+    """The line under a roll given --seed while a session is active: it was rolled aside."""
+    return "  " + _("a scratch roll (--seed): not recorded in {session}").format(session=session)
 
 
 def odds_cmd(
