@@ -104,7 +104,7 @@ def test_in_guided_play_the_rules_keep_the_tallies():
 def test_freeform_xp_says_no_levels_are_tracked():
     run("new", "freeform")
     lines = run("xp", "+3").stdout.strip().splitlines()
-    assert lines[-2:] == ["XP: 3", "No levels are tracked in Freeform session: XP is a plain count."]
+    assert lines[-2:] == ["XP: 3", "XP is a plain count here: this game has no levels."]
     # A game with levels shows them instead.
     run("new", "it")
     assert "No levels" not in run("xp", "+1").stdout

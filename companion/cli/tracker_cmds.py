@@ -254,7 +254,7 @@ def xp(
         if rule is None:
             env.print(f"XP: {t.counter('xp').value}")
             env.print(
-                _("No levels are tracked in {game}: XP is a plain count.").format(game=_(session.spec.title)),
+                _("XP is a plain count here: this game has no levels."),
                 style="dim",
             )
             return

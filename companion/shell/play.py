@@ -38,7 +38,7 @@ def play(env: Env, session: Session) -> None:
     env.out.width = width
     panel_width = min(width, 80)  # one width through the whole game, whatever the rows hold
     entries = session.state.log.entries
-    if session.count:
+    if session.count and entries:  # a setting changed (dark lang ru) before the first play resumes nothing
         env.print(
             RichText(
                 ngettext(

@@ -213,10 +213,14 @@ class Shell:
             return None
         import difflib
 
-        near = difflib.get_close_matches(first, self.command_names(), n=1)
-        hint = (_("or did you mean the command {cmd}?").format(cmd=near[0]) + " " if near else "") + _(
-            "? shows this step's answers; help, the commands"
-        )
+        # Three suggestions, as the shell gives for a typo off a step: "rool" is room, roll or rooms.
+        near = difflib.get_close_matches(first, self.command_names(), n=3)
+        maybe = ""
+        if len(near) == 1:
+            maybe = _("or did you mean the command {cmd}?").format(cmd=near[0]) + " "
+        elif near:
+            maybe = _("or did you mean one of the commands {cmds}?").format(cmds=", ".join(near)) + " "
+        hint = maybe + _("? shows this step's answers; help, the commands")
         self.env.error(reading.error, hint)
         return 2
 
@@ -438,18 +442,17 @@ class Shell:
             out.echo(f"  {short:<3} {' '.join(words)}")
         out.echo("")
         out.echo(_("Keys:"))
+        import shutil
+        import textwrap
+
+        # Folded between words under their own column, one short of the terminal's edge.
+        width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
         for key, what in KEYS:
-            out.echo(f"  {_(key):<13} {_(what)}")
+            head = f"  {_(key):<13} "
+            out.echo(textwrap.fill(_(what), width, initial_indent=head, subsequent_indent=" " * len(head)))
         out.echo("")
         out.echo(_("help COMMAND shows a command's options. Commands:"))
-        names = self.command_names()
-        line = " "
-        for name in names:
-            if len(line) + len(name) + 1 > 78:
-                out.echo(line)
-                line = " "
-            line += " " + name
-        out.echo(line)
+        out.echo(textwrap.fill(" ".join(self.command_names()), width, initial_indent="  ", subsequent_indent="  "))
 
 
 #: What shlex says of a line it cannot split (its words, in the language shown).

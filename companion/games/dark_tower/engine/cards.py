@@ -97,7 +97,7 @@ def enter_card(state: State, kind: str) -> Flow:
     name = (yield Text(f"card.{kind}.name", _name_prompt(kind))).strip()
     while not C.slug(name):  # a name needs a letter or a digit to be kept under
         name = (yield Text(f"card.{kind}.name", _("A card's name needs a letter or a digit: its name?"))).strip()
-    anything = _("Anything else {card}'s card says? (- for nothing)").format(card=name)
+    anything = _("{card}: anything else the card says? (- for nothing)").format(card=name)
     known = C.catalogue(state, kind)
     wanted = C.slug(name)
     for card_slug, card in known.items():
@@ -131,7 +131,7 @@ def enter_card(state: State, kind: str) -> Flow:
             listed = "; ".join(C.spell_text(s, lang) for s in spells) or _("none yet")
             more = yield choice(
                 "card.hero.spells",
-                _("{card}'s spells: {spells}").format(card=name, spells=listed),
+                _("{card}: spells: {spells}").format(card=name, spells=listed),
                 ("add", _("Add a spell")),
                 ("done", _("No more spells")),
             )
@@ -160,7 +160,7 @@ def enter_card(state: State, kind: str) -> Flow:
             ]
             answer = yield Choice(
                 "card.monster.props",
-                _("{card}'s properties (under the picture): pick to switch").format(card=name),
+                _("{card}: properties (under the picture): pick to switch").format(card=name),
                 tuple(options),
             )
             if answer == "done":
@@ -189,7 +189,7 @@ def enter_card(state: State, kind: str) -> Flow:
         if cls == "none":
             cls = ""
         elif cls == "other":
-            cls = C.item_class((yield Text("card.item.other", _("{card}'s class, as printed").format(card=name))))
+            cls = C.item_class((yield Text("card.item.other", _("{card}: class, as printed").format(card=name))))
         bonus_ = yield Number(
             "card.item.bonus", _("{card}: combat bonus").format(card=name), -20, 50, where=where, default=0
         )
