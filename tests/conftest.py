@@ -188,6 +188,12 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_HOME", str(home))
     monkeypatch.setenv("COMPANION_LOGS", str(logs))
     monkeypatch.setenv("COMPANION_STATE", str(tmp_path / "state"))  # the shell's history
+    # `companion completion install` writes into the user's home and ~/.bashrc: a home of the test's own.
+    user = tmp_path / "user-home"
+    user.mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(user))
+    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "BASH_COMPLETION_USER_DIR"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.delenv("COMPANION_SESSION", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)

@@ -149,6 +149,11 @@ def shell_names(incomplete: str = "") -> list[Item]:
     return [(s, "") for s in shells() if s.startswith(incomplete)]
 
 
+def completion_words(incomplete: str = "") -> list[Item]:
+    """``companion completion``'s first word: a shell, or install."""
+    return [(s, "") for s in ("install", *shells()) if s.startswith(incomplete)]
+
+
 #: Options completed by name wherever a command defines them (the games' own groups included).
 BY_OPTION = {"--variant": variant_names, "--session": session_names}
 
