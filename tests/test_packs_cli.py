@@ -4,6 +4,7 @@ against a tracker, an effect, undo; and the log shows each row."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -232,18 +233,25 @@ def test_new_json_names_the_packs(isolated_home, tmp_path):
 
 
 def test_every_command_in_docs_tables_runs_as_typed(isolated_home, monkeypatch):
-    """The player's page: each `$ companion ...` line, in order, from a folder that has the repository's
-    examples/ and tests/ (as its root has)."""
+    """The player's page: its folder of your own made as it says (from the clone), then each
+    `$ companion ...` line, in order, there; nothing is written into the clone."""
     import re
     import shlex
+    import subprocess
 
     root = Path(__file__).resolve().parent.parent
-    here = isolated_home.parent / "docs-folder"  # the page's exports are written here, not into the checkout
-    here.mkdir()
-    for name in ("examples", "tests"):
-        (here / name).symlink_to(root / name)
-    monkeypatch.chdir(here)
     text = (root / "docs" / "tables.md").read_text(encoding="utf-8")
+    setup = re.search(r"```sh\n(mkdir .*?)\n```", text)
+    assert setup, "docs/tables.md says how to make the folder its commands run in"
+    monkeypatch.delenv("COMPANION_LOGS")  # the default: logs/ in the folder the commands run in
+    made = subprocess.run(
+        ["bash", "--norc", "-c", setup.group(1) + " && pwd"], cwd=root, capture_output=True, text=True
+    )
+    assert made.returncode == 0, made.stderr
+    here = Path(made.stdout.strip())
+    assert here.parent == Path(os.environ["HOME"])  # ~/tables-tour: the test's own home
+    before = _clone_files(root)
+    monkeypatch.chdir(here)
     blocks = re.findall(r"```console\n(.*?)```", text, flags=re.S)
     commands = [line[2:] for block in blocks for line in block.splitlines() if line.startswith("$ companion ")]
     assert len(commands) >= 15
@@ -255,6 +263,19 @@ def test_every_command_in_docs_tables_runs_as_typed(isolated_home, monkeypatch):
         assert result.exit_code == want, (line, result.stderr)
         if want == 0:
             assert result.stderr == "", (line, result.stderr)
+    assert (here / "logs" / "crypt.md").is_file()  # the logs are in the folder of your own
+    after = _clone_files(root)
+    assert after == before  # nothing written into the clone
+
+
+def _clone_files(root: Path) -> list[str]:
+    """Every file of the clone but the venv's, git's and the caches' (what a command could have written)."""
+    skip = {".git", ".venv", "__pycache__", ".hypothesis", ".ruff_cache", ".pytest_cache", "companion.egg-info"}
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in skip]
+        found += [os.path.relpath(os.path.join(folder, f), root) for f in files]
+    return sorted(found)
 
 
 def test_every_example_in_tables_help_runs_as_typed(isolated_home, monkeypatch):
