@@ -13,8 +13,10 @@ what it is, by the HTML comment on the line before it (a reader of the rendered 
   ``fresh`` starts a new home for the block. A page that has the player make a folder of their own
   (``mkdir -p ~/... && cd ~/...``, from the clone) is run there.
 - ``<!-- screen: play KEYS -->``: ``companion play`` at a terminal (pseudo-terminal, pyte; 80x40
-  unless ``columns=N``): the keys are pressed one prompt at a time (shell words; ``⏎`` is Enter), and
-  the block's lines must be on the screen, in order, as a run of lines (``...`` between runs).
+  unless ``columns=N``): the keys are pressed one prompt at a time (shell words; ``⏎`` is Enter, ``⌫``
+  Backspace, ``↓`` and ``↑`` the arrows), and
+  the block's lines must be on the screen, in order, as a run of lines (``...`` between runs); its
+  ``$ companion ...`` lines show what was typed to start it (the comment's setup, then play).
 - ``<!-- screen: shell -->``: ``companion shell`` at a terminal; a line ``NAME> TEXT`` is typed, and
   the lines after it are what the shell printed.
 - ``<!-- screen: file PATH -->``: lines of a file of the repository (an example log), in order.
@@ -250,9 +252,11 @@ def folder_of_your_own(page: Path, you: Path) -> Path | None:
 
 
 def keys_of(block: Block) -> list[str]:
-    """The keys a play block presses, one prompt at a time: shell words, ``⏎`` for Enter."""
+    """The keys a play block presses, one prompt at a time: shell words, ``⏎`` for Enter, ``⌫`` for
+    Backspace (a number asked with a default has it in the box), ``↓`` and ``↑`` to move in a menu."""
     keys = [a for a in block.args if "=" not in a or a.startswith("=")]
-    return [k.replace("⏎", "\r") for k in keys]
+    named = {"⏎": "\r", "⌫": "\x7f", "↓": "\x1b[B", "↑": "\x1b[A"}
+    return ["".join(named.get(c, c) for c in k) for k in keys]
 
 
 def run_play(block: Block, tmp: Path) -> list[str]:
@@ -279,7 +283,7 @@ def run_play(block: Block, tmp: Path) -> list[str]:
 
 def check_play(block: Block, tmp: Path) -> list[str]:
     shown = run_play(block, tmp)
-    quoted = [line for line in block.lines if line.strip()]
+    quoted = [line for line in block.lines if line.strip() and not line.startswith("$ companion ")]
     differs = matches(quoted, shown, anchored=False)
     return [f"{block.where}: companion play {differs}"] if differs else []
 
