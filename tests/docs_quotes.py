@@ -283,6 +283,8 @@ def run_play(block: Block, tmp: Path) -> list[str]:
 
 def check_play(block: Block, tmp: Path) -> list[str]:
     shown = run_play(block, tmp)
+    if os.environ.get("DOCS_QUOTES_SHOW"):  # to write a quote: the screen as this run saw it
+        Path(os.environ["DOCS_QUOTES_SHOW"]).write_text("\n".join(shown) + "\n", encoding="utf-8")
     quoted = [line for line in block.lines if line.strip() and not line.startswith("$ companion ")]
     differs = matches(quoted, shown, anchored=False)
     return [f"{block.where}: companion play {differs}"] if differs else []
