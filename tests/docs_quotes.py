@@ -290,12 +290,14 @@ def check_play(block: Block, tmp: Path) -> list[str]:
     return [f"{block.where}: companion play {differs}"] if differs else []
 
 
-def check_shell(block: Block, tmp: Path) -> list[str]:
-    """Type the block's ``NAME> TEXT`` lines into ``companion shell``; what follows each is what it printed."""
+def check_shell(block: Block, tmp: Path, env: dict[str, str] | None = None) -> list[str]:
+    """Type the block's ``NAME> TEXT`` lines into ``companion shell``; what follows each is what it printed.
+    ``env``: the shell's own variables (a home of the caller's), instead of data and log folders in ``tmp``."""
     from tests.shell_term import Term
     from tests.terminal import prepare, terminal_env
 
     columns = int(block.option("columns", "80") or 80)
+    own = env
     env = terminal_env(tmp, columns, 40)
     for command in block.setup:
         prepare(env, *words(command))
@@ -307,7 +309,7 @@ def check_shell(block: Block, tmp: Path) -> list[str]:
             steps.append((m.group(2), []))
         elif steps and not m:
             steps[-1][1].append(line)
-    term = Term("shell", cols=columns, rows=40, env={k: env[k] for k in ("COMPANION_HOME", "COMPANION_LOGS")})
+    term = Term("shell", cols=columns, rows=40, env=own or {k: env[k] for k in ("COMPANION_HOME", "COMPANION_LOGS")})
     problems = []
     try:
         banner = [line for line in block.lines[1:] if line.strip() and not prompt.match(line)][:1]
