@@ -187,6 +187,11 @@ def speak_session(env: Env) -> None:
         i18n.activate(meta["lang"], meta.get("game"))
 
 
+def scratch_note(session: str) -> str:
+    """The line under a roll given --seed while a session is active: it was rolled aside."""
+    return "  " + _("a scratch roll (--seed): not recorded in {session}").format(session=session)
+
+
 def record_roll(
     env: Env, expr: Expr, mod: int, *, got: str | None, seed: int | None, why: str | None
 ) -> tuple[Roll, str] | None:

@@ -261,7 +261,7 @@ def _show(
     if "session" in extra:
         lines.append([("  " + _("recorded in {session}").format(session=extra["session"]), "dim")])
     if "scratch" in extra:
-        from companion.cli.roll_cmds import scratch_note
+        from companion.cli.kit import scratch_note
 
         lines.append([(scratch_note(extra["scratch"]), "dim")])
     print_lines(env, lines)

@@ -228,6 +228,8 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
 
         note = total_note(roll_)  # type: ignore[arg-type]
     if "scratch" in extra:
+        from companion.cli.kit import scratch_note
+
         note = "\n".join(filter(None, [note, scratch_note(str(extra["scratch"]))]))
     if not env.stdout_isatty:
         # No terminal, so no colour to show: skip importing rich (~20 ms of every piped roll).
@@ -243,11 +245,6 @@ def _show(env: Env, result: object, table: Table | None, json_out: bool, show_od
     env.print(text)
     if note:
         env.print(Text(note, style="dim"))
-
-
-def scratch_note(session: str) -> str:
-    """The line under a roll given --seed while a session is active: it was rolled aside."""
-    return "  " + _("a scratch roll (--seed): not recorded in {session}").format(session=session)
 
 
 def odds_cmd(

@@ -24,6 +24,7 @@ from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.errors import InputError
 from companion.i18n import N_, _
+from companion.shell import typeahead
 
 
 def _share_default_key_bindings() -> None:
@@ -218,90 +219,6 @@ def show_help(physical: bool = False) -> None:
     say(lines, "fg:ansicyan")
 
 
-#: Set by a menu answered with one key (u, q, v or p, no Enter): see :func:`_stray_enter`.
-_keyed = False
-
-
-def _stray_enter() -> bool | None:
-    """For the prompt about to open: after a menu answered with one key, drop an Enter typed after
-    that key (True when one was dropped, False when none has come yet); None after anything else.
-
-    At a roll prompt ``u`` needs Enter; at a menu it acts at once. A player who types ``u`` and Enter
-    at a menu out of habit must not have that Enter answer the prompt that comes next (roll the dice
-    for them, take a menu's first option, or be told that physical dice need faces). An Enter typed
-    before this prompt opens is still unread: prompt_toolkit kept it (the keys a finished prompt did
-    not use), or the terminal holds it. Both are looked at, and only a lone Enter is dropped; any
-    other keys are left for the prompt, as typed.
-    """
-    global _keyed
-    keyed, _keyed = _keyed, False
-    if not keyed:
-        return None
-    from prompt_toolkit.application.current import get_app_session
-    from prompt_toolkit.input.typeahead import get_typeahead, store_typeahead
-    from prompt_toolkit.keys import Keys
-
-    inp = get_app_session().input
-    kept = get_typeahead(inp)
-    enters = (Keys.ControlM, Keys.ControlJ, Keys.Enter)
-    if kept and kept[0].key in enters:
-        store_typeahead(inp, kept[1:])
-        return True
-    store_typeahead(inp, kept)
-    return False if kept else _drop_pending_enter(inp)
-
-
-def _drop_pending_enter(inp: Any) -> bool:
-    """Read what the terminal holds for us (nothing waits if nothing is there): an Enter first is
-    dropped (True), anything else goes back to prompt_toolkit as typed ahead."""
-    import os
-    import select
-
-    try:
-        fd = inp.fileno()
-        ready, _w, _x = select.select([fd], [], [], 0)
-        if not ready:
-            return False
-        data = os.read(fd, 4096)
-    except (OSError, ValueError, NotImplementedError):
-        return False
-    text = data.decode("utf-8", "replace")
-    dropped = text[:1] in ("\r", "\n")
-    text = text[1:] if dropped else text
-    if text:
-        from prompt_toolkit.input.typeahead import store_typeahead
-        from prompt_toolkit.input.vt100_parser import Vt100Parser
-        from prompt_toolkit.key_binding import KeyPress
-
-        keys: list[KeyPress] = []
-        parser = Vt100Parser(keys.append)
-        parser.feed(text)
-        parser.flush()
-        store_typeahead(inp, keys)
-    return dropped
-
-
-def _ignore_one_bare_enter(question: Any) -> None:
-    """The first Enter on an empty line does nothing (the prompt stays open, as it was)."""
-    from prompt_toolkit.filters import Condition
-    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-
-    app = question.application
-    armed = {"on": True}
-
-    @Condition
-    def blank() -> bool:
-        return armed["on"] and not app.current_buffer.text.strip()
-
-    bindings = KeyBindings()
-
-    @bindings.add("enter", filter=blank, eager=True)
-    def _(event: Any) -> None:
-        armed["on"] = False
-
-    app.key_bindings = merge_key_bindings([app.key_bindings, bindings]) if app.key_bindings else bindings
-
-
 def _ask_until_valid(
     message: str,
     check: Callable[[str], str | None],
@@ -314,7 +231,7 @@ def _ask_until_valid(
 
     A wrong answer stays on screen as typed, the whole error is written under it, and the box is
     asked again empty: the error sits next to the prompt and the next try starts clean. Right after
-    a menu answered with one key, an Enter typed after that key is no answer (:func:`_stray_enter`);
+    a menu answered with one key, an Enter typed after that key is no answer (:mod:`.typeahead`);
     and where a bare Enter is not an answer at all (``check`` refuses it: physical dice), the first
     one there is taken as that stray Enter too, and the prompt simply stays open.
     """
@@ -326,8 +243,8 @@ def _ask_until_valid(
         return ask(message, default=default, style=STYLE, reserve_space_for_menu=0)
 
     question = first()
-    if _stray_enter() is False and check("") is not None:
-        _ignore_one_bare_enter(question)
+    if typeahead.stray_enter() is False and check("") is not None:
+        typeahead.ignore_one_bare_enter(question)
     while True:
         text = question.unsafe_ask()
         if text.strip().lower() in HELP_WORDS:
@@ -484,7 +401,7 @@ def _select(request: Choice, extras: bool, best: str | None = None) -> str:
     )
     _bind_keys(question, MENU_KEYS if extras else {"?": "__help__"})
     _bind_options(question, request)
-    _stray_enter()  # an Enter typed after a one-key answer must not pick this menu's first option
+    typeahead.stray_enter()  # an Enter typed after a one-key answer must not pick this menu's first option
     return question.unsafe_ask()
 
 
@@ -532,8 +449,7 @@ def _bind_options(question: Any, request: Choice) -> None:
             typed["digits"] = ""
             return
         if number * 10 > n:
-            global _keyed
-            _keyed = True  # as u: an Enter typed after the number is no answer to the next prompt
+            typeahead.keyed(True)  # as u: an Enter typed after the number is no answer to the next prompt
             _answer(event, control, values[number - 1])
             return
         typed["digits"] = buffer
@@ -605,8 +521,7 @@ def _bind_keys(question: Any, keys: dict[str, str]) -> None:
     for key, result in keys.items():
 
         def answer(event: Any, result: str = result) -> None:
-            global _keyed
-            _keyed = result != "__help__"  # u, q, v/p: an Enter typed after them is no answer
+            typeahead.keyed(result != "__help__")  # u, q, v/p: an Enter typed after them is no answer
             _answer(event, control, result)
 
         bindings.add(key, eager=True)(answer)
