@@ -86,7 +86,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
     answer("Меч: класс", ENTER)  # Оружие
     answer("Меч: боевой бонус", "2" + ENTER)  # after the default 0: "02" reads 2
     answer("включить или выключить", DOWN + DOWN + ENTER)
-    answer("Что ещё написано", ENTER)
+    answer("что ещё написано на карте", ENTER)
     answer("Случайный квест", ENTER)
     answer("Соберите три стопки", ENTER)
     answer("что это", ENTER)  # Монстр
@@ -96,8 +96,8 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
     answer("Скелет: сила", "г" + ENTER)  # г, on the key of u: back to the floor
     answer("Скелет: этаж", ENTER)
     answer("Скелет: сила", "5" + ENTER)
-    answer("Свойства карты", DOWN * 4 + ENTER)
-    answer("Что ещё написано", ENTER)
+    answer("Скелет: свойства", DOWN * 4 + ENTER)
+    answer("что ещё написано на карте", ENTER)
     answer("введите, что выпало", "?" + ENTER)  # the keys at a roll
     answer("введите, что выпало", ENTER)  # a virtual roll from the session's seed
     answer("Конец хода: Аня", ENTER)

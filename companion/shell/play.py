@@ -38,7 +38,7 @@ def play(env: Env, session: Session) -> None:
     env.out.width = width
     panel_width = min(width, 80)  # one width through the whole game, whatever the rows hold
     entries = session.state.log.entries
-    if session.count and entries:  # a setting changed (dark lang ru) before the first play resumes nothing
+    if session.count and _played(session):
         env.print(
             RichText(
                 ngettext(
@@ -155,6 +155,22 @@ def play(env: Env, session: Session) -> None:
         if isinstance(answer, tuple):
             answer = answer[1]
         session.record(answer_event(request, answer))
+
+
+#: How many events are looked at to tell a session only set up (its dice, its language) from one played.
+SETTINGS_LOOKED_AT = 4
+
+
+def _played(session: Session) -> bool:
+    """Whether anything but a setting (the dice, the language: ``dark lang ru``) has been recorded, so
+    that play resumes rather than begins. More events than a few settings are a game played."""
+    if session.count > SETTINGS_LOOKED_AT:
+        return True
+    try:
+        events = [session.files.events.event(i) for i in range(1, session.count + 1)]
+    except Exception:
+        return True  # unreadable here: say it resumes, as before
+    return not all(e.get("t") == "mode" or (e.get("t") == "dark" and e.get("op") == "lang") for e in events)
 
 
 def _draw(request: object) -> bool:
