@@ -6,12 +6,12 @@ from typing import Any
 
 from companion.dice.expr import parse
 from companion.dice.source import VirtualDice
-from companion.games.base import GameSpec
 from companion.session.amend import amend_event
 from companion.session.fold import Fold, roll_from, roll_payload
 from companion.session.service import Session, new_state
 from companion.session.state import Meta
 from companion.store.sessions import Store
+from tests.contract_support import toy_game
 
 SEEN: list[dict[str, Any]] = []
 
@@ -22,7 +22,7 @@ def _reduce(state, event):
     state.log.text(f"rolled {roll.total}")
 
 
-SPEC = GameSpec(name="freeform", title="Dice game", reducers={"dicey": _reduce})
+SPEC = toy_game(name="freeform", title="Dice game", reducers={"dicey": _reduce})
 
 
 def _meta() -> Meta:

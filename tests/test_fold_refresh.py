@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from companion.contract.game import Game
 from companion.dice.expr import parse
 from companion.engine.requests import REFRESH, choice
-from companion.games.base import GameSpec
 from companion.session.fold import Fold, answer_event
 from companion.session.service import new_state
 from companion.session.state import Meta
+from tests.contract_support import toy_game
 
 
 @dataclass
@@ -40,8 +41,8 @@ def _token(state, event):
     state.game.tokens.append(event["name"])
 
 
-def _spec(refresh: bool) -> GameSpec:
-    return GameSpec(
+def _spec(refresh: bool) -> Game:
+    return toy_game(
         name="board",
         title="Board",
         state_type=Board,

@@ -10,10 +10,10 @@ from companion.dice.expr import parse
 from companion.dice.roll import evaluate
 from companion.engine.describe import request_json
 from companion.engine.requests import Number, RollRequest
-from companion.games.base import GameSpec
 from companion.session.fold import Fold, answer_event
 from companion.session.state import Meta, State
 from companion.shell import prompts
+from tests.contract_support import toy_game
 
 
 def state() -> State:
@@ -22,7 +22,7 @@ def state() -> State:
 
 def test_a_game_event_counts_the_virtual_dice_it_carries():
     seen = []
-    spec = GameSpec(name="x", title="X", reducers={"g": lambda s, e: seen.append(e["t"])})
+    spec = toy_game(name="x", title="X", reducers={"g": lambda s, e: seen.append(e["t"])})
     fold = Fold(spec, state(), draws=5)
     fold.apply({"t": "g", "rolls": [{"faces": [3, 4], "src": "virtual"}, {"faces": [1], "src": "physical"}]})
     fold.apply({"t": "g"})
@@ -35,7 +35,7 @@ def test_a_secret_roll_is_not_logged_but_counted():
         yield RollRequest("secret", parse("1d12"), "a chit drawn in secret", secret=True, virtual=True)
         yield RollRequest("open", parse("1d6"), "an open roll")
 
-    spec = GameSpec(name="x", title="X", play=play)
+    spec = toy_game(name="x", title="X", play=play)
     fold = Fold(spec, state())
     fold.start()
     secret = fold.pending

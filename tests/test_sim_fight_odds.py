@@ -21,7 +21,6 @@ import icepool
 import pytest
 
 from companion import games
-from companion.games.base import GameSpec
 from companion.games.dark_tower import odds as dt_odds
 from companion.games.dragons_den import odds as dd_odds
 from companion.games.haunted_tower import odds as ht_odds
@@ -36,6 +35,7 @@ from companion.sim.report import build
 from companion.sim.runner import HISTOGRAM, RATE, Metric, PolicySpec, Simulator
 from companion.sim.stats import wilson
 from tests.aitd_support import DATA as AITD_DATA
+from tests.contract_support import toy_game
 from tests.dragons_den.test_odds import oracle as dd_oracle
 
 Z999 = 3.2905  # two-sided 99.9%
@@ -168,7 +168,7 @@ def _one_dagger_a_roll(state, request):
 
 
 #: ``companion.games.load("it-fight")`` and the simulator's registry find these once the test registers them.
-GAME = GameSpec(name="it-fight", title="One Inverted Tower fight", setup=rules.setup, play=_fight_play)
+GAME = toy_game(name="it-fight", title="One Inverted Tower fight", setup=rules.setup, play=_fight_play)
 FIGHT_SIM = Simulator(
     game="it-fight",
     policies=(PolicySpec("daggers", "one dagger a roll while they last", _one_dagger_a_roll),),

@@ -14,7 +14,6 @@ from companion.dice.source import VirtualDice
 from companion.engine.requests import Choice, RollRequest, choice
 from companion.errors import CompanionError, InputError, NotFoundError
 from companion.games import load
-from companion.games.base import GameSpec
 from companion.session import codec
 from companion.session.fold import Fold, answer_event
 from companion.session.service import Session, new_state
@@ -33,6 +32,7 @@ from companion.sim.runner import (
     simulator,
 )
 from companion.store.sessions import Store
+from tests.contract_support import toy_game
 
 SIM = simulator("inverted-tower")
 STEADY = SIM.policy("steady").answer
@@ -223,7 +223,7 @@ def _loop_play(state):
 
 
 #: ``companion.games.load("loop")`` finds this module's GAME once the test registers it.
-GAME = GameSpec(name="loop", title="Loop", play=_loop_play)
+GAME = toy_game(name="loop", title="Loop", play=_loop_play)
 
 
 def test_a_policy_that_never_ends_the_game_is_stopped(monkeypatch):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from companion.dice.expr import dc
 from companion.engine.requests import Number, RollRequest, Text, choice
-from companion.games.base import GameSpec
+from tests.contract_support import toy_game
 
 
 @dataclass
@@ -44,7 +44,7 @@ def play(state):
     state.finished = "won" if toy.passes >= 2 else "lost"
 
 
-GAME = GameSpec(
+GAME = toy_game(
     name="toy",
     title="Toy Game",
     state_type=Toy,

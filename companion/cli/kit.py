@@ -220,7 +220,7 @@ def record_roll(
 def _refuse_stray(session: Session, expr: Expr, got: str | None) -> None:
     """A loose roll of the very roll a guided game waits for would be logged apart and leave the game
     waiting: refused, pointing to the answer (``companion next``), or to ``--scratch`` for a roll aside."""
-    if session.spec.play is None:
+    if not session.spec.guided:
         return
     from companion.engine.requests import RollRequest
 
@@ -269,15 +269,12 @@ def game_session(env: Env, game: str, refuse: Callable[[Session], Exception]) ->
 
 
 def fill_needs(env: Env, session: Session, event: dict[str, Any]) -> None:
-    """Ask for the numbers from the player's own book that ``event`` needs first (``GameSpec.needs``):
+    """Ask for the numbers from the player's own book that ``event`` needs first (``Game.needs``):
     at a terminal each is asked once, kept in the player's catalogue and recorded in the session;
     without one the command is refused with one line saying how to give it."""
     from companion.errors import InputError
 
-    hook = session.spec.needs
-    if hook is None:
-        return
-    for need in hook(session.state, event):
+    for need in session.spec.needs_for(session.state, event):
         request = need.request
         if not env.interactive:
             raise InputError(need.refusal)

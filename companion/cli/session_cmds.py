@@ -141,7 +141,7 @@ def new(
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
         env.print(_("Tables: {title} ({names})").format(title=p.title, names=names.lstrip(", ")))
     pack_start.show(env, created)
-    if session.spec.play is not None:
+    if session.spec.guided:
         env.print(styled(_("Next: [bold]companion play[/bold]")))
     for line in session.spec.ways:  # the other way to play this game, at the table
         env.print(line)

@@ -29,8 +29,19 @@ def _record(env: Env, event: dict[str, Any]) -> Session:
     from companion.cli.kit import opened
 
     with opened(env) as session:
+        _ask_game(session, event)
         session.record(event)
         return session
+
+
+def _ask_game(session: Session, event: dict[str, Any]) -> None:
+    """A generic tracker event goes to the game's rules first (``Game.allows``): a refusal is one line
+    (the rule, and the game's own command for it), exit 2, nothing recorded."""
+    refusal = session.spec.refusal(session.state, event)
+    if refusal:
+        from companion.errors import InputError
+
+        raise InputError(refusal)
 
 
 def _refuse_missing(session: Session, tracker: str, label: str) -> None:
@@ -50,8 +61,7 @@ def _refuse_guided_tally(session: Session, name: str) -> None:
     """In guided play the rules keep the tallies: a change by hand is refused with the guided way."""
     from companion.errors import InputError
 
-    owns = session.spec.guided_tallies
-    if owns is not None and owns(session.state):
+    if session.spec.keeps_tallies(session.state):
         raise InputError(
             _(
                 "in guided play the rules keep the tallies ({name}'s hits come from the fights): "
@@ -79,6 +89,7 @@ def _change_tally(env: Env, event: dict[str, Any], replace: bool = False) -> Ses
                     name=name, tally=session.state.trackers.tallies[name].book()
                 )
             )
+        _ask_game(session, event)
         session.record(event)
         return session
 
@@ -205,6 +216,7 @@ def _counter_command(name: str, label: str, doc: str):
                         )
                 if why:
                     event["why"] = why
+                _ask_game(session, event)
                 session.record(event)
             c = session.state.trackers.counter(name)
             if json_out:
@@ -235,12 +247,12 @@ def xp(
             op, n = parse_change(change, pgettext("of", "XP"))
             if op == "set":
                 raise InputError(_("XP changes by +N or -N; levels follow from what is gained"))
+            _ask_game(session, {"t": "xp", "n": n})
             session.record({"t": "xp", "n": n})
         # What the game wrote for it: a level up and what it brings ("1 attribute point to place").
         new = session.state.log.entries[before:]
         t = session.state.trackers
-        rule = session.spec.xp_to_next
-        need = rule(t.level) if rule else None
+        need = session.spec.xp_needed(t.level)
         if json_out:
             from companion.log.markdown import entry_text
 
@@ -251,7 +263,7 @@ def xp(
 
         for entry in new:
             env.print(entry_renderable(entry))
-        if rule is None:
+        if need is None:
             env.print(f"XP: {t.counter('xp').value}")
             env.print(
                 _("XP is a plain count here: this game has no levels."),
@@ -420,12 +432,12 @@ def talisman(
         if ts.found:
             raise InputError(_("the Talisman is already found: leave the dungeon!"))
         event: dict[str, Any] = {"t": "talisman"}
-        if left is None and session.spec.talisman_left is not None:
+        if left is None and session.spec.provides("talisman_left"):
             from companion.cli.kit import fill_needs
 
-            session.spec.talisman_left(session.state)  # refused when no kill waits for its roll
+            session.spec.talisman_left(session.state)  # type: ignore[operator]  # refused when no kill waits
             fill_needs(env, session, event)  # Area 12, when the count of monsters left turns on it
-            left = session.spec.talisman_left(session.state)
+            left = session.spec.talisman_left(session.state)  # type: ignore[operator]
         if left is not None:
             event["left"] = left
         if not (ts.held_by_last or left == 0):
@@ -436,6 +448,7 @@ def talisman(
             else:
                 r = session.dice().roll(TALISMAN)
             event.update(roll_payload(r))
+        _ask_game(session, event)
         session.record(event)
         ts = session.state.trackers.talisman
         if json_out:

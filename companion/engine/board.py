@@ -1,10 +1,10 @@
 """The table at a glance, as data: the fight in progress, every hero or player, and the rest.
 
-A game's ``GameSpec.board(state)`` gives a :class:`Board`; the shell's bottom bar packs it into the
+A game's ``Game.board(state)`` gives a :class:`Board`; the shell's bottom bar packs it into the
 terminal's width (:mod:`companion.shell.toolbar`), and the pending step names who acts from it.
 Nothing here prints: a front end decides how to draw it, and what to shorten first (never a hero).
 
-A game's ``GameSpec.controls(state)`` gives the :class:`Control` buttons of its own figures (a hero's
+A game's ``Game.controls(state)`` gives the :class:`Control` buttons of its own figures (a hero's
 health through the game's own command); the page (``companion serve``) shows them beside the figures.
 """
 

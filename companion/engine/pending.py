@@ -216,16 +216,16 @@ def describe(
 
 def of_session(session: Session) -> Pending | None:
     """The step ``session``'s game waits for (its engine started), or None (no engine, or over)."""
-    if session.spec.play is None:
+    if not session.spec.guided:
         return None
     fold = session.waiting()  # the engine kept in memory, or a look at a game not yet begun
     request = fold.pending
     if request is None or fold.done:
         return None
     spec, state = session.spec, fold.state
-    advice = spec.advise(state, request) if spec.advise else []
-    board = spec.board(state) if spec.board else None
-    best = spec.best(state, request) if spec.best and isinstance(request, Choice) else None
+    advice = spec.advice(state, request)
+    board = spec.board_of(state)
+    best = spec.best(state, request)
     # Who acts is said where several heroes share the table (a one-hero game's hero always acts):
     # the hero the step names, else whose turn the board marks.
     actor = ""

@@ -95,7 +95,7 @@ class _Refresh:
         return "REFRESH"
 
 
-#: Sent to an engine whose game sets ``GameSpec.refresh`` in place of an answer, when a one-shot
+#: Sent to an engine whose game sets ``Game.refresh`` in place of an answer, when a one-shot
 #: event changed the state while the engine waited: the engine drops what it was asking and asks
 #: again from the fresh state (a menu built before ``companion haunted attack`` would be stale).
 REFRESH = _Refresh()

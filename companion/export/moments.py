@@ -1,6 +1,6 @@
 """The big moments of a session: each fight's lowest chance to win, and the roll or choice that turned it.
 
-A game plugs in a *probe* (``FightOddsEntry.probe`` in :mod:`companion.sim.fights`): the replay asks
+A game plugs in a *probe* (its contract's ``moments``, :class:`companion.contract.game.Game`): the replay asks
 it before and after every event for the chance to win the fight under way, from the game's own
 exact odds (never sampled), as a :class:`~companion.sim.fights.Reading` that names the position
 (its words, and the ``companion odds fight`` arguments that give the same fraction), and whether a
@@ -29,12 +29,9 @@ from companion.sim.fights import Position, Reading
 
 def probe_for(game: str) -> Any:
     """A fresh probe for one replay of ``game``'s session, or None (a game with no fight odds)."""
-    from companion.sim.fights import FIGHT_ODDS, load
+    from companion.contract.registry import load
 
-    entry = FIGHT_ODDS.get(game)
-    if entry is None or not entry.probe:
-        return None
-    return load(entry.probe)()
+    return load(game).probe()
 
 
 @dataclass(frozen=True)
@@ -155,9 +152,9 @@ def moments(replay: Replay) -> Moments:
 
 
 def _probed(game: str) -> bool:
-    from companion.sim.fights import FIGHT_ODDS
+    from companion.contract.registry import load
 
-    return bool(FIGHT_ODDS.get(game) and FIGHT_ODDS[game].probe)
+    return load(game).provides("moments")
 
 
 def _fight(replay: Replay, title: str, points: list[_Point], result: str | None) -> Fight | None:

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.contract.registry import load
 from companion.engine.requests import Request
 from companion.export.sheet import Sheet, sheet_of
-from companion.games import load
 from companion.i18n import _
 from companion.log.model import Entry
 from companion.session.fold import Fold, amendments
@@ -182,7 +182,7 @@ def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None) -> Repla
     fights: dict[Any, Reading] = {}  # every fight read and not over: its last reading
     for event in events:
         request = fold.pending
-        if event.get("t") == "answer" and fold.engine is None and spec.play is not None:
+        if event.get("t") == "answer" and fold.engine is None and spec.guided:
             fold.start()
             request = fold.pending
         before_reading = _read(probe.before, fold.state, request, event) if probe is not None else None

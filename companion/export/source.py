@@ -28,13 +28,12 @@ class Source:
         events = session.files.read_events()
         session.rebuild(events)
         state = session.state
-        hero = session.spec.hero(state) if session.spec.hero else state.hero
         return cls(
             meta=session.meta,
             events=events,
             state=state,
-            title=session.spec.log_title or session.spec.title,
-            hero=hero,
+            title=session.spec.log_title,
+            hero=session.spec.hero_line(state),
             markdown=session.log_text(),
         )
 

@@ -5,7 +5,7 @@
   is ``tables/`` inside the data folder, so one override keeps everything together.
 - ``sessions/<slug>/tables/*.toml``: the copies a session made at ``companion new --tables``, so a later
   edit of the original does not rewrite the session's history.
-- the built-in games' DR tables (``GameSpec.tables``), listed read-only.
+- the built-in games' DR tables (``Game.tables``), listed read-only.
 """
 
 from __future__ import annotations

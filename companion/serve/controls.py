@@ -3,7 +3,7 @@ a step down and a step up (:class:`companion.engine.board.Control`).
 
 The table's own trackers give theirs here (HP, gold and XP as ``companion hp|gold|xp ±1``, each item
 as ``companion item NAME ±1``, each tally as ``companion tally hit|heal NAME``); a game adds those of
-its own figures (``GameSpec.controls``: a hero's health through the game's command). A tap runs the
+its own figures (``Game.controls``: a hero's health through the game's command). A tap runs the
 words as typed, so a game that refuses a change by hand (guided play keeps the tallies) refuses it on
 the page too, with its own line; where a game closes a way for good, it has no button.
 """
@@ -27,7 +27,7 @@ def controls(session: Session, board: Board | None = None) -> list[Control]:
     """Every +/- button of the table: the game's own figures first, then the trackers (shown with the
     hero on a table of one hero, where they are that hero's)."""
     spec, state = session.spec, session.state
-    out: list[Control] = list(spec.controls(state)) if spec.controls else []
+    out: list[Control] = spec.controls_of(state)
     t = state.trackers
     owner = board.heroes[0].name if board is not None and len(board.heroes) == 1 and not out else ""
     for name in COUNTERS:
@@ -41,7 +41,7 @@ def controls(session: Session, board: Board | None = None) -> list[Control]:
     for item, n in t.items.items():
         minus = ("item", "--", item, "-1") if n > 0 else ()
         out.append(Control(f"item:{item}", item, str(n), minus, ("item", "--", item, "+1"), who=owner))
-    guided = spec.guided_tallies is not None and spec.guided_tallies(state)
+    guided = spec.keeps_tallies(state)
     for tally in t.tallies.values():
         if tally.monster:
             value = _("{hits} of {max} hits").format(hits=tally.hits, max=tally.max_hits)

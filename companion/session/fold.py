@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.contract.game import Game
 from companion.dice.expr import Expr, parse
 from companion.dice.render import dice_text
 from companion.dice.roll import Roll, evaluate, evaluate_total
 from companion.engine.requests import REFRESH, Choice, Number, Request, RollRequest, Text
 from companion.errors import CompanionError, InputError
-from companion.games.base import GameSpec
 from companion.i18n import N_, _, ngettext, quote
 from companion.log.rolls import roll_line
 from companion.session.state import State
@@ -37,7 +37,7 @@ GAME_DATA_ENTERED = N_("Game data (entered): {values}.")
 
 #: Event types whose arrival changes the meaning of earlier events: the session rebuilds after them.
 REBUILD_AFTER = {"amend"}
-#: Event types that never change what a waiting engine would ask (see ``GameSpec.refresh``).
+#: Event types that never change what a waiting engine would ask (see ``Game.refresh``).
 NO_REFRESH = {"answer", "roll", "note", "mode", "amend", "section"}
 
 
@@ -72,7 +72,7 @@ def roll_payload(roll: Roll) -> dict[str, Any]:
 
 
 class Fold:
-    def __init__(self, spec: GameSpec, state: State, *, draws: int = 0, amended: dict[int, dict] | None = None) -> None:
+    def __init__(self, spec: Game, state: State, *, draws: int = 0, amended: dict[int, dict] | None = None) -> None:
         self.spec = spec
         self.state = state
         #: Virtual dice drawn so far: the seeded stream resumes after them.
@@ -122,15 +122,15 @@ class Fold:
             for payload in event.get("rolls", ()):
                 self._count_virtual(payload)
         elif reducer is not None:
-            if self.spec.tracked is not None and kind not in NO_REFRESH:
-                self.spec.tracked(self.state, event, lambda: reducer(self, event))  # the game keeps in step
+            if self.spec.provides("tracked") and kind not in NO_REFRESH:
+                self.spec.tracked(self.state, event, lambda: reducer(self, event))  # type: ignore[operator]
             else:
                 reducer(self, event)
         else:
             raise ReplayError(_("event {n} has an unknown type {kind}").format(n=event.get("id"), kind=quote(kind)))
         if "at" in event:
             self.state.updated = event["at"]
-        if self.spec.refresh and kind not in NO_REFRESH and self.engine is not None and not self.done:
+        if self.spec.refreshes and kind not in NO_REFRESH and self.engine is not None and not self.done:
             self._advance(REFRESH)
 
     def _count_virtual(self, payload: dict[str, Any]) -> None:
@@ -175,11 +175,11 @@ class Fold:
             raise ReplayError(
                 _("the game's engine must be rebuilt from the events (the session came from a checkpoint)")
             )
-        if self.spec.play is None:
+        if not self.spec.guided:
             raise CompanionError(
                 _("{game} has no guided play; use its one-shot commands").format(game=_(self.spec.title))
             )
-        self.engine = self.spec.play(self.state)
+        self.engine = self.spec.engine(self.state)
         self._advance(None, first=True)
 
     def _advance(self, answer: Any, first: bool = False) -> None:
@@ -436,10 +436,10 @@ class Fold:
         xp = t.counter("xp")
         xp.add(int(event["n"]))
         text = f"XP {int(event['n']):+d} → {xp.value}"
-        rule = self.spec.xp_to_next
-        if rule is not None:
-            while xp.value >= rule(t.level):
-                xp.value -= rule(t.level)
+        if self.spec.levels:
+            rule = self.spec.xp_to_next
+            while xp.value >= rule(t.level):  # type: ignore[operator]
+                xp.value -= rule(t.level)  # type: ignore[operator]
                 t.level += 1
                 text += _("; level up to {level}").format(level=t.level)
         self.state.log.text(text, event=event.get("id"))
@@ -510,8 +510,7 @@ class Fold:
     def _gamedata(self, event: dict[str, Any]) -> None:
         self.state.data.update(event["values"])
         values = event["values"]
-        if self.spec.gamedata is not None:  # the game reads its numbers (and says which to show)
-            values = self.spec.gamedata(self.state, values)
+        values = self.spec.read_data(self.state, values)  # the game reads its numbers (and says which to show)
         kept = event.get("source") == "catalogue"
         shown = ", ".join(f"{k} = {v}" for k, v in values.items() if not isinstance(v, (dict, list)))
         if shown:

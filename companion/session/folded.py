@@ -20,21 +20,20 @@ from companion.session.state import Meta, State, new_state
 from companion.store.journal import fingerprint
 
 if TYPE_CHECKING:
-    from companion.games.base import GameSpec
+    from companion.contract.game import Game
     from companion.store.sessions import SessionFiles
 
 
 def title_hero(session: Folded) -> tuple[str, str | None]:
     state = session.state
-    hero = session.spec.hero(state) if session.spec.hero else state.hero
-    return session.spec.log_title or session.spec.title, hero
+    return session.spec.log_title, session.spec.hero_line(state)
 
 
 class Folded:
     """A session folded in memory up to its event ``count``; nothing here writes a file."""
 
     def __init__(
-        self, files: SessionFiles, spec: GameSpec, meta: Meta, fold: Fold, count: int, redo: list[dict[str, Any]]
+        self, files: SessionFiles, spec: Game, meta: Meta, fold: Fold, count: int, redo: list[dict[str, Any]]
     ) -> None:
         self.files = files
         self.spec = spec
@@ -76,7 +75,7 @@ class Folded:
     # ---- folding -----------------------------------------------------------------------------
     @classmethod
     def _at(
-        cls, files: SessionFiles, spec: GameSpec, meta: Meta, at: int, upto: int, engine: bool = False
+        cls, files: SessionFiles, spec: Game, meta: Meta, at: int, upto: int, engine: bool = False
     ) -> Self | None:
         """The state after event ``upto``, from the checkpoint after event ``at``; None if it cannot be
         (``engine``: if the game's engine had begun by then, which a checkpoint cannot hold)."""
@@ -86,7 +85,7 @@ class Folded:
         if doc.get("fp") != fingerprint(files.events.event(at)):
             return None
         started = bool(doc.get("engine"))
-        if engine and started and spec.play is not None:
+        if engine and started and spec.guided:
             return None
         events = files.events.read(at)[: upto - at]
         if any(snapshot.needs_engine(e, spec, started) for e in events):

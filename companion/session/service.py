@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from companion.contract.game import Game
+from companion.contract.registry import canonical, load
 from companion.dice.source import VirtualDice
 from companion.errors import CompanionError, InputError, StoreError
-from companion.games import canonical, load
-from companion.games.base import GameSpec
 from companion.i18n import _, quote
 from companion.log.markdown import render
 from companion.session import catalogue, codec, logfile, snapshot
@@ -50,7 +50,7 @@ CHECKPOINT_EVERY = 32
 
 class Session(Folded):
     def __init__(
-        self, files: SessionFiles, spec: GameSpec, meta: Meta, fold: Fold, count: int, redo: list[dict[str, Any]]
+        self, files: SessionFiles, spec: Game, meta: Meta, fold: Fold, count: int, redo: list[dict[str, Any]]
     ) -> None:
         super().__init__(files, spec, meta, fold, count, redo)
         self._before: tuple[Any, ...] = ()
@@ -185,7 +185,7 @@ class Session(Folded):
 
     @classmethod
     def _from_checkpoint(
-        cls, files: SessionFiles, spec: GameSpec, meta: Meta, count: int, engine: bool = False
+        cls, files: SessionFiles, spec: Game, meta: Meta, count: int, engine: bool = False
     ) -> Session | None:
         """The session folded from its newest usable checkpoint, or None (fold it all). With ``engine``,
         only a checkpoint from before the game's engine began serves (it starts from the state then)."""
@@ -204,7 +204,7 @@ class Session(Folded):
         make it differ from a fold of its events, which starts the engine at the first answer. A session
         opened from a checkpoint after its engine began has the game replayed once (the shell keeps it)."""
         fold = self.fold
-        if fold.engine is not None or fold.done or self.spec.play is None:
+        if fold.engine is not None or fold.done or not self.spec.guided:
             return fold
         if self.started:
             layout = self.layout
@@ -391,8 +391,7 @@ class Session(Folded):
 
     def log_text(self) -> str:
         state = self.full()
-        hero = self.spec.hero(state) if self.spec.hero else state.hero
-        return render(state, self.spec.log_title or self.spec.title, hero)
+        return render(state, self.spec.log_title, self.spec.hero_line(state))
 
     def write_log(self, path: Path | None = None, *, force: bool = False, ask: Any = None) -> Path:
         """Write the log regenerated from the events to ``path`` (default: the session's own log; another

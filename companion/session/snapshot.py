@@ -22,23 +22,23 @@ from companion.session.fold import NO_REFRESH, REBUILD_AFTER
 from companion.session.state import State
 
 if TYPE_CHECKING:
-    from companion.games.base import GameSpec
+    from companion.contract.game import Game
 
 #: The checkpoint document's version (a checkpoint of another version is not used: it is a cache).
 VERSION = 2
 
 
-def needs_engine(event: dict[str, Any], spec: GameSpec, started: bool) -> bool:
+def needs_engine(event: dict[str, Any], spec: Game, started: bool) -> bool:
     """Whether folding ``event`` onto a state without its engine would differ from folding the whole
     session: an answer to an engine that had started, an amendment (it changes earlier rolls), or, in a
-    game whose engine is told about the table's changes (``GameSpec.refresh``), any such change once
+    game whose engine is told about the table's changes (``Game.refresh``), any such change once
     the engine runs."""
     kind = event.get("t")
     if kind in REBUILD_AFTER:
         return True
     if kind == "answer":
         return started
-    return bool(spec.refresh and started and kind not in NO_REFRESH)
+    return bool(spec.refreshes and started and kind not in NO_REFRESH)
 
 
 def encode(
@@ -76,13 +76,13 @@ def _without_log(state: State) -> State:
     return light
 
 
-def decode(doc: dict[str, Any], spec: GameSpec) -> State:
+def decode(doc: dict[str, Any], spec: Game) -> State:
     """The state a checkpoint holds (its log partial: see companion.log.model)."""
     data = dict(doc["state"])
     window = data.pop("log")
     state = codec.load(State, data)
-    if spec.state_type is not None and state.game is not None:
-        state.game = codec.load(spec.state_type, state.game)
+    if spec.provides("state_type") and state.game is not None:
+        state.game = codec.load(spec.state_type, state.game)  # type: ignore[arg-type]
     state.log = Log.from_window(window)
     return state
 

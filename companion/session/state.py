@@ -7,13 +7,11 @@ rebuilt from the events at any time; the two must always agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from companion.contract.game import Game
 from companion.log.model import Log
 from companion.session.trackers import Trackers
-
-if TYPE_CHECKING:
-    from companion.games.base import GameSpec
 
 
 @dataclass
@@ -51,13 +49,12 @@ class State:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def new_state(spec: GameSpec, meta: Meta) -> State:
+def new_state(spec: Game, meta: Meta) -> State:
     """The state before the first event: the game's own setup, in the session's language."""
     from companion import i18n
 
     # The words a fold writes (the log) are in the session's language from the first event on.
     i18n.activate(meta.lang, meta.game)
     state = State(meta=meta, dice=meta.dice, hero=meta.hero, updated=meta.created)
-    if spec.setup is not None:
-        spec.setup(state)
+    spec.new_game(state)
     return state

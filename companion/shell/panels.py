@@ -31,8 +31,8 @@ def status_rows(session: Session) -> list[tuple[str, object]]:
     toolbar reads the same rows."""
     state = session.state
     rows: list[tuple[str, object]] = []
-    if session.spec.status is not None:
-        rows.extend(session.spec.status(state))
+    if session.spec.provides("status"):
+        rows.extend(session.spec.status_rows(state))
     else:
         t = state.trackers
         hp = t.counters.get("hp")

@@ -76,7 +76,9 @@ def play(env: Env, session: Session) -> None:
             )
             return
         panel = status_panel(session, panel_width)
-        signature = repr(session.spec.status(session.state)) if session.spec.status else str(session.count)
+        signature = (
+            repr(session.spec.status_rows(session.state)) if session.spec.provides("status") else str(session.count)
+        )
         if signature != last_panel:
             env.print(panel)
             last_panel = signature
@@ -87,9 +89,7 @@ def play(env: Env, session: Session) -> None:
             # A draw from a cup companion keeps: nothing for the player to roll, so draw at once.
             session.record(answer_event(request, session.dice().roll(request.expr, request.mod, request.parts)))
             continue
-        for line in list(getattr(request, "info", ())) + (
-            session.spec.advise(session.state, request) if session.spec.advise else []
-        ):
+        for line in list(getattr(request, "info", ())) + session.spec.advice(session.state, request):
             env.print(hanging(RichText(line, style="dim")))
         physical = session.state.dice == "physical"
         if isinstance(request, RollRequest) and ahead:
@@ -101,7 +101,7 @@ def play(env: Env, session: Session) -> None:
             else:
                 session.record(answer_event(request, roll))
                 continue
-        risk = session.spec.risk(session.state, request) if isinstance(request, Choice) and session.spec.risk else None
+        risk = session.spec.risks(session.state, request) if isinstance(request, Choice) else None
         if isinstance(request, Choice) and not risk:
             confirmed.clear()  # a choice with nothing deadly in it: the risky decision is over
         if isinstance(request, RollRequest):
@@ -114,7 +114,7 @@ def play(env: Env, session: Session) -> None:
             elif isinstance(answer, Roll) and answer.faces is None:
                 env.print(RichText("  " + total_note(answer), style="cyan"))
         elif isinstance(request, Choice):
-            best = session.spec.best(session.state, request) if session.spec.best else None
+            best = session.spec.best(session.state, request)
             answer = prompts.ask_choice(
                 request, risk=risk, best=best, confirmed=confirmed, ahead=ahead, physical=physical
             )

@@ -113,10 +113,10 @@ class Shell:
             with opened(self._env(self.name), wait=0) as session:
                 self.head = f"{session.name} ({session.meta.game})"
                 here = session.state.trackers.sections.current
-                if here is not None and session.spec.board is not None:  # the section read, in view
+                if here is not None and session.spec.provides("board"):  # the section read, in view
                     self.head += f" §{here}"  # (without a board, the figures say it: status's rows)
                 self.figures = figures(session) or ["nothing tracked yet"]
-                self.board = session.spec.board(session.state) if session.spec.board else None
+                self.board = session.spec.board_of(session.state)
                 self.pending = of_session(session)
                 if self.pending is None and session.state.trackers.fight is not None:
                     from companion.cli.pack_fight import pending_step  # a table pack's fight: its next round

@@ -51,7 +51,7 @@ def figures(session: Session) -> list[str]:
         if label == "Tally":
             out.append(text)
             continue
-        if label.upper() == "XP" and "level" not in text.lower() and session.spec.xp_to_next is not None:
+        if label.upper() == "XP" and "level" not in text.lower() and session.spec.levels:
             text += " " + _("(level {n})").format(n=level)
         out.append(f"{_(label)} {text}" if text else _(label))
     if session.state.finished:

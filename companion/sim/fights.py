@@ -114,11 +114,6 @@ class FightOddsEntry:
     outcome: str
     #: One example command line, for the help.
     example: str = ""
-    #: "module:class" of the game's probe for the exports' big moments: ``before(state, request,
-    #: event)`` the :class:`Reading` before an event, ``after(reading, state, request)`` the same
-    #: fight's after it (None when over or not countable), ``result(reading, state)`` "won", "lost" or
-    #: "fled" once that fight is over (None while it goes on). See companion/export/moments.py.
-    probe: str = ""
 
 
 #: Canonical game name (or "pack": the fights a table pack defines) → its entry (how a game plugs in:
@@ -129,35 +124,30 @@ FIGHT_ODDS: dict[str, FightOddsEntry] = {
         command="companion.games.inverted_tower.cli:odds",
         outcome="companion.games.inverted_tower.odds:fight_outcome",
         example="companion odds fight inverted-tower --mobs 2 --elite --attr 2 --hp 5 --floor 3 --daggers 1",
-        probe="companion.games.inverted_tower.moments:Probe",
     ),
     "dark-tower": FightOddsEntry(
         summary="a monster or a group: the heroes' bonus, the dice and ★ spells against the strength",
         command="companion.games.dark_tower.cli.view:odds_fight",
         outcome="companion.games.dark_tower.odds:fight_outcome",
         example="companion odds fight dark-tower --bonus 3 --strength 5 --strength 4 --health 4/6",
-        probe="companion.games.dark_tower.moments:Probe",
     ),
     "haunted-tower": FightOddsEntry(
         summary="a duel with initiative: a monster of the listing against a hero (or the fight in progress)",
         command="companion.games.haunted_tower.cli.view:odds_fight",
         outcome="companion.games.haunted_tower.odds:fight_outcome",
         example="companion odds fight haunted-tower ghoul --hp 6 --attack 3 --ac 5 --run-at 1",
-        probe="companion.games.haunted_tower.moments:Probe",
     ),
     "dragons-den": FightOddsEntry(
         summary="an exchange of attacks at the current health: a hero against a monster",
         command="companion.games.dragons_den.cli.tables:odds_fight",
         outcome="companion.games.dragons_den.odds:fight_outcome",
         example="companion odds fight dragons-den --health 8 --against 4",
-        probe="companion.games.dragons_den.moments:Probe",
     ),
     "talisman": FightOddsEntry(
         summary="a round, or a whole fight against an area's monster with the party as it stands",
         command="companion.games.adventure_in_the_dungeon.cli.fight:odds_fight",
         outcome="companion.games.adventure_in_the_dungeon.odds:fight_outcome",
         example="companion odds fight talisman 9 --round",
-        probe="companion.games.adventure_in_the_dungeon.moments:Probe",
     ),
     "pack": FightOddsEntry(
         summary="a fight your table pack defines ([fights.NAME]) against a foe: win, lose, STAMINA left, rounds",

@@ -167,7 +167,7 @@ def run_seed(seed: int, i: int) -> int:
 # ---- one run -------------------------------------------------------------------------------------
 def new_run_state(game: str, seed: int, variants: tuple[str, ...], data: dict[str, Any], hero: str | None) -> State:
     """The state ``companion new GAME --seed SEED --variant ... [--hero HERO]`` starts with, log disabled."""
-    from companion.games import load
+    from companion.contract.registry import load
     from companion.session.service import new_state
     from companion.session.state import Meta
 
@@ -189,16 +189,16 @@ def play_run(
     trace: list[tuple[Request, Any]] | None = None,
 ) -> tuple[State, RunInfo]:
     """Play one whole game; ``trace`` (if given) receives every (request, answer) in order."""
+    from companion.contract.registry import load
     from companion.dice.source import VirtualDice
     from companion.engine.requests import RollRequest
-    from companion.games import load
 
     spec = load(sim.game)
-    if spec.play is None:
+    if not spec.guided:
         raise CompanionError(_("{title} has no guided engine to simulate").format(title=spec.title))
     state = new_run_state(sim.game, seed, variants, data or {}, sim.hero)
     roll = VirtualDice(seed).roll
-    engine = spec.play(state)
+    engine = spec.engine(state)
     rolls = choices = 0
     limit = sim.max_requests
     try:

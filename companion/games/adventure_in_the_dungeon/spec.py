@@ -1,10 +1,11 @@
-"""The game's :class:`~companion.games.base.GameSpec`: its engine, screen, variants and commands."""
+"""The Adventure in the Dungeon's contract (:class:`companion.contract.game.Game`): its engine, screen,
+variants and commands, and the sheet it keeps for a party that fights from the book."""
 
+from companion.contract.game import Game, NotApplicable, Variant, one_table
 from companion.games.adventure_in_the_dungeon import engine, view
 from companion.games.adventure_in_the_dungeon.engine import table
 from companion.games.adventure_in_the_dungeon.model import Dungeon
 from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS
-from companion.games.base import GameSpec, Variant
 
 VARIANTS = {
     GORGON_EACH: Variant(
@@ -27,34 +28,51 @@ VARIANTS = {
     ),
 }
 
-GAME = GameSpec(
+
+def _guided_tallies(state: object) -> bool:
+    return bool(getattr(getattr(state, "game", None), "started", False))
+
+
+GAME = Game(
     name="talisman",
     title="The Adventure in the Dungeon",
-    variants=VARIANTS,
-    state_type=Dungeon,
-    setup=engine.setup,
-    play=engine.play,
-    gamedata=engine.read_data,
-    status=view.status,
-    advise=view.advise,
-    risk=view.risk,
-    board=view.board,
-    commands="companion.games.adventure_in_the_dungeon.cli:app",
-    hero=view.heroes_line,
     log_title="The Adventure in the Dungeon",
-    lacks={
-        "hp": "heroes take hits on their tallies (companion tally hit NAME)",
-        "xp": "heroes do not gain experience; the party wins by bringing the Talisman out",
-        "gold": "the party seeks the Talisman, not gold (companion item NAME +1 for what you carry)",
-    },
-    guided_tallies=lambda state: bool(getattr(state.game, "started", False)),
-    tracked=table.tracked,
-    needs=table.needs,
-    talisman_left=table.talisman_left,
+    variants=VARIANTS,
+    tables={},
     ways=(
         "  guided: companion runs each fight and asks your book's numbers once;",
         "  or fight from your book and keep only the sheet here: mark hits with",
         "  companion tally hit Krylla (or Xorn), roll for the Talisman after a kill",
         "  with companion talisman; companion dungeon areas shows the map.",
     ),
+    state_type=Dungeon,
+    setup=engine.setup,
+    play=engine.play,
+    refresh=NotApplicable("in guided play the rules keep the tallies: hand commands are refused (stage d)"),
+    reducers={},
+    gamedata=engine.read_data,
+    needs=table.needs,
+    tracked=table.tracked,
+    talisman_left=table.talisman_left,
+    guided_tallies=_guided_tallies,
+    lacks={
+        "hp": "heroes take hits on their tallies (companion tally hit NAME)",
+        "xp": "heroes do not gain experience; the party wins by bringing the Talisman out",
+        "gold": "the party seeks the Talisman, not gold (companion item NAME +1 for what you carry)",
+    },
+    xp_to_next=NotApplicable("heroes do not gain experience in this game"),
+    commands="companion.games.adventure_in_the_dungeon.cli:app",
+    allows=NotApplicable("no rule on the generic trackers yet beyond guided tallies (issue 35 adds them)"),
+    advise=view.advise,
+    risk=view.risk,
+    chances=NotApplicable("fight or flee is compared in stage c"),
+    status=view.status,
+    board=view.board,
+    controls=NotApplicable("the heroes' hits are tallies, changed by companion tally"),
+    hero=view.heroes_line,
+    moments="companion.games.adventure_in_the_dungeon.moments:Probe",
+    odds="talisman",
+    seats=one_table,
+    secrets=NotApplicable("a solo game: every monster and every roll is on the table"),
+    draws=NotApplicable("every roll is a die: no cup or deck"),
 )

@@ -1,6 +1,6 @@
 """What the player sees beside the prompts: the status panel and the odds before a choice or a roll.
 
-Only the shells call these (``GameSpec.status`` and ``GameSpec.advise``); the engine never does, so a
+Only the shells call these (``Game.status`` and ``Game.advise``); the engine never does, so a
 simulator playing thousands of games pays nothing for the odds.
 """
 

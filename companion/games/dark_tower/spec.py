@@ -1,10 +1,11 @@
-"""The GameSpec of this game: what the session layer, the shells and the simulator use."""
+"""The Dark Tower's contract (:class:`companion.contract.game.Game`): every member a front end needs."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.games.base import GameSpec, Variant
+from companion.contract.game import Chance, Draws, Game, NotApplicable, Variant
+from companion.contract.secrets import Seat
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
 from companion.i18n import N_
@@ -43,10 +44,10 @@ def board(state: State) -> object:
     return made(state)
 
 
-def best(state: State, request: Request) -> str | None:
-    from companion.games.dark_tower.engine.fights import best as favoured
+def chances(state: State, request: Request) -> list[Chance]:
+    from companion.games.dark_tower.engine.fights import chances as shown
 
-    return favoured(state, request)
+    return shown(state, request)
 
 
 def hero(state: State) -> str | None:
@@ -58,15 +59,24 @@ def hero(state: State) -> str | None:
     return ", ".join(f"{h.player} ({cards.title(lookup.hero_card(state, h))})" for h in g.heroes)
 
 
+def seats(state: State) -> tuple[Seat, ...]:
+    """One seat a player once the players are known (issue 38 gives each a page); the table before."""
+    g = state.game
+    if not isinstance(g, DarkTower) or not g.heroes:
+        return (Seat("table", "the table"),)
+    return tuple(Seat(h.player, h.player) for h in g.heroes)
+
+
 def _reduce(state: State, event: dict) -> None:
     from companion.games.dark_tower.rules.events import reduce
 
     reduce(state, event)
 
 
-GAME = GameSpec(
+GAME = Game(
     name="dark-tower",
     title=N_("Dark Tower (Тёмная Башня)"),
+    log_title=N_("Dark Tower"),
     variants={
         data.FIXED_MONSTERS: Variant(
             data.FIXED_MONSTERS,
@@ -75,16 +85,32 @@ GAME = GameSpec(
             "and 3) whatever the number of players; only the obstacles and items scale with the players.",
         )
     },
+    tables={},
+    ways=(),
     state_type=DarkTower,
     setup=setup,
     play=play,
+    refresh=True,
     reducers={"dark": _reduce},
+    gamedata=NotApplicable("the cards the players enter are answers in play, kept in their catalogue"),
+    needs=NotApplicable("no generic command needs a number from the players' cards"),
+    tracked=NotApplicable("the game keeps every figure in its own state, not in the generic trackers"),
+    talisman_left=NotApplicable("no Talisman in this game"),
+    guided_tallies=NotApplicable("health is the game's own (companion dark health), not a tally"),
+    lacks={},
+    xp_to_next=NotApplicable("heroes have no levels in this game"),
+    commands="companion.games.dark_tower.cli:app",
+    allows=NotApplicable("no rule on the generic trackers yet: every one is the players' (issue 35 adds them)"),
+    advise=NotApplicable("the odds are in each request's own lines and its options' hints"),
+    risk=NotApplicable("no choice kills a hero by a wrong key: a fight's roll decides"),
+    chances=chances,
     status=status,
     board=board,
-    best=best,
     controls=controls,
-    commands="companion.games.dark_tower.cli:app",
     hero=hero,
-    log_title=N_("Dark Tower"),
-    refresh=True,
+    moments="companion.games.dark_tower.moments:Probe",
+    odds="dark-tower",
+    seats=seats,
+    secrets=NotApplicable("a co-operative game: every card drawn is played face up"),
+    draws=Draws("cards drawn from the decks, and items picked at random", ("pick.", "lose.item")),
 )

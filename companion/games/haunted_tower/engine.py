@@ -11,7 +11,7 @@ Shape: a loop that reads the state fresh each time and asks the next thing:
   1d10 after a hit, the item the monster's player takes), unless the player stepped out to the menu;
 - otherwise the table menu.
 
-The game sets ``GameSpec.refresh``: when a one-shot command changes the state while a request is
+The game sets ``Game.refresh``: when a one-shot command changes the state while a request is
 waiting, the engine receives ``REFRESH``, drops what it was asking, and asks again from the new state.
 """
 
@@ -526,7 +526,7 @@ def hero_turn(state: State) -> Step:
         opts.append(Option("trade", "Trade monster chits to remove a −1 chit"))
     opts.append(Option("menu", "Other table actions (the fight waits)"))
     prompt = f"Round {f.round}: {hero.name}'s turn against the {monster.name} (HP {max(0, f.hp)}/{monster.hp})"
-    # The whole-fight odds are shown through GameSpec.advise, computed only when a person looks.
+    # The whole-fight odds are shown through Game.advise, computed only when a person looks.
     answer = yield from ask(Choice("fight.turn", prompt, tuple(opts)))
     if answer == "menu":
         return "menu"

@@ -1,10 +1,11 @@
-"""The GameSpec of this game: what the session layer, the shells and the simulator use."""
+"""The Haunted Tower's contract (:class:`companion.contract.game.Game`): every member a front end needs."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.games.base import GameSpec, Variant
+from companion.contract.game import Chance, Game, NotApplicable, Variant
+from companion.contract.secrets import Seat
 from companion.games.haunted_tower.data import DEAD_SCORE, RUN_FAIL_TURN, SPECTER_UNDEAD
 from companion.games.haunted_tower.model import HauntedTower
 
@@ -67,20 +68,17 @@ def advise(state: State, request: Request) -> list[str]:
     return fight_advice(state)
 
 
-def best(state: State, request: Request) -> str | None:
+def chances(state: State, request: Request) -> list[Chance]:
     """At a hero's turn in a fight: the attack with the best chance to win a duel to the end (the one
-    the whole-fight odds are shown for, listed first), where it can win at all."""
+    the whole-fight odds are shown for, listed first) and its chance to win."""
     if request.key != "fight.turn" or state.game is None or state.game.fight is None:
-        return None
+        return []
     from companion.games.haunted_tower.rules import lookup
     from companion.games.haunted_tower.view import best_weapon, duel_for
 
     _f, hero, monster = lookup.fighting(state)
     weapon = best_weapon(state, hero, monster)
-    if not duel_for(state, weapon).win:
-        return None  # no attack can win (the Gargoyle without magic): none is marked
-    value = f"attack:{weapon.name if weapon else ''}"
-    return value if value in getattr(request, "values", lambda: ())() else None
+    return [Chance(f"attack:{weapon.name if weapon else ''}", duel_for(state, weapon).win)]
 
 
 def status(state: State) -> list[tuple[str, object]]:
@@ -106,21 +104,45 @@ def hero_line(state: State) -> str | None:
     return ", ".join(h.name for h in heroes) or None
 
 
-GAME = GameSpec(
+def seats(state: State) -> tuple[Seat, ...]:
+    """One seat a hero once the heroes are known (issue 38 gives each a page); the table before."""
+    heroes = state.game.heroes if state.game else []
+    if not heroes:
+        return (Seat("table", "the table"),)
+    return tuple(Seat(h.name, h.name) for h in heroes)
+
+
+GAME = Game(
     name="haunted-tower",
     title="D&D The Haunted Tower",
+    log_title="D&D: The Haunted Tower",
     variants=VARIANTS,
+    tables={},
+    ways=(),
     state_type=HauntedTower,
     setup=setup,
     play=play,
-    reducers={"haunted": reduce},
-    status=status,  # type: ignore[arg-type]
-    advise=advise,
-    board=board,
-    best=best,
-    controls=controls,
-    commands="companion.games.haunted_tower.cli:app",
-    hero=hero_line,
-    log_title="D&D: The Haunted Tower",
     refresh=True,
+    reducers={"haunted": reduce},
+    gamedata=NotApplicable("every rule number is in the rulebook: nothing is asked from the player's book"),
+    needs=NotApplicable("no generic command needs a number from the players' book"),
+    tracked=NotApplicable("the game keeps every figure's health in its own state, not in the generic trackers"),
+    talisman_left=NotApplicable("no Talisman in this game"),
+    guided_tallies=NotApplicable("health is the game's own (companion haunted hp), not a tally"),
+    lacks={},
+    xp_to_next=NotApplicable("heroes have no levels in this game"),
+    commands="companion.games.haunted_tower.cli:app",
+    allows=NotApplicable("no rule on the generic trackers yet: every one is the players' (issue 35 adds them)"),
+    advise=advise,
+    risk=NotApplicable("the whole-fight odds are shown before the hero decides; no key is refused twice"),
+    chances=chances,
+    status=status,  # type: ignore[arg-type]
+    board=board,
+    controls=controls,
+    hero=hero_line,
+    moments="companion.games.haunted_tower.moments:Probe",
+    odds="haunted-tower",
+    seats=seats,
+    secrets=NotApplicable("every chit and stand-up is face up on the board"),
+    draws=NotApplicable("the players draw the chits from the board; every roll companion makes is a die"),
 )

@@ -6,7 +6,7 @@ draft leaves open (and the variants that change them) are in ``docs/rules/invert
 
 from __future__ import annotations
 
-from companion.games.base import Variant
+from companion.contract.game import Variant
 
 #: Character Creation → Attributes.
 ATTRIBUTES: tuple[str, ...] = ("STR", "DEX", "INT")

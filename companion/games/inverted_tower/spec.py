@@ -1,8 +1,8 @@
-"""The GameSpec of this game: what the session layer, the shells and the simulator use."""
+"""The Inverted Tower's contract (:class:`companion.contract.game.Game`): every member a front end needs."""
 
 from __future__ import annotations
 
-from companion.games.base import GameSpec
+from companion.contract.game import Game, NotApplicable, one_table
 
 from . import data, rules, view
 from .engine import play
@@ -10,22 +10,37 @@ from .model import Tower
 from .rules import events
 from .rules.tables import TABLES
 
-GAME = GameSpec(
+GAME = Game(
     name="inverted-tower",
     title="The Inverted Tower",
-    tables=TABLES,
+    log_title="The Inverted Tower",
     variants=data.VARIANTS,
+    tables=TABLES,
+    ways=(),
     state_type=Tower,
     setup=rules.setup,
     play=play,
+    refresh=NotApplicable("the engine reads the table fresh after each answer; its menus are asked again in stage d"),
     reducers=events.REDUCERS,
-    status=view.status,
-    advise=view.advise,
-    risk=view.risk,
-    board=view.board,
-    best=view.best,
+    gamedata=NotApplicable("every rule number is in the draft: nothing is asked from the player's book"),
+    needs=NotApplicable("no one-shot command needs a number from the player's book"),
+    tracked=NotApplicable("the game's own state follows its own events, not the generic trackers"),
+    talisman_left=NotApplicable("no Talisman in this game"),
+    guided_tallies=NotApplicable("the hero's health is HP, not a tally"),
+    lacks={},
     xp_to_next=rules.xp_to_next,
     commands="companion.games.inverted_tower.cli:app",
+    allows=NotApplicable("no rule on the generic trackers yet: every one is the player's (issue 35 adds them)"),
+    advise=view.advise,
+    risk=view.risk,
+    chances=view.chances,
+    status=view.status,
+    board=view.board,
+    controls=NotApplicable("the page's controls are the generic trackers' (HP, XP, gold)"),
     hero=view.hero,
-    log_title="The Inverted Tower",
+    moments="companion.games.inverted_tower.moments:Probe",
+    odds="inverted-tower",
+    seats=one_table,
+    secrets=NotApplicable("a solo game: every roll and every room is on the table"),
+    draws=NotApplicable("every roll is a die: no cup or deck"),
 )

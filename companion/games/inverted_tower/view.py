@@ -19,6 +19,7 @@ from .model import Fight, Tower
 from .odds import FightOdds, fight_odds, percent, summary
 
 if TYPE_CHECKING:
+    from companion.contract.game import Chance
     from companion.engine.requests import Request
     from companion.session.state import State
 
@@ -234,11 +235,9 @@ def board(state: State) -> Any:
     return Board((hero,), fight, title, tuple(rest))
 
 
-def best(state: State, request: Request) -> str | None:
-    """The fight choice with the highest chance to win (no further potions counted)."""
-    chances = risk(state, request)
-    options = {o.value for o in getattr(request, "options", ())}
-    shown = {k: v for k, v in chances.items() if k in options}
-    if not shown:
-        return None
-    return min(shown, key=lambda k: shown[k])
+def chances(state: State, request: Request) -> list[Chance]:
+    """Each fight choice shown with odds and its chance to win (no further potions counted): a fight
+    is to the end, so the chance to win is the chance not to die."""
+    from companion.contract.game import Chance
+
+    return [Chance(value, 1 - death) for value, death in risk(state, request).items()]

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.contract.game import Need
 from companion.errors import InputError
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.engine.numbers import ask_field
 from companion.games.adventure_in_the_dungeon.engine.words import cure_words
-from companion.games.base import Need
 from companion.session.trackers import Tally
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def party(state: State) -> None:
 
 
 def needs(state: State, event: dict[str, Any]) -> list[Need]:
-    """The book's numbers a tally or Talisman event needs first (see :class:`companion.games.base.Need`)."""
+    """The book's numbers a tally or Talisman event needs first (see :class:`companion.contract.game.Need`)."""
     kind = event.get("t")
     if kind == "tally" and event.get("op") != "add":
         i = hero_named(str(event.get("name", "")))

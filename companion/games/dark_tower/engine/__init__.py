@@ -55,7 +55,7 @@ def refreshed(state: State, flow: Flow) -> Flow:
     """Run one step, answering :data:`REFRESH` (a one-shot command changed the table) for it.
 
     The fold sends ``REFRESH`` instead of an answer when a one-shot event (``companion dark ...``)
-    is folded while a request waits (``GameSpec.refresh``). If the event changed the table (the game's
+    is folded while a request waits (``Game.refresh``). If the event changed the table (the game's
     state: a card drawn, a trade, a hero's health, a deck count), the step is dropped and the loop asks
     again from the fresh state, so the player's next answer goes to a question built from what is on the
     table now. If it changed only the card catalogue (``companion dark card``), the question keeps its

@@ -23,8 +23,7 @@ from companion.games.dark_tower.rules.lookup import game
 from companion.i18n import _, ngettext, number, pair
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
+    from companion.contract.game import Chance
     from companion.engine.requests import Request
     from companion.session.state import State
 
@@ -235,20 +234,19 @@ def _win_hint(state: State, plan: Plan) -> str:
     return _("{bonus}, win {p}").format(bonus=f"{won[0]:+d}", p=pct(won[1].win))
 
 
-def best(state: State, request: Request) -> str | None:
-    """At "call another player to help?": the way to fight with the highest chance to win (alone
-    where calling a helper wins no more often)."""
+def chances(state: State, request: Request) -> list[Chance]:
+    """At "call another player to help?": each way to fight and its chance to win (the best is alone
+    where calling a helper wins no more often: alone is listed first)."""
+    from companion.contract.game import Chance
+
     if not isinstance(request, Choice) or request.key != "fight.help":
-        return None
-    chances: list[tuple[Fraction, str]] = []
+        return []
+    out: list[Chance] = []
     for option in request.options:
         won = _win(state, Plan() if option.value == "alone" else Plan(helper=int(option.value)))
         if won is not None:
-            chances.append((won[1].win, option.value))
-    if not chances:
-        return None
-    top = max(p for p, _v in chances)
-    return next(v for p, v in chances if p == top)
+            out.append(Chance(option.value, won[1].win))
+    return out
 
 
 def _verdict(total: int, strength: int) -> str:

@@ -127,7 +127,10 @@ class LiveAnswers:
             raise InputError(error)
         if isinstance(request, RollRequest):
             roll = self._roll(request)
-            self.rolls.append({"expr": str(request.expr), **roll_payload(roll)})
+            payload: dict[str, Any] = {"expr": str(request.expr), **roll_payload(roll)}
+            if request.virtual:  # a draw from a cup companion keeps, not a die (Game.draws)
+                payload["draw"] = True
+            self.rolls.append(payload)
             return roll
         if isinstance(request, Choice):
             queue = self.choices.get(request.key)

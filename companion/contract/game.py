@@ -1,0 +1,389 @@
+"""The game contract: one :class:`Game` per game, every member provided or declared not applicable.
+
+A game is built once, in its package's ``spec.py``, as ``GAME = Game(...)`` with **every** member
+named (there are no defaults): a member the game does not have is ``NotApplicable("the reason")``.
+A game that leaves a member out fails to build (a ``TypeError`` naming it), and one that gives a
+member of the wrong kind fails :meth:`Game.__post_init__` with a ``TypeError`` naming it, at import,
+so ``tests/test_every_game.py`` and every other test that loads the game catch it.
+
+Front ends ask the game through its methods (:meth:`Game.status_rows`, :meth:`Game.advice`,
+:meth:`Game.best`, :meth:`Game.board_of` ...): each one gives the member's answer, or the
+declared empty answer where the member is not applicable, so no front end tests for a missing hook
+or reads a game's raw state to guess. What is hidden passes one filter,
+:func:`companion.contract.secrets.view_for`.
+
+The members, by what they are for:
+
+- **identity**: ``name``, ``title``, ``log_title`` (the log's headline), ``variants``, ``tables`` (the
+  ``DR NAME`` tables), ``ways`` (the lines ``companion new`` prints about the other way to play);
+- **the model**: ``state_type`` (the dataclass kept in ``State.game``), ``setup`` (fill a new state);
+- **the engine**: ``play`` (the guided engine, a generator of requests), ``refresh`` (True: the
+  engine takes :data:`~companion.engine.requests.REFRESH` at every request and asks again from the
+  table as it stands after a hand command), ``reducers`` (the game's own one-shot events),
+  ``gamedata``, ``needs``, ``tracked``, ``talisman_left``, ``guided_tallies``, ``lacks``,
+  ``xp_to_next``, ``commands`` (its one-shot command group), ``allows`` (the game's word on a generic
+  tracker command, before it is recorded);
+- **the pending step**: ``advise`` (odds and advice lines), ``risk`` (each option's chance of death),
+  ``chances`` (each option shown with odds, and its chance of a good end: the best option is the
+  highest, running away included);
+- **the screens**: ``status`` (rows), ``board`` (the bar and the page), ``controls`` (the page's
+  buttons), ``hero`` (the log's hero line);
+- **moments and odds**: ``moments`` (the exports' probe), ``odds`` (its ``companion odds fight`` entry);
+- **the table's people and secrets**: ``seats``, ``secrets`` (:mod:`companion.contract.secrets`),
+  ``draws`` (which rolls are draws from a cup or a deck, not dice).
+
+This module sits below the session layer: a game's state is ``Any`` here (it is
+:class:`companion.session.state.State`, which imports this module, not the reverse).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from companion.contract.secrets import Seat, Secret
+
+if TYPE_CHECKING:  # below the session layer: the engine's requests are plain data, imported for types only
+    from companion.engine.requests import Request
+
+#: A session's state (:class:`companion.session.state.State`): ``Any`` at this layer, below the session.
+State = Any
+
+
+@dataclass(frozen=True)
+class NotApplicable:
+    """A member a game does not have, and why: ``NotApplicable("no guided play: a table assistant")``.
+
+    It is false (``if game.play``), and a front end that wants to say why reads ``reason``."""
+
+    reason: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.reason, str) or not self.reason.strip():
+            raise TypeError("NotApplicable needs the reason, in words")
+
+    def __bool__(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named reading of the rules, or an open question of the author's, that changes play."""
+
+    name: str
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Need:
+    """A number from the player's own book that a one-shot command needs before it can act: the
+    ``gamedata`` key it is kept under, the request that asks for it at a terminal (kept in the player's
+    catalogue for every next game), and the one line that refuses the command without a terminal
+    (saying where the number is and the command that gives it once)."""
+
+    key: str
+    request: Request
+    refusal: str
+
+
+@dataclass(frozen=True)
+class Chance:
+    """One option of a step shown with odds, and its chance of a good end (a won fight, a run that
+    gets away): :meth:`Game.best` is the option with the highest."""
+
+    value: str
+    chance: Fraction | float
+    #: What the chance is of, in words ("win", "get away").
+    of: str = "win"
+
+
+@dataclass(frozen=True)
+class Draws:
+    """The rolls that are draws from a cup or a deck (a chit, a card), not dice: the dice audit and the
+    page's dice section leave them out (issue 34), and the log may call them draws.
+
+    ``keys`` are the request keys (or their prefixes, ending in ``.``) a draw answers; a game's own
+    one-shot event marks a draw's payload with ``"draw": true``."""
+
+    what: str
+    keys: tuple[str, ...]
+
+    def answers(self, key: str) -> bool:
+        return any(key == k or (k.endswith(".") and key.startswith(k)) for k in self.keys)
+
+    def is_draw(self, event: dict[str, Any], payload: dict[str, Any]) -> bool:
+        """Whether ``payload`` (a roll that ``event`` holds) is a draw."""
+        if payload.get("draw"):
+            return True
+        return event.get("t") == "answer" and self.answers(str(event.get("key", "")))
+
+
+#: The kind of value each member takes: "call" (a function), "text", "map", "lines", "flag", "type",
+#: "seats", "secrets", "draws"; a member marked ``na`` may be declared NotApplicable instead.
+_KINDS: dict[str, tuple[str, bool]] = {
+    "name": ("text", False),
+    "title": ("text", False),
+    "log_title": ("text", False),
+    "variants": ("map", False),
+    "tables": ("map", False),
+    "ways": ("lines", False),
+    "state_type": ("type", True),
+    "setup": ("call", True),
+    "play": ("call", True),
+    "refresh": ("flag", True),
+    "reducers": ("map", False),
+    "gamedata": ("call", True),
+    "needs": ("call", True),
+    "tracked": ("call", True),
+    "talisman_left": ("call", True),
+    "guided_tallies": ("call", True),
+    "lacks": ("map", False),
+    "xp_to_next": ("call", True),
+    "commands": ("text", True),
+    "allows": ("call", True),
+    "advise": ("call", True),
+    "risk": ("call", True),
+    "chances": ("call", True),
+    "status": ("call", True),
+    "board": ("call", True),
+    "controls": ("call", True),
+    "hero": ("call", True),
+    "moments": ("text", True),
+    "odds": ("text", True),
+    "seats": ("call", False),
+    "secrets": ("secrets", True),
+    "draws": ("draws", True),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game:
+    """What every front end needs from a game. Every member is named when the game is built."""
+
+    # ---- identity ----------------------------------------------------------------------------
+    name: str
+    title: str
+    #: The markdown log's headline.
+    log_title: str
+    variants: dict[str, Variant]
+    #: Tables a ``DR NAME`` reads, by name (``{}``: the game has none).
+    tables: dict[str, Any]
+    #: Lines ``companion new`` prints after "Next: companion play": the other way to play (``()``: none).
+    ways: tuple[str, ...]
+    # ---- the model ---------------------------------------------------------------------------
+    #: The dataclass of the game's own state in ``State.game``.
+    state_type: type | NotApplicable
+    #: Fill a new session's state (trackers, game state) from its meta.
+    setup: Callable[[State], None] | NotApplicable
+    # ---- the engine --------------------------------------------------------------------------
+    #: The guided engine; yields requests and reads and changes the state.
+    play: Callable[[State], Any] | NotApplicable
+    #: True: ``play`` accepts :data:`companion.engine.requests.REFRESH` at every yield, and the fold
+    #: sends it after a one-shot event changes the table while the engine waits, so the pending step
+    #: is always built from the table as it stands. (False is no answer: a stale step is a defect.)
+    refresh: bool | NotApplicable
+    #: Reducers for the game's own one-shot events, by event type ``t``.
+    reducers: dict[str, Callable[[State, dict[str, Any]], None]]
+    #: Called after a ``gamedata`` event stored the player's numbers in ``state.data``: the game may
+    #: read them at once; returns the values the log lists.
+    gamedata: Callable[[State, dict[str, Any]], dict[str, Any]] | NotApplicable
+    #: The numbers from the player's book a generic one-shot event needs first (:class:`Need`).
+    needs: Callable[[State, dict[str, Any]], list[Need]] | NotApplicable
+    #: A game that keeps its own state in step with the generic trackers: called for every generic
+    #: event with a function that folds it.
+    tracked: Callable[[State, dict[str, Any], Callable[[], None]], None] | NotApplicable
+    #: For ``companion talisman``: the monsters left alive after the kill being rolled for (None: not
+    #: known); raises InputError when no kill waits for its roll.
+    talisman_left: Callable[[State], int | None] | NotApplicable
+    #: True when guided play keeps the tallies: ``tally`` changes by hand are refused.
+    guided_tallies: Callable[[State], bool] | NotApplicable
+    #: Trackers the game does not have (``hp``, ``xp``, ``gold``), each with what to use instead.
+    lacks: dict[str, str]
+    #: XP needed to go from ``level`` to the next one.
+    xp_to_next: Callable[[int], int] | NotApplicable
+    #: A typer app of the game's own one-shot commands, as "module:attribute".
+    commands: str | NotApplicable
+    #: The game's word on a generic tracker event (``hp``, ``xp``, ``gold``, ``item``, ``tally``,
+    #: ``talisman``, ``room``, ``floor``) before it is recorded: None allows it, a line refuses it
+    #: (the rule, and the game's own command for it). Not applicable: every generic command is the
+    #: player's (a declared choice, with the reason).
+    allows: Callable[[State, dict[str, Any]], str | None] | NotApplicable
+    # ---- the pending step --------------------------------------------------------------------
+    #: Extra lines (odds, advice) to show before a request.
+    advise: Callable[[State, Request], list[str]] | NotApplicable
+    #: Each option's chance of death at a choice (value → probability), where a wrong key can kill.
+    risk: Callable[[State, Request], dict[str, float]] | NotApplicable
+    #: Every option of a choice shown with odds, each with its chance of a good end (a won fight, a
+    #: run that gets away): :meth:`best` is the highest, running away and fleeing included.
+    chances: Callable[[State, Request], list[Chance]] | NotApplicable
+    # ---- the screens -------------------------------------------------------------------------
+    #: Rows for the status panel: (label, value) pairs, in order.
+    status: Callable[[State], list[tuple[str, Any]]] | NotApplicable
+    #: The table at a glance (:class:`companion.engine.board.Board`), or None where nothing is on it.
+    board: Callable[[State], Any] | NotApplicable
+    #: The buttons of the game's own figures a player changes by hand (:class:`companion.engine.board.Control`).
+    controls: Callable[[State], list[Any]] | NotApplicable
+    #: One line for the log's front matter ``hero`` key (None: the session's hero).
+    hero: Callable[[State], str | None] | NotApplicable
+    # ---- moments and odds --------------------------------------------------------------------
+    #: "module:class" of the game's probe for the exports' big moments: ``before(state, request, event)``
+    #: the :class:`companion.sim.fights.Reading` before an event, ``after(reading, state, request)`` the
+    #: same fight's after it (None when over or not countable), ``result(reading, state)`` "won", "lost"
+    #: or "fled" once that fight is over (None while it goes on). See companion/export/moments.py.
+    moments: str | NotApplicable
+    #: The name of its entry in ``companion odds fight`` (:data:`companion.sim.fights.FIGHT_ODDS`).
+    odds: str | NotApplicable
+    # ---- the table's people and secrets ------------------------------------------------------
+    #: The seats at the table (solo: one ``table`` seat), for the state as it stands.
+    seats: Callable[[State], tuple[Seat, ...]]
+    #: What the rules hide, from whom and until when (:class:`companion.contract.secrets.Secret`).
+    secrets: tuple[Secret, ...] | NotApplicable
+    #: Which rolls are draws from a cup or a deck, not dice.
+    draws: Draws | NotApplicable
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            kind, na = _KINDS[f.name]
+            value = getattr(self, f.name)
+            if isinstance(value, NotApplicable):
+                if not na:
+                    raise TypeError(f"{self.name}: {f.name} must be provided (it cannot be not applicable)")
+                continue
+            if not _fits(kind, value):
+                raise TypeError(
+                    f"{self.name}: {f.name} must be {kind} or NotApplicable(reason), not {type(value).__name__}"
+                )
+
+    # ---- asking the game (front ends call these, never the members' None) ---------------------
+    def provides(self, member: str) -> bool:
+        """Whether ``member`` is provided (not declared not applicable)."""
+        return not isinstance(getattr(self, member), NotApplicable)
+
+    def why_not(self, member: str) -> str:
+        """The reason ``member`` is not applicable ("" when it is provided)."""
+        value = getattr(self, member)
+        return value.reason if isinstance(value, NotApplicable) else ""
+
+    @property
+    def guided(self) -> bool:
+        """Whether the game has guided play (an engine ``next`` and ``play`` run)."""
+        return self.provides("play")
+
+    @property
+    def refreshes(self) -> bool:
+        return self.refresh is True
+
+    @property
+    def levels(self) -> bool:
+        """Whether XP counts towards levels (else XP is a plain count)."""
+        return self.provides("xp_to_next")
+
+    def new_game(self, state: State) -> None:
+        if self.provides("setup"):
+            self.setup(state)  # type: ignore[operator]
+
+    def engine(self, state: State) -> Any:
+        """The guided engine over ``state``; a game without one raises with its declared reason."""
+        if not self.provides("play"):
+            raise TypeError(f"{self.name} has no guided play: {self.why_not('play')}")
+        return self.play(state)  # type: ignore[operator]
+
+    def xp_needed(self, level: int) -> int | None:
+        return self.xp_to_next(level) if self.provides("xp_to_next") else None  # type: ignore[operator]
+
+    def read_data(self, state: State, values: dict[str, Any]) -> dict[str, Any]:
+        return self.gamedata(state, values) if self.provides("gamedata") else values  # type: ignore[operator]
+
+    def needs_for(self, state: State, event: dict[str, Any]) -> list[Need]:
+        return list(self.needs(state, event)) if self.provides("needs") else []  # type: ignore[operator]
+
+    def keeps_tallies(self, state: State) -> bool:
+        return bool(self.guided_tallies(state)) if self.provides("guided_tallies") else False  # type: ignore[operator]
+
+    def refusal(self, state: State, event: dict[str, Any]) -> str | None:
+        """The game's refusal of a generic tracker event (one line), or None: it may be recorded."""
+        return self.allows(state, event) if self.provides("allows") else None  # type: ignore[operator]
+
+    def status_rows(self, state: State) -> list[tuple[str, Any]]:
+        return list(self.status(state)) if self.provides("status") else []  # type: ignore[operator]
+
+    def advice(self, state: State, request: Request) -> list[str]:
+        return list(self.advise(state, request)) if self.provides("advise") else []  # type: ignore[operator]
+
+    def risks(self, state: State, request: Request) -> dict[str, float]:
+        return dict(self.risk(state, request)) if self.provides("risk") else {}  # type: ignore[operator]
+
+    def option_chances(self, state: State, request: Request) -> list[Chance]:
+        """The options of ``request`` shown with odds, each with its chance (only options it offers)."""
+        from companion.engine.requests import Choice
+
+        if not self.provides("chances") or not isinstance(request, Choice):
+            return []
+        offered = set(request.values())
+        return [c for c in self.chances(state, request) if c.value in offered]  # type: ignore[operator]
+
+    def best(self, state: State, request: Request) -> str | None:
+        """The option with the highest chance of a good end among every option shown with odds
+        (running away included); the first of equals; None where none can end well."""
+        shown = self.option_chances(state, request)
+        if not shown:
+            return None
+        top = max(shown, key=lambda c: c.chance)  # max keeps the first of equals
+        return top.value if top.chance > 0 else None
+
+    def board_of(self, state: State) -> Any:
+        """The table at a glance (a Board), or None where the game shows none now."""
+        return self.board(state) if self.provides("board") else None  # type: ignore[operator]
+
+    def controls_of(self, state: State) -> list[Any]:
+        return list(self.controls(state)) if self.provides("controls") else []  # type: ignore[operator]
+
+    def hero_line(self, state: State) -> str | None:
+        """The log's hero line: the game's, else the session's hero."""
+        line = self.hero(state) if self.provides("hero") else None  # type: ignore[operator]
+        return line if line is not None else state.hero
+
+    def seats_of(self, state: State) -> tuple[Seat, ...]:
+        return tuple(self.seats(state))
+
+    def is_draw(self, event: dict[str, Any], payload: dict[str, Any]) -> bool:
+        """Whether a roll ``payload`` of ``event`` is a draw from a cup or a deck (not a die)."""
+        return self.draws.is_draw(event, payload) if isinstance(self.draws, Draws) else False
+
+    def probe(self) -> Any:
+        """A fresh probe of the game's fights for one replay (companion/export/moments.py), or None."""
+        if not self.provides("moments"):
+            return None
+        import importlib
+
+        module, _sep, attr = str(self.moments).partition(":")
+        return getattr(importlib.import_module(module), attr)()
+
+
+def _fits(kind: str, value: Any) -> bool:
+    if kind == "call":
+        return callable(value)
+    if kind == "text":
+        return isinstance(value, str) and bool(value)
+    if kind == "map":
+        return isinstance(value, dict)
+    if kind == "lines":
+        return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+    if kind == "flag":
+        return value is True  # False would be a stale step: declare NotApplicable(reason) instead
+    if kind == "type":
+        return isinstance(value, type)
+    if kind == "secrets":
+        return isinstance(value, tuple) and bool(value) and all(isinstance(v, Secret) for v in value)
+    if kind == "draws":
+        return isinstance(value, Draws)
+    return False
+
+
+#: One seat for a game a single player (or one table) plays.
+def one_table(state: State) -> tuple[Seat, ...]:
+    """The seats of a game played at one screen: the ``table`` seat."""
+    return (Seat("table", "the table"),)
