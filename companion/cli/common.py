@@ -69,6 +69,8 @@ def check_name(*names: str | None) -> None:
 def dump_state(session: Any) -> dict[str, Any]:
     from companion.session import codec
 
-    state = codec.dump(session.state)
+    seen = session.spec.view(session.state)  # the one filter: what the public may see
+    state = codec.dump(seen.state(session.state))
     state.pop("log", None)
-    return {"session": session.name, "game": session.meta.game, "events": session.count, "state": state}
+    data = {"session": session.name, "game": session.meta.game, "events": session.count, "state": state}
+    return data | {"withheld": [s.what for s in seen.withheld]}

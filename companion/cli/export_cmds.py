@@ -47,17 +47,18 @@ def _make(fmt: str, source: Source) -> str:
 
         from companion.export.document import document
 
-        return json.dumps(document(source), ensure_ascii=False, indent=1) + "\n"
+        return source.shown(json.dumps(document(source), ensure_ascii=False, indent=1) + "\n")
     from companion.export.replay import replay
 
+    played = source.played or source.events  # the replay folds the events as recorded, and filters each step
     if fmt == "lonelog":
         from companion.export.lonelog import render
 
-        return render(source, replay(source.meta, source.events))
+        return source.shown(render(source, replay(source.meta, played, view=source.view)))
     from companion.export.html import page
     from companion.export.moments import probe_for
 
-    return page(source, replay(source.meta, source.events, probe_for(source.meta.game)))
+    return source.shown(page(source, replay(source.meta, played, probe_for(source.meta.game), view=source.view)))
 
 
 def _check_format(fmt: str) -> str:
@@ -291,6 +292,28 @@ Examples:
 """
 
 
+def _public_events(env: Env, name: str) -> list[dict[str, Any]]:
+    """A session's events as the public may see them (the one filter): a draw that gives a kept
+    secret away is withheld, and not counted. A session held elsewhere (a shell, a page) is not
+    waited for: every secret of its game then counts as kept."""
+    from companion.cli.kit import opened, store
+    from companion.contract.registry import load
+    from companion.contract.secrets import PUBLIC, View
+    from companion.errors import CompanionError
+
+    files = store(env).open(name)
+    events = files.read_events()
+    game = load(files.read_meta()["meta"]["game"])
+    if not game.provides("secrets"):
+        return events
+    try:
+        with opened(env, name=name, wait=0) as session:
+            view = session.spec.view(session.state)
+    except CompanionError:
+        view = View(PUBLIC, tuple(game.secrets), ())  # type: ignore[arg-type]
+    return view.events(events)
+
+
 def audit(
     ctx: typer.Context,
     session: Annotated[
@@ -312,7 +335,7 @@ def audit(
     names = st.slugs() if every else [session or require_name(env)]
     rolls = Rolls()
     for name in names:
-        part = collect(st.open(name).read_events())
+        part = collect(_public_events(env, name))
         rolls.faces += part.faces
         rolls.unknown += part.unknown
         rolls.amended += part.amended

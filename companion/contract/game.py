@@ -43,7 +43,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from companion.contract.secrets import Seat, Secret
+from companion.contract.secrets import PUBLIC, Seat, Secret, View, view_for
 
 if TYPE_CHECKING:  # below the session layer: the engine's requests are plain data, imported for types only
     from companion.engine.requests import Request
@@ -307,11 +307,23 @@ class Game:
         """The game's refusal of a generic tracker event (one line), or None: it may be recorded."""
         return self.allows(state, event) if self.provides("allows") else None  # type: ignore[operator]
 
-    def status_rows(self, state: State) -> list[tuple[str, Any]]:
-        return list(self.status(state)) if self.provides("status") else []  # type: ignore[operator]
+    # What a front end shows passes the game's one filter (:mod:`companion.contract.secrets`): each
+    # method below reads the state as ``viewer`` may see it (the public, unless a seat is named).
+    def view(self, state: State, viewer: str = PUBLIC) -> View:
+        """What ``viewer`` may see of ``state``: the one filter every output passes through."""
+        return view_for(self.secrets, state, viewer)
 
-    def advice(self, state: State, request: Request) -> list[str]:
-        return list(self.advise(state, request)) if self.provides("advise") else []  # type: ignore[operator]
+    def status_rows(self, state: State, viewer: str = PUBLIC) -> list[tuple[str, Any]]:
+        if not self.provides("status"):
+            return []
+        seen = self.view(state, viewer)
+        return list(self.status(seen.state(state)))  # type: ignore[operator]
+
+    def advice(self, state: State, request: Request, viewer: str = PUBLIC) -> list[str]:
+        if not self.provides("advise"):
+            return []
+        seen = self.view(state, viewer)
+        return [seen.text(line) for line in self.advise(seen.state(state), request)]  # type: ignore[operator]
 
     def risks(self, state: State, request: Request) -> dict[str, float]:
         return dict(self.risk(state, request)) if self.provides("risk") else {}  # type: ignore[operator]
@@ -334,17 +346,23 @@ class Game:
         top = max(shown, key=lambda c: c.chance)  # max keeps the first of equals
         return top.value if top.chance > 0 else None
 
-    def board_of(self, state: State) -> Any:
+    def board_of(self, state: State, viewer: str = PUBLIC) -> Any:
         """The table at a glance (a Board), or None where the game shows none now."""
-        return self.board(state) if self.provides("board") else None  # type: ignore[operator]
+        if not self.provides("board"):
+            return None
+        return self.board(self.view(state, viewer).state(state))  # type: ignore[operator]
 
-    def controls_of(self, state: State) -> list[Any]:
-        return list(self.controls(state)) if self.provides("controls") else []  # type: ignore[operator]
+    def controls_of(self, state: State, viewer: str = PUBLIC) -> list[Any]:
+        if not self.provides("controls"):
+            return []
+        return list(self.controls(self.view(state, viewer).state(state)))  # type: ignore[operator]
 
-    def hero_line(self, state: State) -> str | None:
+    def hero_line(self, state: State, viewer: str = PUBLIC) -> str | None:
         """The log's hero line: the game's, else the session's hero."""
-        line = self.hero(state) if self.provides("hero") else None  # type: ignore[operator]
-        return line if line is not None else state.hero
+        seen = self.view(state, viewer)
+        line = self.hero(seen.state(state)) if self.provides("hero") else None  # type: ignore[operator]
+        line = line if line is not None else state.hero
+        return seen.text(line) if line else line
 
     def seats_of(self, state: State) -> tuple[Seat, ...]:
         return tuple(self.seats(state))

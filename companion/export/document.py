@@ -42,6 +42,8 @@ def document(source: Source) -> dict[str, Any]:
             "hero": source.hero,
             "finished": state.finished,
         },
+        #: What the rules still hide (withheld below until the game reveals it).
+        "withheld": [s.what for s in source.view.withheld],
         "events": source.events,
         "state": folded,
         "dice_audit": [a.to_json() for a in audit(rolls.faces)],

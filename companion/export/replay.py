@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.contract.registry import load
+from companion.contract.secrets import OPEN, View
 from companion.engine.requests import Request
 from companion.export.sheet import Sheet, sheet_of
 from companion.i18n import _
@@ -126,7 +127,7 @@ def figures(game: Any) -> list[tuple[str, int, int | None, int | None]]:
             if item is None or isinstance(item, (str, int, float, dict, list)):
                 continue
             name, health = _name(item), _health(item)
-            if name and health is not None:
+            if name and health is not None and health[1] != 0:  # no health to chart: a face-down stand-in
                 level = getattr(item, "level", None)
                 out.append((name, health[0], health[1], level if isinstance(level, int) else None))
     return out
@@ -173,12 +174,14 @@ def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict
     return out
 
 
-def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None) -> Replay:
+def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None, view: View = OPEN) -> Replay:
     """Fold ``events`` from the start, keeping every step; ``probe`` (a game's, see
-    :func:`companion.export.moments.probe_for`) reads the fights along the way."""
+    :func:`companion.export.moments.probe_for`) reads the fights along the way. What is kept of each
+    step (the charts' numbers, Lonelog's sheet) is read through ``view``, the export's one filter: a
+    secret kept at the end was kept at every step before it (a game reveals, it never hides again)."""
     spec = load(meta.game)
     fold = Fold(spec, new_state(spec, meta), amended=amendments(events))
-    result = Replay(meta, fold.state, start=sheet_of(fold.state))
+    result = Replay(meta, fold.state, start=sheet_of(view.state(fold.state)))
     fights: dict[Any, Reading] = {}  # every fight read and not over: its last reading
     for event in events:
         request = fold.pending
@@ -189,6 +192,7 @@ def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None) -> Repla
         before = len(fold.state.log.entries)
         fold.apply(event)
         state = fold.state
+        shown = view.state(state)
         after = None
         ended: dict[Any, str] = {}
         if probe is not None:
@@ -205,12 +209,12 @@ def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None) -> Repla
                 event=event,
                 request=request,
                 entries=state.log.entries[before:],
-                values=_values(state, result.kinds, result.maxima),
+                values=_values(shown, result.kinds, result.maxima),
                 fight=fight_on(state.game) or state.trackers.fight is not None,  # a game's or a pack's fight
                 before=before_reading,
                 after=after,
                 ended=ended,
-                sheet=sheet_of(state),
+                sheet=sheet_of(shown),
             )
         )
     _trim_figures(result)

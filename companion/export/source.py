@@ -1,10 +1,20 @@
-"""What every export is made from: a session's meta, events, folded state and markdown log."""
+"""What every export is made from: a session's meta, events, folded state and markdown log, as the
+public may see them.
+
+The one filter (:func:`companion.contract.secrets.view_for`, through ``Game.view``) is applied here,
+once, for every export: ``state`` has the game's kept secrets masked, ``events`` has the answers that
+would give them away withheld, ``markdown`` and ``hero`` name none of them, and :meth:`Source.shown`
+passes a finished export's text through the same filter. Only :attr:`played` (the events as
+recorded) is the replay's to fold again; what the replay reads from each step is filtered too
+(companion/export/replay.py).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion.contract.secrets import OPEN, View
 from companion.session.state import Meta, State
 
 if TYPE_CHECKING:
@@ -14,13 +24,19 @@ if TYPE_CHECKING:
 @dataclass
 class Source:
     meta: Meta
+    #: The events as the public may see them (a secret draw's answer withheld).
     events: list[dict[str, Any]]
+    #: The folded state as the public may see it (the game's kept secrets masked).
     state: State
     #: The game's title as the log shows it.
     title: str
     hero: str | None
     #: The markdown log, exactly as ``companion export --format md`` writes it.
     markdown: str
+    #: The filter every output of this export passes through.
+    view: View = field(default=OPEN)
+    #: The events as recorded: only the replay folds them (and filters what it reads of each step).
+    played: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def of(cls, session: Session) -> Source:
@@ -28,16 +44,23 @@ class Source:
         events = session.files.read_events()
         session.rebuild(events)
         state = session.state
+        view = session.spec.view(state)
         return cls(
             meta=session.meta,
-            events=events,
-            state=state,
+            events=view.events(events),
+            state=view.state(state),
             title=session.spec.log_title,
             hero=session.spec.hero_line(state),
             markdown=session.log_text(),
+            view=view,
+            played=events,
         )
 
     @property
     def date(self) -> str:
         """The day play last went on (YYYY-MM-DD)."""
         return (self.state.updated or self.meta.created or "")[:10]
+
+    def shown(self, text: str) -> str:
+        """A finished export's text as the public may see it (the last guard of the one filter)."""
+        return self.view.text(text)

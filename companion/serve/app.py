@@ -106,7 +106,7 @@ class _Site:
         t = self.table
         assert t.view is not None
         body = page.fragment(t.view, self.token, chosen=chosen, error=error) if chosen or error else t.html
-        return page.page(t.view, body)
+        return t.view.shown(page.page(t.view, body))
 
     async def part(self, request: Request) -> Response:
         if not allowed(request, self.token, self.address):
@@ -114,7 +114,7 @@ class _Site:
         chosen = self._chosen(request)
         t = self.table
         assert t.view is not None
-        html = page.fragment(t.view, self.token, chosen=chosen) if chosen else t.html
+        html = t.view.shown(page.fragment(t.view, self.token, chosen=chosen)) if chosen else t.html
         return JSONResponse({"version": t.version, "html": html})
 
     async def ping(self, request: Request) -> Response:

@@ -125,7 +125,7 @@ class Table(Shell):
 
         self.version += 1
         self.view = build(self)
-        self.html = fragment(self.view, self.token)
+        self.html = self.view.shown(fragment(self.view, self.token))
         self.message = event_message(self.version, self.html)
         self.hub.publish(self.message)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from companion.contract.secrets import OPEN
+from companion.contract.secrets import View as SecretsView
 from companion.i18n import _
 
 if TYPE_CHECKING:
@@ -53,17 +55,26 @@ class View:
     finished: str = ""
     error: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The one filter the page was made through (companion/contract/secrets.py): every html made from
+    #: this view passes it again before it is sent (:meth:`shown`).
+    secrets: SecretsView = field(default=OPEN, compare=False, repr=False)
+
+    def shown(self, html: str) -> str:
+        return self.secrets.text(html)
 
 
 def of_session(session: Session, version: int, pending: Pending | None, board: Board | None) -> View:
     from companion.serve.controls import controls
 
     state = session.state
+    # The one filter: the page (and the stream that carries it) shows what the public may see.
+    seen = session.spec.view(state)
+    pending = seen.pending(pending)
     figures: tuple[str, ...] = ()
     if board is None:
         from companion.shell.toolbar import figures as status_figures
 
-        figures = tuple(status_figures(session))
+        figures = tuple(seen.text(line) for line in status_figures(session))
     return View(
         version=version,
         session=session.name,
@@ -75,9 +86,10 @@ def of_session(session: Session, version: int, pending: Pending | None, board: B
         board=board,
         figures=figures,
         controls=tuple(controls(session, board)),
-        log=tuple(last_lines(session)),
-        undo=undo_words(session),
+        log=tuple(seen.text(line) for line in last_lines(session)),
+        undo=seen.text(undo_words(session)),
         finished=_(state.finished) if state.finished else "",
+        secrets=seen,
     )
 
 

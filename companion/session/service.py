@@ -391,7 +391,8 @@ class Session(Folded):
 
     def log_text(self) -> str:
         state = self.full()
-        return render(state, self.spec.log_title, self.spec.hero_line(state))
+        # The log names no kept secret (a game logs only what it may reveal); the one filter makes sure.
+        return self.spec.view(state).text(render(state, self.spec.log_title, self.spec.hero_line(state)))
 
     def write_log(self, path: Path | None = None, *, force: bool = False, ask: Any = None) -> Path:
         """Write the log regenerated from the events to ``path`` (default: the session's own log; another

@@ -33,7 +33,8 @@ def _dragon_kept(state: State) -> bool:
 
 def _mask_dragon(den: Den) -> None:
     """The dragon face down in the lair: a stand-in with no chit, name, health or speed."""
-    den.dragon = Figure("dragon", "the dragon", "dragon", 0, 0, 0, 0, status=HIDDEN)
+    if den.dragon is not None:
+        den.dragon = Figure("dragon", "the dragon", "dragon", 0, 0, 0, 0, status=HIDDEN)
     den.dragon_draw = ""
 
 
