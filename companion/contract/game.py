@@ -89,6 +89,10 @@ class Need:
     refusal: str
 
 
+#: How much more likely an escape must be than the best way to win to be the best option (a point).
+WIN_OVER_ESCAPE = 0.01
+
+
 @dataclass(frozen=True)
 class Chance:
     """One option of a step shown with odds, and its chance of a good end (a won fight, a run that
@@ -338,13 +342,23 @@ class Game:
         return [c for c in self.chances(state, request) if c.value in offered]  # type: ignore[operator]
 
     def best(self, state: State, request: Request) -> str | None:
-        """The option with the highest chance of a good end among every option shown with odds
-        (running away included); the first of equals; None where none can end well."""
+        """The option with the highest chance of a good end among every option shown with odds,
+        running away and fleeing included; None where none can end well.
+
+        A win is worth more than an escape (a run gives up what winning takes): where a way to win is
+        within :data:`WIN_OVER_ESCAPE` of the highest chance, the best way to win is starred. Of
+        equal chances, the first listed."""
         shown = self.option_chances(state, request)
         if not shown:
             return None
         top = max(shown, key=lambda c: c.chance)  # max keeps the first of equals
-        return top.value if top.chance > 0 else None
+        if top.chance <= 0:
+            return None
+        wins = [c for c in shown if c.of == "win"]
+        near = max(wins, key=lambda c: c.chance) if wins else None
+        if near is not None and top.of != "win" and near.chance > 0 and top.chance - near.chance <= WIN_OVER_ESCAPE:
+            return near.value
+        return top.value
 
     def board_of(self, state: State, viewer: str = PUBLIC) -> Any:
         """The table at a glance (a Board), or None where the game shows none now."""

@@ -6,6 +6,7 @@ simulator playing thousands of games pays nothing for the odds.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ from companion.games.adventure_in_the_dungeon.data import HEROES
 from companion.i18n import _
 
 if TYPE_CHECKING:
+    from companion.contract.game import Chance
     from companion.engine.requests import Request
     from companion.session.state import State
 
@@ -105,6 +107,12 @@ def status(state: State) -> list[tuple[str, str]]:
     return rows
 
 
+@functools.lru_cache(maxsize=4)
+def at_choice(model: R.Model, s: R.Fight) -> O.FightOdds:
+    """The whole fight's odds at "fight or flee" (the advice and the best option read the same, once)."""
+    return O.fight_odds(model, s, at="choice", detail=True, exact=False)
+
+
 def fight_lines(state: State) -> list[str]:
     """Before "fight or flee": each hero's chance to hit now, and the exact odds of fighting on."""
     from companion.games.adventure_in_the_dungeon.engine import model_for, snapshot
@@ -125,7 +133,7 @@ def fight_lines(state: State) -> list[str]:
             who.append(f"{HEROES[h].name} {fraction(p)}{spell}")
     penalty = f" (−{area.penalty} on the dice)" if area.penalty else ""
     lines = [f"To hit the {area.monster} now{penalty}: " + (" · ".join(who) if who else "no one can attack this round")]
-    odds = O.fight_odds(model, s, at="choice", detail=True, exact=False)
+    odds = at_choice(model, s)
     words = O.policy(model, s)
     policy = f" ({', '.join(words)})" if words else ""
     text = (
@@ -187,6 +195,23 @@ def advise(state: State, request: Request) -> list[str]:
     if request.key == "talisman":
         return talisman_lines(state)
     return []
+
+
+def chances(state: State, request: Request) -> list[Chance]:
+    """At "fight or flee": fighting on, with its chance that the monster is slain (the odds shown
+    before the choice). Fleeing is shown without odds (the party leaves the area), so it is not
+    compared; nor is a cure."""
+    from companion.contract.game import Chance
+    from companion.games.adventure_in_the_dungeon.engine import model_for, snapshot
+
+    if request.key != "round.action":
+        return []
+    g = state.game
+    areas = R.areas(state.data)
+    if g.area is None or g.area not in areas:
+        return []
+    model = model_for(state, areas[g.area])
+    return [Chance("fight", at_choice(model, snapshot(state, model)).slain)]
 
 
 def risk(state: State, request: Request) -> dict[str, float]:

@@ -69,16 +69,22 @@ def advise(state: State, request: Request) -> list[str]:
 
 
 def chances(state: State, request: Request) -> list[Chance]:
-    """At a hero's turn in a fight: the attack with the best chance to win a duel to the end (the one
-    the whole-fight odds are shown for, listed first) and its chance to win."""
+    """At a hero's turn in a fight, the two ways shown with odds: the attack with the best chance to win
+    a duel to the end (the one the whole-fight odds are shown for, listed first), and running away now
+    (its chance to get away, the odds "Run away now" shows). The best is the higher: a hopeless attack
+    is never starred over an escape."""
     if request.key != "fight.turn" or state.game is None or state.game.fight is None:
         return []
+    from companion.games.haunted_tower import odds as O
     from companion.games.haunted_tower.rules import lookup
     from companion.games.haunted_tower.view import best_weapon, duel_for
 
     _f, hero, monster = lookup.fighting(state)
     weapon = best_weapon(state, hero, monster)
-    return [Chance(f"attack:{weapon.name if weapon else ''}", duel_for(state, weapon).win)]
+    return [
+        Chance(f"attack:{weapon.name if weapon else ''}", duel_for(state, weapon).win),
+        Chance("run", O.run_chance(monster.att), of="get away"),
+    ]
 
 
 def status(state: State) -> list[tuple[str, object]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.requests import Choice, Engine, Number, Option, Request, choice
 from companion.errors import InputError
@@ -18,6 +18,9 @@ from companion.games.dragons_den import data, odds, rules
 from companion.games.dragons_den.engine import common, steps
 from companion.games.dragons_den.model import HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
 from companion.session.state import State
+
+if TYPE_CHECKING:
+    from companion.contract.game import Chance
 
 Picker = Generator[Request, Any, tuple[str, dict[str, Any]] | None]
 
@@ -203,6 +206,24 @@ def _ability_open(den: Den, key: str) -> bool:
             den.dragon_on_board() and bool(den.hoard)
         )
     return True
+
+
+def chances(state: State, request: Request) -> list[Chance]:
+    """At a hero's turn: each attack on a monster shown with its chance to win fighting to the end (the
+    odds its hint gives). Nothing else on the menu is shown with odds (an attack on the dragon shows
+    only its chance to hit): those are not compared."""
+    from companion.contract.game import Chance
+
+    den: Den = state.game
+    if request.key != "dd.menu" or den is None or den.phase != HEROES:
+        return []
+    hero = den.figure(den.turn)
+    if hero is None:
+        return []
+    out = []
+    for m in den.monsters_alive():
+        out.append(Chance(f"attack:{m.key}", odds.exchange(hero.health, m.health).win))
+    return out
 
 
 def _attack_hint(attacker: Figure, target: Figure) -> str:
