@@ -89,6 +89,20 @@ class Need:
     refusal: str
 
 
+#: The contract's revision a new session is made with (``Meta.revision``). A session keeps the revision
+#: it was made with, so its events replay as they were played: 1 rebuilds the pending step after a
+#: hand command in every game that declares ``Refresh(since=1)`` (sessions made before replay as they were).
+REVISION = 1
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """The engine accepts :data:`companion.engine.requests.REFRESH` at every request and asks again from
+    the table as it stands, in sessions made at contract revision ``since`` or later."""
+
+    since: int = 0
+
+
 #: How much more likely an escape must be than the best way to win to be the best option (a point).
 WIN_OVER_ESCAPE = 0.01
 
@@ -137,7 +151,7 @@ _KINDS: dict[str, tuple[str, bool]] = {
     "state_type": ("type", True),
     "setup": ("call", True),
     "play": ("call", True),
-    "refresh": ("flag", True),
+    "refresh": ("refresh", True),
     "reducers": ("map", False),
     "gamedata": ("call", True),
     "needs": ("call", True),
@@ -185,10 +199,11 @@ class Game:
     # ---- the engine --------------------------------------------------------------------------
     #: The guided engine; yields requests and reads and changes the state.
     play: Callable[[State], Any] | NotApplicable
-    #: True: ``play`` accepts :data:`companion.engine.requests.REFRESH` at every yield, and the fold
-    #: sends it after a one-shot event changes the table while the engine waits, so the pending step
-    #: is always built from the table as it stands. (False is no answer: a stale step is a defect.)
-    refresh: bool | NotApplicable
+    #: :class:`Refresh`: ``play`` accepts :data:`companion.engine.requests.REFRESH` at every yield, and
+    #: the fold sends it after a one-shot event changes the table while the engine waits, so the pending
+    #: step is always built from the table as it stands. (There is no "no": a stale step is a defect;
+    #: a game whose hand commands cannot change a waiting step says why, NotApplicable.)
+    refresh: Refresh | NotApplicable
     #: Reducers for the game's own one-shot events, by event type ``t``.
     reducers: dict[str, Callable[[State, dict[str, Any]], None]]
     #: Called after a ``gamedata`` event stored the player's numbers in ``state.data``: the game may
@@ -276,9 +291,9 @@ class Game:
         """Whether the game has guided play (an engine ``next`` and ``play`` run)."""
         return self.provides("play")
 
-    @property
-    def refreshes(self) -> bool:
-        return self.refresh is True
+    def refreshes(self, meta: Any) -> bool:
+        """Whether the fold sends REFRESH to this game's engine in a session with ``meta``."""
+        return isinstance(self.refresh, Refresh) and getattr(meta, "revision", 0) >= self.refresh.since
 
     @property
     def levels(self) -> bool:
@@ -404,8 +419,8 @@ def _fits(kind: str, value: Any) -> bool:
         return isinstance(value, dict)
     if kind == "lines":
         return isinstance(value, tuple) and all(isinstance(v, str) for v in value)
-    if kind == "flag":
-        return value is True  # False would be a stale step: declare NotApplicable(reason) instead
+    if kind == "refresh":
+        return isinstance(value, Refresh)
     if kind == "type":
         return isinstance(value, type)
     if kind == "secrets":

@@ -67,7 +67,7 @@ def trial(session: Folded, event: dict[str, Any]) -> Trial | None:
         base = cls._at(files, spec, session.meta, at, at)
         if base is None or base.layout is None:
             return None
-        if any(snapshot.needs_engine(e, spec, base.started) for e in later if e.get("t") != "amend"):
+        if any(snapshot.needs_engine(e, spec, base.started, base.meta) for e in later if e.get("t") != "amend"):
             return None
         now = _folded(base, later, later)
         try:

@@ -130,7 +130,8 @@ class Fold:
             raise ReplayError(_("event {n} has an unknown type {kind}").format(n=event.get("id"), kind=quote(kind)))
         if "at" in event:
             self.state.updated = event["at"]
-        if self.spec.refreshes and kind not in NO_REFRESH and self.engine is not None and not self.done:
+        waiting = self.engine is not None and not self.done
+        if waiting and kind not in NO_REFRESH and self.spec.refreshes(self.state.meta):
             self._advance(REFRESH)
 
     def _count_virtual(self, payload: dict[str, Any]) -> None:

@@ -88,7 +88,7 @@ class Folded:
         if engine and started and spec.guided:
             return None
         events = files.events.read(at)[: upto - at]
-        if any(snapshot.needs_engine(e, spec, started) for e in events):
+        if any(snapshot.needs_engine(e, spec, started, meta) for e in events):
             return None
         try:
             state = snapshot.decode(doc, spec)

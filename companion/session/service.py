@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
-from companion.contract.game import Game
+from companion.contract.game import REVISION, Game
 from companion.contract.registry import canonical, load
 from companion.dice.source import VirtualDice
 from companion.errors import CompanionError, InputError, StoreError
@@ -126,6 +126,7 @@ class Session(Folded):
             log_path=str((logs_dir / f"{slug}.md").resolve()),
             hero=hero,
             lang=lang,
+            revision=REVISION,
         )
         first: list[dict[str, Any]] = []
         values = catalogue.load(store.data, game)
@@ -282,7 +283,7 @@ class Session(Folded):
             self.rebuild([*self.files.read_events(), event])  # raises before anything is written if it does not fit
             self.count -= 1
             return
-        if snapshot.needs_engine(event, self.spec, self.started) and self.fold.engine is None and self.count:
+        if snapshot.needs_engine(event, self.spec, self.started, self.meta) and self.fold.engine is None and self.count:
             # Opened from a checkpoint (without the engine): replay the game up to here first.
             layout = self.layout
             self.rebuild()

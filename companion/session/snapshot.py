@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 VERSION = 2
 
 
-def needs_engine(event: dict[str, Any], spec: Game, started: bool) -> bool:
+def needs_engine(event: dict[str, Any], spec: Game, started: bool, meta: Any = None) -> bool:
     """Whether folding ``event`` onto a state without its engine would differ from folding the whole
     session: an answer to an engine that had started, an amendment (it changes earlier rolls), or, in a
     game whose engine is told about the table's changes (``Game.refresh``), any such change once
@@ -38,7 +38,7 @@ def needs_engine(event: dict[str, Any], spec: Game, started: bool) -> bool:
         return True
     if kind == "answer":
         return started
-    return bool(spec.refreshes and started and kind not in NO_REFRESH)
+    return bool(spec.refreshes(meta) and started and kind not in NO_REFRESH)
 
 
 def encode(

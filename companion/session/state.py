@@ -30,6 +30,9 @@ class Meta:
     #: The language the session is played in ("en", "ru"), chosen at ``companion new`` (see
     #: ``companion/i18n.py``); None in sessions started before there was a choice (English).
     lang: str | None = None
+    #: The game contract's revision the session was made with (companion.contract.game.REVISION): its
+    #: events replay as they were played (0: made before the contract).
+    revision: int = 0
 
 
 @dataclass

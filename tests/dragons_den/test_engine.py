@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.dice.roll import evaluate
 from companion.engine.requests import Choice, Number, RollRequest, Text
 from companion.games.dragons_den import GAME
@@ -165,14 +167,20 @@ def test_the_engine_ends_with_the_game():
     assert d.state.finished and "Heroes slain!" not in d.state.finished
 
 
-def test_replay_with_one_shots_between_answers_gives_the_same_den(tmp_path):
+@pytest.mark.parametrize("revision", [0, 1])
+def test_replay_with_one_shots_between_answers_gives_the_same_den(tmp_path, monkeypatch, revision):
+    """A session made before the contract (revision 0) replays as it was played: the menu a one-shot
+    command made stale is shown again at the next answer. Since (revision 1) the menu is built again
+    from the table at once, and the next answer is to the fresh one."""
+    monkeypatch.setattr("companion.session.service.REVISION", revision)
     store = Store(tmp_path / "home")
     session = Session.create(store, "g", "dragons-den", seed=11, physical=False, variants=[], logs_dir=tmp_path)
+    assert session.meta.revision == revision
     with session.files.locked():
-        _replay(session)
+        _replay(session, stale=revision == 0)
 
 
-def _replay(session: Session) -> None:
+def _replay(session: Session, stale: bool = True) -> None:
     fold = session.fold
     fold.start()
     dice = session.dice()
@@ -189,7 +197,8 @@ def _replay(session: Session) -> None:
     live = actions.LiveAnswers(roll_virtual=lambda r: dice.roll(r.expr, r.mod, r.parts), physical=False)
     actions.drive(__import__("copy").deepcopy(session.state), "end-turn", {}, live)
     session.record({"t": "dragon", "do": "end-turn", "args": {}, "rolls": live.rolls, "picks": live.picks})
-    answer("move")  # the stale menu: shown again
+    if stale:
+        answer("move")  # the stale menu: shown again
     answer("move")  # Talina advances
     answer(None)
     before = (log_text(session.state), repr(den(session.state)))

@@ -48,7 +48,10 @@ GAME = Game(
     state_type=Dungeon,
     setup=engine.setup,
     play=engine.play,
-    refresh=NotApplicable("in guided play the rules keep the tallies: hand commands are refused (stage d)"),
+    refresh=NotApplicable(
+        "in guided play the rules keep the table: the hand commands that would change a step (tally, "
+        "talisman) are refused, and its odds are read from the table each time it is shown"
+    ),
     reducers={},
     gamedata=engine.read_data,
     needs=table.needs,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.contract.game import Chance, Draws, Game, NotApplicable, Variant
+from companion.contract.game import Chance, Draws, Game, NotApplicable, Refresh, Variant
 from companion.contract.secrets import Seat
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
@@ -90,7 +90,7 @@ GAME = Game(
     state_type=DarkTower,
     setup=setup,
     play=play,
-    refresh=True,
+    refresh=Refresh(),
     reducers={"dark": _reduce},
     gamedata=NotApplicable("the cards the players enter are answers in play, kept in their catalogue"),
     needs=NotApplicable("no generic command needs a number from the players' cards"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.contract.game import Draws, Game, NotApplicable, Variant
+from companion.contract.game import Draws, Game, NotApplicable, Refresh, Variant
 from companion.contract.secrets import HIDDEN as NOBODY
 from companion.contract.secrets import Seat, Secret
 from companion.games.dragons_den import engine, rules, view
@@ -110,7 +110,7 @@ GAME = Game(
     state_type=Den,
     setup=setup,
     play=engine.play,
-    refresh=NotApplicable("the menu notices a one-shot command at the next answer; rebuilt at once in stage d"),
+    refresh=Refresh(since=1),
     reducers={actions.EVENT: _reduce},
     gamedata=NotApplicable("every rule number is in the rulebook: nothing is asked from the players' book"),
     needs=NotApplicable("no generic command needs a number from the players' book"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract.game import Chance, Game, NotApplicable, Variant
+from companion.contract.game import Chance, Game, NotApplicable, Refresh, Variant
 from companion.contract.secrets import Seat
 from companion.games.haunted_tower.data import DEAD_SCORE, RUN_FAIL_TURN, SPECTER_UNDEAD
 from companion.games.haunted_tower.model import HauntedTower
@@ -128,7 +128,7 @@ GAME = Game(
     state_type=HauntedTower,
     setup=setup,
     play=play,
-    refresh=True,
+    refresh=Refresh(),
     reducers={"haunted": reduce},
     gamedata=NotApplicable("every rule number is in the rulebook: nothing is asked from the player's book"),
     needs=NotApplicable("no generic command needs a number from the players' book"),

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import EC, dc, dr, sr
-from companion.engine.requests import Choice, Option, RollRequest, Text
+from companion.engine.requests import REFRESH, Choice, Option, RollRequest, Text
 
 from . import data as d
 from . import rules
@@ -220,6 +220,8 @@ def ask(state: State, build: Any, *args: Any) -> Engine:
         if len(choice.options) == 1:
             return choice.options[0].value
         answer = yield choice
+        if answer is REFRESH:
+            continue  # a one-shot command changed the table: the choice, built again from it
         if answer != "potion":
             return answer
         if rules.can_drink(state):  # read fresh: a one-shot command may have used the potion meanwhile
@@ -232,8 +234,11 @@ def play(state: State) -> Engine:
     g: Tower = state.game
     if not g.created:
         if not state.hero:
-            state.hero = yield NAME
-        attr = yield CREATE
+            while (hero := (yield NAME)) is REFRESH:
+                pass  # a one-shot command changed the table: asked again, built from it
+            state.hero = hero
+        while (attr := (yield CREATE)) is REFRESH:
+            pass  # a one-shot command changed the table: asked again, built from it
         rules.create_hero(state, attr)
     if not g.entered:
         rules.enter_floor(state, 1)
@@ -281,7 +286,8 @@ def new_room(state: State, flags: Flags) -> Engine:
     if number == d.MAX_ROOMS and not rules.has_stairs(g):
         yield from lair(state, flags, number, dead_end=True)
     else:
-        roll = yield ROOM_DC
+        while (roll := (yield ROOM_DC)) is REFRESH:
+            pass  # a one-shot command changed the table: asked again, built from it
         if roll.success:
             yield from event(state, flags, number)
         else:
@@ -296,13 +302,15 @@ def event(state: State, flags: Flags, number: int) -> Engine:
     kind = ""
     duplicate = ""
     if len(taken) < len(d.EVENT_KINDS):
-        roll = yield EVENT_DR
+        while (roll := (yield EVENT_DR)) is REFRESH:
+            pass  # a one-shot command changed the table: asked again, built from it
         kind = EVENT_BY_TOTAL[roll.total]
         while kind in taken:
             if not flags.reroll:
                 duplicate, kind = kind, ""
                 break
-            roll = yield EVENT_AGAIN
+            while (roll := (yield EVENT_AGAIN)) is REFRESH:
+                pass  # a one-shot command changed the table: asked again, built from it
             kind = EVENT_BY_TOTAL[roll.total]
     if not kind:
         if state.log.enabled:
@@ -331,10 +339,12 @@ def event(state: State, flags: Flags, number: int) -> Engine:
 
 def trap(state: State, number: int) -> Engine:
     rules.set_room(state, number, d.TRAP, "Trap")
-    roll = yield TRAP_SR
+    while (roll := (yield TRAP_SR)) is REFRESH:
+        pass  # a one-shot command changed the table: asked again, built from it
     attr = d.ATTRIBUTES[roll.option - 1]
     rules.set_room(state, number, content=f"Trap ({attr})")
-    roll = yield trap_request(attr, state.game.attributes[attr])
+    while (roll := (yield trap_request(attr, state.game.attributes[attr]))) is REFRESH:
+        pass  # a one-shot command changed the table: asked again, built from it
     if roll.success:
         rules.set_room(state, number, content=f"Trap ({attr}) (Passed)")
         yield from treasure(state)
@@ -384,16 +394,19 @@ def merchant(state: State, flags: Flags) -> Engine:
 
 
 def treasure(state: State) -> Engine:
-    roll = yield TREASURE_DR
+    while (roll := (yield TREASURE_DR)) is REFRESH:
+        pass  # a one-shot command changed the table: asked again, built from it
     what, n = TREASURE_BY_TOTAL[roll.total]
     rules.gain(state, what, n)
     state.game.loot = "taken"
 
 
 def encounter(state: State, flags: Flags, number: int, prefix: str, sep: str) -> Engine:
-    roll = yield COUNT_SR
+    while (roll := (yield COUNT_SR)) is REFRESH:
+        pass  # a one-shot command changed the table: asked again, built from it
     count = roll.option
-    roll = yield ELITE_EC
+    while (roll := (yield ELITE_EC)) is REFRESH:
+        pass  # a one-shot command changed the table: asked again, built from it
     elite = bool(roll.success)
     won = yield from fight(state, flags, number, count - elite, "elite" if elite else "", prefix, sep)
     if won:
@@ -406,7 +419,8 @@ def lair(state: State, flags: Flags, number: int, dead_end: bool) -> Engine:
     final = g.floor >= d.LAST_FLOOR
     title = rules.lair_title(final, dead_end)
     rules.set_room(state, number, d.LAIR, title)
-    roll = yield MINIONS_DC
+    while (roll := (yield MINIONS_DC)) is REFRESH:
+        pass  # a one-shot command changed the table: asked again, built from it
     minions = d.BOSS_MINIONS_PASS if roll.success else d.BOSS_MINIONS_FAIL
     won = yield from fight(state, flags, number, minions, "necromancer" if final else "boss", title, " ")
     if won:
@@ -444,6 +458,8 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
         spend = 0
         if useful or potion:
             answer = yield dagger_choice(useful, potion)
+            if answer is REFRESH:
+                continue  # the table changed: the top of the loop reads it again
             if answer == "potion":
                 if rules.can_drink(state):
                     rules.drink(state)
@@ -454,7 +470,8 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
             if spend:
                 items[d.DAGGER] -= spend
                 f.daggers += spend
-        roll = yield combat_request(f, i, attr, value, floor, spend)
+        while (roll := (yield combat_request(f, i, attr, value, floor, spend))) is REFRESH:
+            value, floor = g.attributes[attr], t.floor  # the roll, built again from the table as it stands
         strong_now = i > f.normal
         if roll.success:
             f.killed = i
@@ -488,7 +505,8 @@ def go_back(state: State, flags: Flags, number: int, descend: bool) -> Engine:
     g: Tower = state.game
     g.busy = True
     room = rules.reopen_room(state, number)
-    roll = yield WANDER_DC
+    while (roll := (yield WANDER_DC)) is REFRESH:
+        pass  # a one-shot command changed the table: asked again, built from it
     if roll.success:
         yield from encounter(state, flags, number, room.content + " ⟶ Wandering: Yes. ", ", ")
         if state.finished is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.contract.game import Game, NotApplicable, one_table
+from companion.contract.game import Game, NotApplicable, Refresh, one_table
 
 from . import data, rules, view
 from .engine import play
@@ -20,7 +20,7 @@ GAME = Game(
     state_type=Tower,
     setup=rules.setup,
     play=play,
-    refresh=NotApplicable("the engine reads the table fresh after each answer; its menus are asked again in stage d"),
+    refresh=Refresh(since=1),
     reducers=events.REDUCERS,
     gamedata=NotApplicable("every rule number is in the draft: nothing is asked from the player's book"),
     needs=NotApplicable("no one-shot command needs a number from the player's book"),

@@ -8,11 +8,12 @@ own step from :mod:`.steps`, the same code the one-shot ``companion dragon ...``
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.requests import Choice, Engine, Number, Option, Request, choice
+from companion.engine.requests import REFRESH, Choice, Engine, Number, Option, Request, choice
 from companion.errors import InputError
 from companion.games.dragons_den import data, odds, rules
 from companion.games.dragons_den.engine import common, steps
@@ -28,34 +29,65 @@ BACK = Option("back", "← Back")
 
 
 def play(state: State) -> Engine:
+    """The table's loop. The fold sends REFRESH after a one-shot command (``Game.refresh``, in sessions
+    made at contract revision 1 or later): the menu is built again from the table as it stands, and a
+    step under way that the command changed the table under is dropped (:func:`fresh`)."""
     notice = ""
     while True:
         den: Den = state.game
         if den.phase == OVER:
             return
         if den.phase == SETUP:
-            args = yield from _setup_choices(state)
-            if args is not None:
+            args = yield from fresh(state, _setup_choices(state))
+            if args is not None and args is not DROPPED:
                 notice = yield from _guarded(state, "setup", args)
                 if not notice and state.game.chits == "virtual":
-                    yield from peek(state)
+                    yield from fresh(state, peek(state))
             continue
         seen = den.actions
         value = yield menu(state, notice)
         notice = ""
+        if value is REFRESH:
+            continue  # a one-shot command changed the table: the menu, built again from it
         if state.game.actions != seen:
-            # A one-shot command changed the table while this menu was shown: show it afresh.
+            # A session made before the contract: its engine was not told, and the answer was to a stale menu.
             notice = "The table changed since that menu was shown; here it is again."
             continue
-        picked = yield from _pick(state, value)
-        if picked is not None:
+        picked = yield from fresh(state, _pick(state, value))
+        if picked is not None and picked is not DROPPED:
             notice = yield from _guarded(state, *picked)
+
+
+#: What :func:`fresh` returns for a step a one-shot command changed the table under.
+DROPPED = object()
+
+
+def fresh(state: State, flow: Generator[Request, Any, Any]) -> Generator[Request, Any, Any]:
+    """Run one step, answering REFRESH for it: if the one-shot command changed the den, the step is
+    dropped (:data:`DROPPED`) and the loop asks again from the table as it stands; if not, the same
+    request is asked again."""
+    try:
+        request = next(flow)
+    except StopIteration as stop:
+        return stop.value
+    while True:
+        table = copy.deepcopy(state.game)
+        answer = yield request
+        while answer is REFRESH:
+            if state.game != table:
+                flow.close()
+                return DROPPED
+            answer = yield request
+        try:
+            request = flow.send(answer)
+        except StopIteration as stop:
+            return stop.value
 
 
 def _guarded(state: State, do: str, args: dict[str, Any]) -> Generator[Request, Any, str]:
     """Run a step; an action that is not possible (now) comes back as a notice on the next menu."""
     try:
-        yield from steps.run(state, do, args)
+        yield from fresh(state, steps.run(state, do, args))
     except InputError as exc:
         return f"{common.REASK}{exc.message}"
     return ""
