@@ -83,7 +83,8 @@ class Script:
 
 SCRIPTS: dict[str, Script] = {
     "inverted-tower": Script(
-        "inverted-tower", [["new", "inverted-tower", "--name", "g", "--seed", "3", "--hero", "Ann"]],
+        "inverted-tower",
+        [["new", "inverted-tower", "--name", "g", "--seed", "3", "--hero", "Ann"]],
         ["STR"],
         hand_at="combat.attribute",
         hand=("hp", "-1"),

@@ -74,9 +74,7 @@ class Folded:
 
     # ---- folding -----------------------------------------------------------------------------
     @classmethod
-    def _at(
-        cls, files: SessionFiles, spec: Game, meta: Meta, at: int, upto: int, engine: bool = False
-    ) -> Self | None:
+    def _at(cls, files: SessionFiles, spec: Game, meta: Meta, at: int, upto: int, engine: bool = False) -> Self | None:
         """The state after event ``upto``, from the checkpoint after event ``at``; None if it cannot be
         (``engine``: if the game's engine had begun by then, which a checkpoint cannot hold)."""
         doc = files.checkpoints.read(at)
