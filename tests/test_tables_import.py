@@ -257,6 +257,38 @@ def test_foundry_export_is_one_file_or_a_folder_and_imports_back_the_same(isolat
 # ---- names, replacing, bad files -------------------------------------------------------------------
 
 
+def test_an_export_replaces_no_other_text_without_force_and_never_writes_through_a_link(isolated_home, tmp_path):
+    target = tmp_path / "inverted-tower.md"
+    target.write_text("my own notes\n", encoding="utf-8")
+    refused = cli("tables", "export", "inverted-tower", str(target))
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"companion: {target} is there already with other text; nothing was written\n"
+        "  give another name, or add --force to replace it\n"
+    )
+    assert target.read_text(encoding="utf-8") == "my own notes\n"
+    ok("tables", "export", "inverted-tower", str(target), "--force")
+    made = target.read_text(encoding="utf-8")
+    assert made.count("| dice: 1d6 |") == 2
+    ok("tables", "export", "inverted-tower", str(target))  # the same text again: nothing to ask
+    assert target.read_text(encoding="utf-8") == made
+    # a folder of Foundry files is written whole or not at all: one changed file stops every one
+    folder_out = tmp_path / "vtt"
+    ok("tables", "export", "inverted-tower", str(folder_out), "--format", "foundry")
+    (folder_out / "treasure.json").write_text("kept\n", encoding="utf-8")
+    (folder_out / "event.json").unlink()
+    assert cli("tables", "export", "inverted-tower", str(folder_out), "--format", "foundry").exit_code == 2
+    assert not (folder_out / "event.json").exists()
+    assert (folder_out / "treasure.json").read_text(encoding="utf-8") == "kept\n"
+    # a link is never written through, --force or not; the file it points at is unchanged
+    mine = tmp_path / "mine.txt"
+    mine.write_text("mine\n", encoding="utf-8")
+    (tmp_path / "link.md").symlink_to(mine)
+    linked = cli("tables", "export", "inverted-tower", str(tmp_path / "link.md"), "--force")
+    assert linked.exit_code == 2 and "not a regular file" in linked.stderr
+    assert mine.read_text(encoding="utf-8") == "mine\n"
+
+
 def test_a_pack_of_that_name_is_refused_unless_replace(isolated_home):
     ok("tables", "import", str(EXAMPLES / "cellar-finds.json"))
     again = cli("tables", "import", str(EXAMPLES / "cellar-finds.json"))

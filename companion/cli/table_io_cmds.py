@@ -126,9 +126,21 @@ def export_cmd(
         typer.Argument(help="Where to write (default: PACK.md, PACK.json, or a folder PACK/).", show_default=False),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="markdown (Obsidian) or foundry (Foundry VTT).")] = "markdown",
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace a file that is there already with other text (without it, companion asks at a terminal "
+            "and refuses elsewhere).",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Write a pack as Obsidian markdown tables or as Foundry VTT roll tables (JSON)."""
+    """Write a pack as Obsidian markdown tables or as Foundry VTT roll tables (JSON).
+
+    A file that is there already is replaced only when it holds this very text, with --force, or with a
+    yes at a terminal; a symbolic link, a save in the data folder or a system file never.
+    """
     env: Env = ctx.obj
     from companion.errors import InputError, NotFoundError
     from companion.i18n import _, ngettext
@@ -145,14 +157,18 @@ def export_cmd(
     if pack is None:
         known = ", ".join(p.name for p in packs)
         raise NotFoundError(_("no pack {name!r}; packs: {known}").format(name=name, known=known))
-    from companion.store.atomic import write_atomic
+    from companion.cli.export_cmds import _asker
+    from companion.cli.kit import store
+    from companion.store.exports import write_export
 
     try:
         files = _files(pack, kind, Path(path).expanduser() if path else None)
-        for target, text in files:
+        for target, _text in files:
             _check_target(target)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, text)
+        if not force:
+            force = _may_replace(env, [t for t, text in files if t.exists() and not _same(t, text)])
+        for target, text in files:
+            write_export(target, text, store(env).data, force=force or _same(target, text), ask=_asker(env))
     except OSError as exc:  # a name too long for a file, a folder that cannot be made
         from companion.errors import CompanionError
 
@@ -206,6 +222,36 @@ def _files(pack: Any, kind: str, path: Path | None) -> list[tuple[Path, str]]:
             )
         )
     return [(folder / f"{table}.json", text) for table, text in docs.items()]
+
+
+def _may_replace(env: Env, changed: list[Path]) -> bool:
+    """Whether the files there already with other text may be replaced: asked once at a terminal, else
+    refused before anything is written (a pack of many files is written whole or not at all)."""
+    from companion.cli.export_cmds import _asker
+    from companion.errors import InputError
+    from companion.i18n import _
+
+    if not changed:
+        return False
+    where = ", ".join(str(p) for p in changed[:3]) + (" …" if len(changed) > 3 else "")
+    ask = _asker(env)
+    if ask is not None and ask(_("{paths} is there already with other text; replace it?").format(paths=where)):
+        return True
+    raise InputError(
+        _("{paths} is there already with other text; nothing was written").format(paths=where),
+        hint=_("give another name, or add --force to replace it"),
+    )
+
+
+def _same(target: Path, text: str) -> bool:
+    """Whether ``target`` holds ``text`` already (an export made again from the same pack)."""
+    from companion.errors import CompanionError
+    from companion.store.atomic import read_bytes
+
+    try:
+        return read_bytes(target) == text.encode("utf-8")
+    except (CompanionError, OSError):
+        return False
 
 
 def _check_target(target: Path) -> None:
