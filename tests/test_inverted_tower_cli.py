@@ -208,7 +208,9 @@ def test_guided_play_one_step_at_a_time_with_next():
 
 def test_the_generic_floor_command_moves_the_table_top_hero_too(table):
     run("tower", "room", "trap", "dex", "passed")
-    run("floor", "3")
+    assert "floor 3 is not the next" in run("floor", "3", code=2)  # the stairs lead to the next floor (#35)
+    run("floor", "3", "--correct")  # the sheet fixed, said so in the log
+    assert "corrected: floor 1 → 3" in log_text()
     state = js("tower", "room", "stairs")
     assert state["floor"] == 3 and state["rooms_used"] == 1 and state["room"] == "Room 1: Stairs"
     out = run("tower", "odds", "--mobs", "1")

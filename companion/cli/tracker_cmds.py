@@ -25,6 +25,17 @@ tally_app = typer.Typer(
 )
 
 
+#: ``--correct``: the sheet fixed against the rules, said so in the log, not a move of the game.
+CorrectOpt = Annotated[
+    bool,
+    typer.Option(
+        "--correct",
+        help="Fix the sheet, not a move: the game's rules for moves do not apply, and the log says "
+        "'corrected: ... → ...'.",
+    ),
+]
+
+
 def _record(env: Env, event: dict[str, Any]) -> Session:
     from companion.cli.kit import opened
 
@@ -70,12 +81,14 @@ def _refuse_guided_tally(session: Session, name: str) -> None:
         )
 
 
-def _change_tally(env: Env, event: dict[str, Any], replace: bool = False) -> Session:
+def _change_tally(env: Env, event: dict[str, Any], replace: bool = False, correct: bool = False) -> Session:
     """Check a tally change against the game, then record it (one session lock for both)."""
     from companion.cli.kit import opened
     from companion.errors import InputError
 
     check_name(event["name"])
+    if correct:
+        event["correct"] = True
     with opened(env) as session:
         name = event["name"]
         _refuse_guided_tally(session, name)
@@ -89,6 +102,8 @@ def _change_tally(env: Env, event: dict[str, Any], replace: bool = False) -> Ses
                     name=name, tally=session.state.trackers.tallies[name].book()
                 )
             )
+        if replace:
+            event["replace"] = True
         _ask_game(session, event)
         session.record(event)
         return session
@@ -132,6 +147,7 @@ def tally_add(
     role: Annotated[str, typer.Option("--role", help="A character's class, e.g. PALADIN.")] = "",
     monster: Annotated[bool, typer.Option("--monster", help="Tally it as a monster (marks, not a countdown).")] = False,
     replace: Annotated[bool, typer.Option("--replace", help="Start over a tally that already exists.")] = False,
+    correct: CorrectOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Start a tally for a character or a monster (a name already tallied needs --replace).
@@ -143,7 +159,7 @@ def tally_add(
     """
     env: Env = ctx.obj
     event = {"t": "tally", "op": "add", "name": name, "max": hits, "role": role, "monster": monster}
-    session = _change_tally(env, event, replace)
+    session = _change_tally(env, event, replace, correct)
     _show_tally(env, session, name, json_out)
 
 
@@ -152,10 +168,11 @@ def _tally_change(op: str):
         ctx: typer.Context,
         name: Annotated[str, typer.Argument(help="Whose tally.", show_default=False)],
         n: Annotated[int, typer.Argument(help="How many hits.", min=1, max=99)] = 1,
+        correct: CorrectOpt = False,
         json_out: JsonOpt = False,
     ) -> None:
         env: Env = ctx.obj
-        session = _change_tally(env, {"t": "tally", "op": op, "name": name, "n": n})
+        session = _change_tally(env, {"t": "tally", "op": op, "name": name, "n": n}, correct=correct)
         _show_tally(env, session, name, json_out)
 
     command.__doc__ = {
@@ -174,11 +191,12 @@ tally_app.command("heal")(_tally_change("heal"))
 def tally_remove(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Whose tally.", show_default=False)],
+    correct: CorrectOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Remove a tally."""
     env: Env = ctx.obj
-    session = _change_tally(env, {"t": "tally", "op": "remove", "name": name})
+    session = _change_tally(env, {"t": "tally", "op": "remove", "name": name}, correct=correct)
     _show_tally(env, session, None, json_out)
 
 
@@ -194,6 +212,7 @@ def _counter_command(name: str, label: str, doc: str):
         why: Annotated[
             str | None, typer.Option("--why", help="What changed it (kept in the log).", show_default=False)
         ] = None,
+        correct: CorrectOpt = False,
         json_out: JsonOpt = False,
     ) -> None:
         env: Env = ctx.obj
@@ -203,6 +222,8 @@ def _counter_command(name: str, label: str, doc: str):
             _refuse_missing(session, name, label)
             if maximum is not None or change is not None:
                 event: dict[str, Any] = {"t": "counter", "name": name}
+                if correct:
+                    event["correct"] = True
                 if maximum is not None:
                     event["max"] = maximum
                 if change is not None:
@@ -233,6 +254,7 @@ def xp(
     change: Annotated[
         str | None, typer.Argument(help="+N to gain XP (or -N); nothing to just show it.", show_default=False)
     ] = None,
+    correct: CorrectOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """XP, with the game's level thresholds (the Inverted Tower levels up every 10 + level XP)."""
@@ -247,8 +269,12 @@ def xp(
             op, n = parse_change(change, pgettext("of", "XP"))
             if op == "set":
                 raise InputError(_("XP changes by +N or -N; levels follow from what is gained"))
-            _ask_game(session, {"t": "xp", "n": n})
-            session.record({"t": "xp", "n": n})
+            have = session.state.trackers.counter("xp").value
+            if have + n < 0:
+                raise InputError(_("you have {have} XP, not {n}: nothing was taken").format(have=have, n=-n))
+            event: dict[str, Any] = {"t": "xp", "n": n} | ({"correct": True} if correct else {})
+            _ask_game(session, event)
+            session.record(event)
         # What the game wrote for it: a level up and what it brings ("1 attribute point to place").
         new = session.state.log.entries[before:]
         t = session.state.trackers
@@ -291,6 +317,7 @@ def item(
     count: Annotated[
         int | None, typer.Argument(help="After add or remove: how many (default 1).", min=1, show_default=False)
     ] = None,
+    correct: CorrectOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Gain or spend items (daggers, potions, keys).
@@ -316,7 +343,7 @@ def item(
     op, n = parse_change(change, name)
     if op == "set":
         raise InputError(_("items change by +N or -N (e.g. companion item {name} -1)").format(name=name))
-    session = _record(env, {"t": "item", "name": name.lower(), "delta": n})
+    session = _record(env, {"t": "item", "name": name.lower(), "delta": n} | ({"correct": True} if correct else {}))
     items = session.state.trackers.items
     if json_out:
         env.print_json(items)
@@ -398,11 +425,12 @@ def rooms(ctx: typer.Context, json_out: JsonOpt = False) -> None:
 def floor_cmd(
     ctx: typer.Context,
     n: Annotated[int, typer.Argument(help="The floor you are on now.", min=1, max=999, show_default=False)],
+    correct: CorrectOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Move to a floor (a new heading in the log)."""
+    """Move to a floor (a new heading in the log); a game with stairs takes them by its own rules."""
     env: Env = ctx.obj
-    _record(env, {"t": "floor", "n": n})
+    _record(env, {"t": "floor", "n": n} | ({"correct": True} if correct else {}))
     if json_out:
         env.print_json({"floor": n})
         return
@@ -432,12 +460,17 @@ def talisman(
         if ts.found:
             raise InputError(_("the Talisman is already found: leave the dungeon!"))
         event: dict[str, Any] = {"t": "talisman"}
-        if left is None and session.spec.provides("talisman_left"):
+        if left is not None:
+            event["left"] = left  # what the player counts; a game with a map checks it (_ask_game)
+        if session.spec.provides("talisman_left"):
             from companion.cli.kit import fill_needs
 
             session.spec.talisman_left(session.state)  # type: ignore[operator]  # refused when no kill waits
             fill_needs(env, session, event)  # Area 12, when the count of monsters left turns on it
-            left = session.spec.talisman_left(session.state)  # type: ignore[operator]
+        _ask_game(session, event)  # before any die is asked for
+        if session.spec.provides("talisman_left"):
+            left = session.spec.talisman_left(session.state)  # type: ignore[operator]  # the map's count
+            event.pop("left", None)
         if left is not None:
             event["left"] = left
         if not (ts.held_by_last or left == 0):
@@ -448,7 +481,6 @@ def talisman(
             else:
                 r = session.dice().roll(TALISMAN)
             event.update(roll_payload(r))
-        _ask_game(session, event)
         session.record(event)
         ts = session.state.trackers.talisman
         if json_out:

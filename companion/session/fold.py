@@ -20,6 +20,7 @@ from companion.dice.roll import Roll, evaluate, evaluate_total
 from companion.engine.requests import REFRESH, Choice, Number, Request, RollRequest, Text
 from companion.errors import CompanionError, InputError
 from companion.i18n import N_, _, ngettext, quote
+from companion.log.corrections import corrected
 from companion.log.rolls import roll_line
 from companion.session.state import State
 from companion.session.trackers import Room, Tally
@@ -290,7 +291,7 @@ class Fold:
             self._count_virtual(payload)
             if r.get("discarded"):
                 continue
-            roll = roll_from(parse(r["expr"]), payload)
+            roll = roll_from(parse(r["expr"]), payload, int(r.get("mod", 0)))  # a check's --mod
             line = roll_line(roll, r.get("title", ""))
             line.pop("natural", None)  # a table row or a check's target reads the total, not a natural face
             if "table" in r:
@@ -385,12 +386,20 @@ class Fold:
         log = self.state.log
         if op == "add":
             tallies[name] = Tally(name, int(event["max"]), 0, event.get("role", ""), bool(event.get("monster")))
-            log.text(tallies[name].book(), event=event.get("id"))
+            book = tallies[name].book()
+            log.text(
+                _("corrected: {tally}").format(tally=book) if event.get("correct") else book, event=event.get("id")
+            )
             return
         tally = tallies.get(name)
         if tally is None:
             raise InputError(_("no tally named {name!r}").format(name=name))
         n = int(event.get("n", 1))
+        if event.get("correct") and op in ("hit", "heal"):  # the sheet fixed: no cure, no blow
+            before = tally.hits
+            tally.hits = max(0, min(tally.max_hits, tally.hits + (n if op == "hit" else -n)))
+            log.text(corrected(_("hits on {name}").format(name=name), before, tally.hits), event=event.get("id"))
+            return
         if op == "hit":
             if tally.slain and self.live:
                 raise InputError(
@@ -403,7 +412,10 @@ class Fold:
             tally.set_hits(tally.hits - n)
         elif op == "remove":
             del tallies[name]
-            log.text(_("{name} removed from the tallies.").format(name=name), event=event.get("id"))
+            removed = _("{name} removed from the tallies.").format(name=name)
+            log.text(
+                _("corrected: {what}").format(what=removed) if event.get("correct") else removed, event=event.get("id")
+            )
             return
         hand = ""
         if op == "hit":
@@ -415,6 +427,7 @@ class Fold:
     def _counter(self, event: dict[str, Any]) -> None:
         """A counter change: optionally a new maximum, then ``add`` or ``set`` a value."""
         c = self.state.trackers.counter(event["name"])
+        before = (c.value, c.max)
         if "max" in event:
             c.max = event["max"]
         op = event.get("op")
@@ -427,6 +440,16 @@ class Fold:
         if event.get("label"):
             c.label = event["label"]
         label = c.label or (event["name"].upper() if len(event["name"]) <= 3 else event["name"].capitalize())
+        if event.get("correct"):
+            parts = []
+            if before[1] != c.max:
+                parts.append(corrected(_("Max {label}").format(label=label), before[1], c.max))
+            if before[0] != c.value or not parts:
+                parts.append(corrected(label, before[0], c.value))
+            self.state.log.text(
+                "; ".join(parts) + (f" ({event['why']})" if event.get("why") else ""), event=event.get("id")
+            )
+            return
         shown = f"{c.value}/{c.max}" if c.max is not None else str(c.value)
         self.state.log.text(
             f"{label}: {shown}" + (f" ({event['why']})" if event.get("why") else ""), event=event.get("id")
@@ -435,8 +458,9 @@ class Fold:
     def _xp(self, event: dict[str, Any]) -> None:
         t = self.state.trackers
         xp = t.counter("xp")
+        before = xp.value
         xp.add(int(event["n"]))
-        text = f"XP {int(event['n']):+d} → {xp.value}"
+        text = corrected("XP", before, xp.value) if event.get("correct") else f"XP {int(event['n']):+d} → {xp.value}"
         if self.spec.levels:
             rule = self.spec.xp_to_next
             while xp.value >= rule(t.level):  # type: ignore[operator]
@@ -451,8 +475,11 @@ class Fold:
         n = items.get(name, 0) + int(event["delta"])
         if n < 0:
             raise InputError(_("there is no {name} to remove (you have {n})").format(name=name, n=items.get(name, 0)))
+        before = items.get(name, 0)
         items[name] = n
-        self.state.log.text(f"{name}: {n}", event=event.get("id"))
+        self.state.log.text(
+            corrected(name, before, n) if event.get("correct") else f"{name}: {n}", event=event.get("id")
+        )
 
     def _room(self, event: dict[str, Any]) -> None:
         t = self.state.trackers
@@ -469,8 +496,11 @@ class Fold:
         self.state.log.line(room.key, room.line(), event=event.get("id"))
 
     def _floor(self, event: dict[str, Any]) -> None:
+        before = self.state.trackers.floor
         self.state.trackers.floor = int(event["n"])
         self.state.log.heading(_("Floor {n}").format(n=event["n"]))
+        if event.get("correct"):
+            self.state.log.text(corrected(_("floor"), before, event["n"]), event=event.get("id"))
 
     def _talisman(self, event: dict[str, Any]) -> None:
         from companion.dice.expr import TALISMAN

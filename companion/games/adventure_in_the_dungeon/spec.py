@@ -5,7 +5,7 @@ from companion.contract.game import Game, NotApplicable, Variant, one_table
 from companion.games.adventure_in_the_dungeon import engine, view
 from companion.games.adventure_in_the_dungeon.engine import table
 from companion.games.adventure_in_the_dungeon.model import Dungeon
-from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS
+from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS, hand
 
 VARIANTS = {
     GORGON_EACH: Variant(
@@ -65,7 +65,7 @@ GAME = Game(
     },
     xp_to_next=NotApplicable("heroes do not gain experience in this game"),
     commands="companion.games.adventure_in_the_dungeon.cli:app",
-    allows=NotApplicable("no rule on the generic trackers yet beyond guided tallies (issue 35 adds them)"),
+    allows=hand.refuse,
     advise=view.advise,
     risk=view.risk,
     chances=view.chances,

@@ -8,6 +8,7 @@ from companion.contract.game import Chance, Draws, Game, NotApplicable, Refresh,
 from companion.contract.secrets import Seat
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
+from companion.games.dark_tower.rules import hand
 from companion.i18n import N_
 
 if TYPE_CHECKING:
@@ -97,10 +98,10 @@ GAME = Game(
     tracked=NotApplicable("the game keeps every figure in its own state, not in the generic trackers"),
     talisman_left=NotApplicable("no Talisman in this game"),
     guided_tallies=NotApplicable("health is the game's own (companion dark health), not a tally"),
-    lacks={},
+    lacks=hand.LACKS,
     xp_to_next=NotApplicable("heroes have no levels in this game"),
     commands="companion.games.dark_tower.cli:app",
-    allows=NotApplicable("no rule on the generic trackers yet: every one is the players' (issue 35 adds them)"),
+    allows=hand.refuse,
     advise=NotApplicable("the odds are in each request's own lines and its options' hints"),
     risk=NotApplicable("no choice kills a hero by a wrong key: a fight's roll decides"),
     chances=chances,

@@ -11,6 +11,7 @@ from companion.contract.secrets import Seat, Secret
 from companion.games.dragons_den import engine, rules, view
 from companion.games.dragons_den.engine import actions
 from companion.games.dragons_den.model import HIDDEN, OVER, Den, Figure
+from companion.games.dragons_den.rules import hand
 from companion.session.state import State
 
 
@@ -117,10 +118,10 @@ GAME = Game(
     tracked=NotApplicable("the game keeps every figure's health in its own state, not in the generic trackers"),
     talisman_left=NotApplicable("no Talisman in this game"),
     guided_tallies=NotApplicable("health is the game's own (companion dragon health), not a tally"),
-    lacks={},
+    lacks=hand.LACKS,
     xp_to_next=NotApplicable("heroes have no levels in this game"),
     commands="companion.games.dragons_den.cli:app",
-    allows=NotApplicable("no rule on the generic trackers yet: every one is the players' (issue 35 adds them)"),
+    allows=hand.refuse,
     advise=NotApplicable("each option's odds are in its hint (an attack's chance to hit and to win)"),
     risk=NotApplicable("no option kills a hero at once by a wrong key"),
     chances=engine.chances,

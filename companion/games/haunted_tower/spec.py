@@ -8,6 +8,7 @@ from companion.contract.game import Chance, Game, NotApplicable, Refresh, Varian
 from companion.contract.secrets import Seat
 from companion.games.haunted_tower.data import DEAD_SCORE, RUN_FAIL_TURN, SPECTER_UNDEAD
 from companion.games.haunted_tower.model import HauntedTower
+from companion.games.haunted_tower.rules import hand
 
 if TYPE_CHECKING:
     from companion.engine.requests import Engine, Request
@@ -135,10 +136,10 @@ GAME = Game(
     tracked=NotApplicable("the game keeps every figure's health in its own state, not in the generic trackers"),
     talisman_left=NotApplicable("no Talisman in this game"),
     guided_tallies=NotApplicable("health is the game's own (companion haunted hp), not a tally"),
-    lacks={},
+    lacks=hand.LACKS,
     xp_to_next=NotApplicable("heroes have no levels in this game"),
     commands="companion.games.haunted_tower.cli:app",
-    allows=NotApplicable("no rule on the generic trackers yet: every one is the players' (issue 35 adds them)"),
+    allows=hand.refuse,
     advise=advise,
     risk=NotApplicable("the whole-fight odds are shown before the hero decides; no key is refused twice"),
     chances=chances,

@@ -7,7 +7,7 @@ from companion.contract.game import Game, NotApplicable, Refresh, one_table
 from . import data, rules, view
 from .engine import play
 from .model import Tower
-from .rules import events
+from .rules import events, hand
 from .rules.tables import TABLES
 
 GAME = Game(
@@ -30,7 +30,7 @@ GAME = Game(
     lacks={},
     xp_to_next=rules.xp_to_next,
     commands="companion.games.inverted_tower.cli:app",
-    allows=NotApplicable("no rule on the generic trackers yet: every one is the player's (issue 35 adds them)"),
+    allows=hand.refuse,
     advise=view.advise,
     risk=view.risk,
     chances=view.chances,

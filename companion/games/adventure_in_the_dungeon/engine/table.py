@@ -123,7 +123,7 @@ def tracked(state: State, event: dict[str, Any], fold: Callable[[], None]) -> No
     if i is not None:
         party(state)
         event["name"] = D.HEROES[i].name
-        if event.get("op") == "heal":
+        if event.get("op") == "heal" and not event.get("correct"):  # a correction is no cure
             _cure(state, i, int(event.get("n", 1)))
     else:
         n = area_named(state.data, name)

@@ -19,6 +19,7 @@ from companion.errors import InputError
 from companion.games.inverted_tower import data as d
 from companion.games.inverted_tower import rules
 from companion.games.inverted_tower.model import Fight, Tower
+from companion.log.corrections import corrected
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -79,7 +80,10 @@ def _mobs(event: Event) -> tuple[int, bool]:
 
 def xp(state: State, event: Event) -> None:
     n = int(event["n"])
-    if state.log.enabled:
+    if state.log.enabled and event.get("correct"):  # the sheet fixed: said so, and levels still follow
+        have = state.trackers.counters["xp"].value
+        state.log.text(corrected("XP", have, max(0, have + n)))
+    elif state.log.enabled:
         state.log.text(f"XP {n:+d}.")
     rules.gain_xp(state, n)
 
@@ -246,14 +250,43 @@ def treasure(state: State, event: Event) -> None:
         state.log.text(f"Treasure: {'1 gp' if what == 'gold' else 'a ' + what}.")
 
 
-def down(state: State, event: Event) -> None:
+def check_down(state: State) -> Tower:
+    """Refuse (InputError) unless the hero may take the stairs now: in the stairs room, no fight going on."""
     g = _ready(state)
     _no_fight(g)
+    if g.floor >= d.LAST_FLOOR:
+        raise InputError(f"floor {d.LAST_FLOOR} is the last: slay the {d.FINAL_BOSS_NAME} to win")
     if not rules.has_stairs(g):
         raise InputError(f"the stairs of floor {g.floor} are not found yet")
-    number = rules.stairs_room(g)
-    _standing_in(g, number, "the stairs are")
+    _standing_in(g, rules.stairs_room(g), "the stairs are")
+    return g
+
+
+def down(state: State, event: Event) -> None:
+    check_down(state)
     rules.descend(state)
+
+
+def floor(state: State, event: Event) -> None:
+    """The generic ``companion floor N``: the stairs when it is the next floor and the hero may take them
+    (asked first, :mod:`.hand`); a correction (``--correct``), or an old save's jump, moves the sheet."""
+    g: Tower = state.game
+    n = int(event["n"])
+    if not event.get("correct") and n == g.floor + 1:
+        try:
+            check_down(state)
+        except InputError:
+            pass  # recorded before the rule: replayed as it was played
+        else:
+            rules.descend(state)
+            return
+    before = state.trackers.floor
+    state.trackers.floor = n
+    state.log.heading(f"Floor {n}")
+    rules.sync_floor(state)
+    g.loot = ""
+    if event.get("correct"):
+        state.log.text(corrected("floor", before, n))
 
 
 def level(state: State, event: Event) -> None:
@@ -310,6 +343,7 @@ REDUCERS: dict[str, Callable[[State, Event], None]] = {
     "tower-fail": fail,
     "tower-treasure": treasure,
     "tower-down": down,
+    "floor": floor,
     "tower-level": level,
     "tower-potion": potion,
     "tower-trade": trade,
