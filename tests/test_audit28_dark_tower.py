@@ -117,12 +117,12 @@ def test_the_same_card_is_not_taken_twice():
 
 def test_a_second_weapon_is_refused_with_the_one_held_and_how_to_discard_it():
     _knuckles()
+    run("dark", "quest", "--none")
+    run("dark", "start")  # one a card gives, in play (before the start: one random item each, #35)
     err = refused(
         "dark", "item", "Ann", "Axe", says="Ann already holds Obsidian Knuckles (weapon): one item of each class"
     )
     assert 'companion dark discard Ann "Obsidian Knuckles"' in err
-    run("dark", "quest", "--none")
-    run("dark", "start")
     run("dark", "card", "monster", "Zombie", "--floor", "1", "--strength", "6")
     run("dark", "draw", "monster", "Zombie")
     out = run("dark", "fight", "--got", "1,1,1,1").stdout

@@ -47,12 +47,17 @@ def item(
     json_out: JsonOpt = False,
 ) -> None:
     """A player takes an item: their random starting item, or one a card gives."""
+    from companion.errors import InputError
     from companion.games.dark_tower.rules import cards as C
+    from companion.games.dark_tower.rules.setup import starting_item_refusal
 
     with _session(ctx) as session:
         before = len(session.state.log.entries)
         who = _hero(session, player)
         card = C.find(session.state, "item", name)
+        refusal = starting_item_refusal(session.state, who, card)
+        if refusal:
+            raise InputError(refusal)
         _record(session, {"op": "item", "hero": who, "item": card})
         _show(ctx, session, before, json_out)
 

@@ -133,6 +133,21 @@ def start(state: State, first: int) -> None:
     begin_turn(state)
 
 
+def starting_item_refusal(state: State, who: int, item: str) -> str | None:
+    """Before the start a player takes their one random item («получают 1 случайный предмет»): a second
+    one is refused, with the discard that swaps the first (None: this one may be taken, or a card in play
+    already, which taking refuses by itself)."""
+    g = game(state)
+    hero = g.heroes[who]
+    if g.phase != "setup" or not hero.items or any(held.card == item for h in g.heroes for held in h.items):
+        return None
+    held = name_of(state, "item", hero.items[0].card)
+    return _(
+        "each player receives 1 random item before the start, and {player} holds {item}: to swap it, "
+        "companion dark discard {player_arg} {item_arg} first"
+    ).format(player=hero.player, item=held, player_arg=word(hero.player), item_arg=word(held))
+
+
 def check_starting_items(state: State) -> None:
     """Every player takes 1 random item before the first turn («потом получают 1 случайный предмет»):
     guided play asks for it; ``companion dark start`` refuses to start without it."""
