@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from companion.dice.render import fraction
 from companion.games.haunted_tower import data as D
 from companion.games.haunted_tower import odds as O
-from companion.games.haunted_tower.data.monsters import MONSTERS, SPECTER, Monster
+from companion.games.haunted_tower.data.monsters import CRAWLER_PENALTY, MONSTERS, SPECTER, Monster
 from companion.games.haunted_tower.rules import climb as rules_climb
 from companion.games.haunted_tower.rules import lookup
 from companion.games.haunted_tower.rules import numbers as rules_numbers
@@ -122,15 +122,22 @@ def duel_args(
 def best_weapon(state: State, hero: Hero, monster: Monster) -> Item | None:
     """The attack means with the best chance to win a duel to the end (None: no item).
 
-    Equal chances go to the one less likely to fall, then to the one that damages the monster (the
-    wooden stake against the vampire, even when the fight is hopeless either way), then bare hands."""
-    options: list[Item | None] = [None, *rules_numbers.attack_means(hero)]
+    Equal chances go, in this order, to a means that can damage the monster when another cannot (a hit
+    that lands and scores: the specter damaged, the wooden stake against the vampire, a non-metal staff
+    against the rust monster, even when the fight is hopeless either way), then to the one less likely
+    to fall, then to one that keeps a chit of limited uses for later (a silver dagger before the last
+    holy water), then to the surer and harder hit. Bare hands come last among equals."""
+    options: list[Item | None] = [*rules_numbers.attack_means(hero), None]
     f = lookup.game(state).fight
     here = f is not None and f.monster == monster.key
 
-    def rank(w: Item | None) -> tuple[Any, Any, int]:
-        o = duel_for(state, w) if here else hero_duel(state, hero, monster, w)
-        return o.win, -o.fall, rules_numbers.damage_of(hero, monster, w, state.meta.variants)[0]
+    def rank(w: Item | None) -> tuple[Any, ...]:
+        args = fight_args(state, w) if here else duel_args(state, hero, monster, w)
+        o = O.duel(monster, **args)
+        attack = args["hero_attack"] + (CRAWLER_PENALTY if args["slowed"] else 0)
+        scores = O.hit_chance(attack, monster.ac) * (1 if args["hero_damage"] > 0 else 0)
+        keeps = w is None or w.left is None
+        return o.win, scores > 0, -o.fall, keeps, scores, args["hero_damage"]
 
     return max(options, key=rank)
 
