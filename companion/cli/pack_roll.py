@@ -305,13 +305,19 @@ def _roll_segments(r: dict[str, Any]) -> list[Segment]:
     else:
         tracker = r.get("tracker")
         head = f"check {r['check']}"
+        mods, target = _modified(r)
         segs = [
             (head, "bold"),
-            (f" ({r['expr']}" + (f", {tracker['name']} {tracker['value']}" if tracker else "") + ")", "dim"),
+            (
+                f" ({r['expr']}{mods}" + (f", {tracker['name']} {tracker['value']}" if tracker else "") + ")",
+                "dim",
+            ),
         ]
         segs.append(("  " + _faces(r), "bold magenta"))
         if r.get("faces") is None or len(r["faces"]) > 1 or total != sum(r["faces"]):
             segs.append((f" = {total}", "bold"))
+        if target:
+            segs.append((" " + _("vs {target}").format(target=target), "bold"))
         passed = r["result"].startswith("pass")
         segs.append((f"  → {r['result']}", "bold green" if passed else "bold red"))
     from companion.dice.render import source_text
@@ -325,6 +331,19 @@ def _roll_segments(r: dict[str, Any]) -> list[Segment]:
             (" " + ngettext("(rolled again {n} time)", "(rolled again {n} times)", n).format(n=n), "italic dim")
         )
     return segs
+
+
+def _modified(r: dict[str, Any]) -> tuple[str, str]:
+    """A check rolled with ``--mod``: the modifier as the dice line writes it (`` −2``) and the total the
+    dice need with it (``11 or less``); nothing for a check with no modifier."""
+    if not r.get("mod"):
+        return "", ""
+    from companion.dice.expr import parse
+    from companion.log.rolls import roll_line
+    from companion.session.fold import roll_from
+
+    line = roll_line(roll_from(parse(r["expr"]), r, int(r["mod"])), "")
+    return " " + line.get("mods", ""), line.get("target", "")
 
 
 def _effect_now(e: Effect, after: dict[str, Any], items: dict[str, int]) -> str:
@@ -343,6 +362,9 @@ def _json_roll(r: dict[str, Any]) -> dict[str, Any]:
     out["source"] = r["src"]
     if "tracker" in r:
         out["tracker"] = r["tracker"]
+    if r.get("mod"):
+        out["modifier"] = r["mod"]
+        out["target"] = _modified(r)[1]
     return out
 
 

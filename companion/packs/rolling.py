@@ -209,6 +209,8 @@ def check_event(pack: Pack, check: Check, roll: Roll, value: int | None, why: st
     passed = bool(roll.success)
     text = check.pass_text if passed else check.fail_text
     entry: dict[str, Any] = {"check": check.name, "title": check.title, "expr": str(roll.expr), **_payload(roll)}
+    if roll.modifier:
+        entry["mod"] = roll.modifier  # shown and recorded: the log, the text and the JSON read it
     entry["result"] = ("pass" if passed else "fail") + (f": {text}" if text else "")
     if check.tracker is not None:
         entry["tracker"] = {"name": check.tracker.name, "value": value}
