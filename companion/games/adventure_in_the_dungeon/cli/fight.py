@@ -131,6 +131,25 @@ def odds_fight(
     show(env, outcome, json_out)
 
 
+def _at_the_start(flags: dict[str, Any]) -> None:
+    """At the start of a round (``--at start``) the round is begun from the position: a hero ``locked`` is
+    locked out of the round that starts (a miss against the Remorhaz last round), and what only happens
+    during a round (attacked, struck, struck first, locked out of the next one) cannot be so yet."""
+    from companion.errors import InputError
+    from companion.games.adventure_in_the_dungeon.moments import FLAGS, MASKS
+
+    during = [MASKS[k] for k in ("att", "struck", "nlock") if flags.get(k)]
+    during += [FLAGS[k] for k in ("sfirst",) if flags.get(k)]
+    if during:
+        raise InputError(
+            f"--mark {', '.join(during)}: at the start of a round nothing has happened in it yet; "
+            "give --at begun or --at choice for a round under way (locked:NAME is a hero locked out of "
+            "the round that starts)"
+        )
+    if flags.get("lock"):
+        flags["nlock"] = flags.pop("lock")  # the round that starts reads last round's misses (begin_round)
+
+
 def _position_outcome(
     env: Env,
     area: int | None,
@@ -195,6 +214,8 @@ def _position_outcome(
                 )
             mask |= 1 << found[0]
         flags[by_word[word]] = flags.get(by_word[word], 0) | mask
+    if at == "start":
+        _at_the_start(flags)
     taken = tuple(min(int(p), m) for p, m in zip(parts, nums.maxh, strict=True))
     situation = R.Fight(min(monster_hits, areas[area].hits), taken, **flags)  # type: ignore[arg-type]
     return {
