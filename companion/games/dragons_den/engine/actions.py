@@ -21,6 +21,7 @@ from companion.dice.roll import Roll
 from companion.engine.requests import Choice, Number, Request, RollRequest, Text
 from companion.errors import InputError
 from companion.games.dragons_den.engine import common, steps
+from companion.i18n import ngettext
 from companion.log.rolls import roll_line
 from companion.session.fold import ReplayError, roll_from, roll_payload
 from companion.session.state import State
@@ -108,6 +109,8 @@ class LiveAnswers:
         self.got = {k: list(v) for k, v in (got or {}).items()}
         self.choices = {k: list(v) for k, v in (picks or {}).items()}
         self.chits = list(chits or [])
+        #: The chits typed and used so far (a chit typed twice is refused as such).
+        self.taken: list[str] = []
         self.ask_faces = ask_faces
         self.ask_chit = ask_chit
         #: The command's option that gives a chit (``--chit``; ``--hoard`` for an ability's hoard chits).
@@ -162,8 +165,17 @@ class LiveAnswers:
     def _chit(self, request: Request) -> Any:
         if self.chits:
             text = self.chits.pop(0)
+            if _norm(text) in map(_norm, self.taken):
+                raise InputError(f"{text} is given twice with {self.chit_flag}: each chit is drawn once")
+            self.taken.append(text)
         elif self.ask_chit is not None:
             text = self.ask_chit(request)
+        elif self.taken:
+            given = ngettext("{n} chit", "{n} chits", len(self.taken)).format(n=len(self.taken))
+            raise InputError(
+                f"{self.chit_flag} gave {given} ({', '.join(self.taken)}), and another is drawn: "
+                f"{getattr(request, 'prompt', 'a chit')}; give each with {self.chit_flag}"
+            )
         else:
             raise InputError(f"{getattr(request, 'prompt', 'a chit')}: give it with {self.chit_flag}")
         if isinstance(request, Number):
@@ -173,3 +185,8 @@ class LiveAnswers:
             return int(t)
         assert isinstance(request, Text)
         return str(text).strip()
+
+
+def _norm(chit: str) -> str:
+    """A typed chit as the cup knows it: ``t3``, ``T3`` and ``#3`` alike."""
+    return str(chit).strip().lstrip("#").upper()
