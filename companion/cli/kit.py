@@ -253,7 +253,8 @@ def ask_physical(env: Env, expr: Expr, mod: int, why: str | None) -> Roll:
 
 
 def _example(expr: Expr) -> str:
-    return ",".join("3" for _ in expr.dice)
+    """Faces the dice can show, for the refusal's example: 3 on a d6, 2 on a d2 (never a face the die lacks)."""
+    return ",".join("3" if d.custom else str(min(3, d.sides)) for d in expr.dice)
 
 
 # ---- a game's session ------------------------------------------------------------------------------

@@ -58,6 +58,9 @@ class FightOutcome:
     notes: tuple[str, ...] = ()
     #: The numbers the odds were computed from (JSON-ready), e.g. {"hp": 5, "floor": 3}.
     inputs: dict[str, Any] = field(default_factory=dict)
+    #: Fractions with a denominator up to this are shown whole; None: every one (a game whose own odds
+    #: command shows longer fractions gives the same here, so the two never disagree).
+    shown_denominator: int | None = 10**6
 
     def word(self, key: str) -> str:
         return self.words.get(key, _WORDS[key])
@@ -201,15 +204,16 @@ def to_json(o: FightOutcome) -> dict[str, Any]:
 SHOWN_DENOMINATOR = 10**6
 
 
-def chance_text(p: Fraction) -> str:
-    """``2/3 (66.7%)``, or ``66.67%`` when the fraction is too long to read.
+def chance_text(p: Fraction, shown: int | None = SHOWN_DENOMINATOR) -> str:
+    """``2/3 (66.7%)``, or ``66.67%`` when the fraction is too long to read (``shown``: the longest
+    denominator shown whole).
 
     A long fraction that is possible but rounds to 0.00% shows as ``<0.01%`` (and a near-certainty
     as ``>99.99%``): a risk the odds count must not read as none.
     """
     from companion.i18n import percent
 
-    if p.denominator <= SHOWN_DENOMINATOR:
+    if shown is None or p.denominator <= shown:
         return f"{p.numerator}/{p.denominator} ({percent(float(p) * 100)})"
     if 0 < p < Fraction(1, 10**4):
         return percent(0.01, 2, sign="<")
@@ -241,11 +245,11 @@ def renderables(o: FightOutcome) -> list[Any]:
     for key in ("win", "lose", "draw", "flee"):
         p = getattr(o, key)
         if p is not None:
-            grid.add_row(Text(" " + o.word(key), style=styles[key]), chance_text(p))
+            grid.add_row(Text(" " + o.word(key), style=styles[key]), chance_text(p, o.shown_denominator))
     if o.death is not None and o.death != o.lose:
-        grid.add_row(Text(" " + o.word("death"), style="red"), chance_text(o.death))
+        grid.add_row(Text(" " + o.word("death"), style="red"), chance_text(o.death, o.shown_denominator))
     for label, p in o.more:
-        grid.add_row(Text(" " + label), chance_text(p))
+        grid.add_row(Text(" " + label), chance_text(p, o.shown_denominator))
     out.append(grid)
     if o.hp_left is not None:
         from companion.i18n import _, number

@@ -240,4 +240,5 @@ def fight_outcome(
             "(always at 6 or more) and taking 1 health; no abilities, Shield or breath counted.",
         ),
         inputs={"health": health, "against": against, "first": first, "name": name, "other": other},
+        shown_denominator=None,  # whole, as companion dragon odds gives them
     )

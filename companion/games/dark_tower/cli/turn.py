@@ -82,6 +82,16 @@ def group_cmd(
         _show(ctx, session, before, json_out)
 
 
+def _odds_first(ctx: typer.Context, session: Any, got: str | None, lines: list[str], json_out: bool) -> list[str]:
+    """The odds before a roll: shown now when the player is asked for the dice at a prompt; otherwise
+    (typed faces, virtual dice) returned to show once the roll is read, so a refusal is the one line."""
+    env = _env(ctx)
+    if got is None and session.state.dice == "physical" and env.interactive:
+        _info(env, lines, json_out)
+        return []
+    return list(lines)
+
+
 @app.command("check")
 def check_cmd(
     ctx: typer.Context,
@@ -120,7 +130,7 @@ def check_cmd(
                 "{obstacle}: {n} dice must show more than {check}: pass {odds}",
                 dice,
             ).format(obstacle=C.title(card), n=dice, check=card.check, odds=fraction(co.passed))  # type: ignore[union-attr]
-        _info(env, [line], json_out)
+        later = _odds_first(ctx, session, got, [line], json_out)
         expr = parse(f"{dice}dt>{card.check}")  # type: ignore[union-attr]
         roll, payload = _roll(
             ctx,
@@ -130,6 +140,7 @@ def check_cmd(
             _("{player}: check {n}").format(player=g.current().player, n=card.check),  # type: ignore[union-attr]
         )
         result = rules_checks.resolve_check(_dry(session), roll, used)
+        _info(env, later, json_out)  # the odds, once nothing can refuse the roll any more
         before = len(state.log.entries)
         why = (
             f"{g.current().player}: {lookup.t(state, 'check').lower()} {card.check}"  # type: ignore[union-attr]
@@ -222,7 +233,7 @@ def fight_cmd(
             else:
                 _info(env, lines, False)
             return
-        _info(env, lines, json_out)
+        later = _odds_first(ctx, session, got, lines, json_out)
         why = (
             f"{g.current().player}: {lookup.t(state, 'fight').lower()} {lookup.group_text(state)}"
             if lookup.lang(state) == "en"
@@ -235,8 +246,9 @@ def fight_cmd(
 
         roll = evaluate(roll.expr, roll.faces or (), bonus.total, source=roll.source, parts=tuple(bonus.parts))
         chosen, skipped = _choose_casts(state, bonus, roll.stars or 0, cast)
-        _info(env, [_("Not enough ★ for {spell}: not cast.").format(spell=s) for s in skipped], json_out)
         result = rules_fights.resolve_fight(_dry(session), plan, roll, chosen)
+        _info(env, later, json_out)  # the odds, once nothing can refuse the roll any more
+        _info(env, [_("Not enough ★ for {spell}: not cast.").format(spell=s) for s in skipped], json_out)
         before = len(state.log.entries)
         _record(
             session,

@@ -132,16 +132,22 @@ def odds_cmd(
             }
         )
         return
-    env.print(
+    head = (
         ngettext(
             "{n} die {bonus} vs {strength}: win {win} · tie {tie} (no damage)",
             "{n} dice {bonus} vs {strength}: win {win} · tie {tie} (no damage)",
             fo.dice,
-        ).format(n=fo.dice, bonus=f"{nums[0]:+d}", strength=nums[1], win=fraction(fo.win), tie=odds_pct(fo.tie))
+        )
+        if fo.tie
+        else ngettext(  # no tie can happen: none is shown as 0.0%
+            "{n} die {bonus} vs {strength}: win {win}", "{n} dice {bonus} vs {strength}: win {win}", fo.dice
+        )
     )
     env.print(
-        "  " + _("damage: {list}").format(list=", ".join(pair(k, odds_pct(v)) for k, v in fo.damage.items() if k))
+        head.format(n=fo.dice, bonus=f"{nums[0]:+d}", strength=nums[1], win=fraction(fo.win), tie=odds_pct(fo.tie))
     )
+    damage = [pair(k, odds_pct(v)) for k, v in fo.damage.items() if k and v]
+    env.print("  " + (_("damage: {list}").format(list=", ".join(damage)) if damage else _("damage: none possible")))
     env.print("  ♥ " + ", ".join(pair(k, odds_pct(v)) for k, v in fo.hearts.items()))
     env.print("  ★ " + ", ".join(pair(k, odds_pct(v)) for k, v in fo.energy.items()))
     if fall is not None:

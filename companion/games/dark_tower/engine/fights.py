@@ -89,7 +89,9 @@ def odds_lines(state: State, plan: Plan) -> tuple[str, ...]:
             bonus.dice,
         ).format(n=bonus.dice, bonus=f"{bonus.total:+d}", strength=bonus.strength)
         + (_("; ★ can cast {spells}").format(spells=spells) if boosts else ""),
-        _("Win {win} · tie {tie} (not beaten, no damage)").format(win=fraction(fo.win), tie=pct(fo.tie))
+        (_("Win {win} · tie {tie} (not beaten, no damage)") if fo.tie else _("Win {win}")).format(
+            win=fraction(fo.win), tie=pct(fo.tie)
+        )
         + (_(" · lose {p}").format(p=pct(fo.loss - fo.tie)) if fo.loss > fo.tie else ""),
     ]
     if dmg:

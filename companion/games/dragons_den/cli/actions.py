@@ -142,7 +142,8 @@ def ability(
     ] = None,
     got: GotOpt = None,
     hoard: Annotated[
-        list[str] | None, typer.Option("--hoard", help="Physical chits: the dragon treasure chit(s) drawn.")
+        list[str] | None,
+        typer.Option("--hoard", help="Physical chits: a dragon treasure chit drawn (repeat for each)."),
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -254,7 +255,7 @@ def escape(
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """A hero steps onto an entrance and leaves the den for good, with what he carries (at any time)."""
+    """A hero moves onto an entrance in his turn and leaves the den for good, with what he carries."""
 
     def build(den: Den) -> dict[str, Any]:
         return {"hero": resolve(den, hero, kinds=("hero",)) if hero else _current_hero(den)}

@@ -18,6 +18,7 @@ from companion.errors import InputError
 from companion.games.dragons_den import data, odds, rules
 from companion.games.dragons_den.engine import common, steps
 from companion.games.dragons_den.model import HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
+from companion.i18n import ngettext
 from companion.session.state import State
 
 if TYPE_CHECKING:
@@ -191,7 +192,13 @@ def _hero_options(state: State, den: Den, hero: Figure) -> list[Option]:
             )
     left = data.CHIT_ROOMS - len(den.rooms)
     if free and left:
-        options.append(Option("reveal", "Entered a room: reveal its chits", f"{left} room(s) still face down"))
+        options.append(
+            Option(
+                "reveal",
+                "Entered a room: reveal its chits",
+                ngettext("{n} room still face down", "{n} rooms still face down", left).format(n=left),
+            )
+        )
     if free and den.dragon is not None and den.dragon.status == HIDDEN:
         options.append(Option("lair", "Entered the lair: reveal the dragon"))
     if can_attack:
@@ -219,10 +226,16 @@ def _hero_options(state: State, den: Den, hero: Figure) -> list[Option]:
                 continue
             hint = f"costs 1 health{'' if hero.health > 1 else ': fatal at 1 health'}; {ab.summary}"
             if left_uses is not None:
-                hint = f"{left_uses} use(s) left; " + hint
+                hint = ngettext("{n} use left; ", "{n} uses left; ", left_uses).format(n=left_uses) + hint
             options.append(Option(f"ability:{key}", ab.name, hint))
     if free:
-        options.append(Option("escape", "Leave the den (for good)", f"carrying {len(hero.treasure)} chit(s)"))
+        options.append(
+            Option(
+                "escape",
+                "Leave the den (for good)",
+                ngettext("carrying {n} chit", "carrying {n} chits", len(hero.treasure)).format(n=len(hero.treasure)),
+            )
+        )
     options.append(Option("end", f"End {hero.name}'s turn"))
     return options
 

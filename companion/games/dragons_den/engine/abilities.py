@@ -14,6 +14,7 @@ from companion.games.dragons_den import data, rules
 from companion.games.dragons_den.engine.common import Steps, den_of, figure, open_line, say, who
 from companion.games.dragons_den.engine.cups import draw_hoard
 from companion.games.dragons_den.model import HIDDEN, IN, Den, Figure
+from companion.i18n import ngettext
 from companion.session.state import State
 
 
@@ -76,7 +77,8 @@ def ability(state: State, args: dict[str, Any]) -> Steps:
     uses = rules.uses_left(hero, key)
     den.acted.append(hero.key)
     line = open_line(state, f"{hero.name}: {spec.name} on {who(target)}")
-    say(state, rules.pay(hero, key) + (f"; {uses - 1} use(s) left" if uses is not None else ""))
+    left = ngettext("; {n} use left", "; {n} uses left", uses - 1).format(n=uses - 1) if uses is not None else ""
+    say(state, rules.pay(hero, key) + left)
     summary = ""
     if key in ("axe", "missile"):
         roll = yield RollRequest("dd.damage", parse("1d6"), f"{spec.name}: health {who(target)} loses")
@@ -95,7 +97,10 @@ def ability(state: State, args: dict[str, Any]) -> Steps:
         summary = f"the {target.name} gives up its treasure"
     elif key in ("trickster", "charm"):
         count = data.TRICKSTER_DRAGON_TREASURES if key == "trickster" else 1
-        summary = f"the dragon gives up {min(count, len(den.hoard))} treasure(s)"
+        given = min(count, len(den.hoard))
+        summary = ngettext("the dragon gives up {n} treasure", "the dragon gives up {n} treasures", given).format(
+            n=given
+        )
         yield from draw_hoard(state, hero.key, count)
     elif key == "sneak":
         den.sneaking.append(hero.key)
@@ -158,7 +163,13 @@ def special(state: State, args: dict[str, Any]) -> Steps:
     else:
         for t in targets:
             say(state, rules.change(t, -data.WRAITH_WOUNDS_DAMAGE))
-        summary = ", ".join(who(t) for t in targets) + f" lose {data.WRAITH_WOUNDS_DAMAGE} each"
+        names = [who(t) for t in targets]
+        damage = data.WRAITH_WOUNDS_DAMAGE
+        summary = (
+            f"{names[0]} loses {damage}"
+            if len(names) == 1
+            else f"{', '.join(names[:-1])} and {names[-1]} lose {damage} each"
+        )
     say(state, *rules.settle(den, [*targets, monster]))
     state.log.update(line, f"The {monster.name}: {name}: {summary}")
     return

@@ -13,6 +13,7 @@ from companion.games.dragons_den import data, rules
 from companion.games.dragons_den.engine.common import Steps, den_of, figure, open_line, say
 from companion.games.dragons_den.engine.cups import draw_number
 from companion.games.dragons_den.model import DRAGON, ESCAPED, HEROES, IN, OVER, TRAPPED, Den, Score
+from companion.i18n import ngettext
 from companion.session.state import State
 
 
@@ -49,7 +50,9 @@ def escape(state: State, args: dict[str, Any]) -> Steps:
     rules.require_free(den, hero, "move")
     hero.status = ESCAPED
     gp = sum(rules.chit_value(state.data, c) for c in hero.treasure)
-    open_line(state, f"{hero.name} leaves the den with {len(hero.treasure)} treasure chit(s) worth {gp:,} gp")
+    n = len(hero.treasure)
+    chits = ngettext("{n} treasure chit", "{n} treasure chits", n).format(n=n)
+    open_line(state, f"{hero.name} leaves the den with {chits} worth {gp:,} gp")
     return
     yield  # a generator like every step
 
@@ -139,13 +142,16 @@ def score_lines(den: Den, values: dict[str, Any]) -> list[str]:
     """The reckoning, line by line, as the log and ``companion dragon score`` show it."""
     s = reckoning(den, values)
     lost = s.slain + s.trapped
+    escaped = ngettext("{n} hero", "{n} heroes", s.escaped).format(n=s.escaped)
+    lost_heroes = ngettext("{n} hero", "{n} heroes", lost).format(n=lost)
+    monuments = f"monuments for {lost_heroes} slain or trapped: -{lost * data.MONUMENT_GP:,} gp; " if lost else ""
+    left = ngettext("{n} chit", "{n} chits", s.hoard_left).format(n=s.hoard_left)
+    points = ngettext("{n} point", "{n} points", s.happiness).format(n=s.happiness)
     lines = [
-        f"Treasure carried out by {s.escaped} hero(es): {s.carried:,} gp; "
-        f"monuments for {lost} hero(es) slain or trapped: -{lost * data.MONUMENT_GP:,} gp; "
-        f"the heroes' haul: {s.haul:,} gp.",
+        f"Treasure carried out by {escaped}: {s.carried:,} gp; {monuments}the heroes' haul: {s.haul:,} gp.",
         f"Heroes' Victory Chart: {s.heroes_result} — {s.heroes_outcome}",
-        f"Dragon happiness: {lost} hero(es) slain or trapped + {s.hoard_left} chit(s) left in the lair + "
-        f"{s.held_by_lost} held by lost heroes = {s.happiness} point(s).",
+        f"Dragon happiness: {lost_heroes} slain or trapped + {left} left in the lair + "
+        f"{s.held_by_lost} held by lost heroes = {points}.",
         f"Dragon's Victory Chart: {s.dragon_result} — {s.dragon_outcome}",
     ]
     return lines

@@ -31,6 +31,7 @@ from companion.games.dragons_den.model import (
     Figure,
     Score,
 )
+from companion.i18n import ngettext
 
 LONG, ONE_EACH = "long", "one-each"
 #: A reading as a variant: Ren's Shield answers monsters' attacks only, not the dragon's breath.
@@ -190,7 +191,9 @@ def settle(den: Den, figures: Iterable[Figure], *, slayer: Figure | None = None)
         if f.kind == "hero":
             carried = ""
             if f.treasure:
-                carried = f" (the {len(f.treasure)} treasure chit(s) carried are lost to the heroes)"
+                n = len(f.treasure)
+                chits = ngettext("the treasure chit", "the {n} treasure chits", n).format(n=n)
+                carried = f" ({chits} carried {'is' if n == 1 else 'are'} lost to the heroes)"
             lines.append(f"{f.name} is slain{carried}.")
         elif f.kind == "monster":
             lines.append(f"The {f.name} is slain.")
@@ -202,7 +205,8 @@ def settle(den: Den, figures: Iterable[Figure], *, slayer: Figure | None = None)
                     taken = [f"D{n}" for n in den.hoard]
                     slayer.treasure.extend(taken)
                     den.hoard = []
-                    lines.append(f"{slayer.name} takes the rest of the hoard: {len(taken)} chit(s).")
+                    chits = ngettext("{n} chit", "{n} chits", len(taken)).format(n=len(taken))
+                    lines.append(f"{slayer.name} takes the rest of the hoard: {chits}.")
                     lines.extend(raise_alarm(den))
     return lines
 

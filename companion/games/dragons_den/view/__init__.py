@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.games.dragons_den import data, rules
 from companion.games.dragons_den.model import DRAGON, HEROES, HIDDEN, IN, OVER, SETUP, Den, Figure
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -28,7 +28,7 @@ def phase_text(den: Den) -> str:
     if den.phase == SETUP:
         return "setting up"
     if den.phase == OVER:
-        return f"over after {den.round} round(s)"
+        return ngettext("over after {n} round", "over after {n} rounds", den.round).format(n=den.round)
     if den.phase == HEROES:
         hero = den.figure(den.turn)
         return f"round {den.round} · {hero.name if hero else 'the heroes'}'s turn"
@@ -94,7 +94,8 @@ def status_rows(state: State) -> list[tuple[str, object]]:
         gp = carried_gp(h, state.data)
         extra = notes(den, h)
         if h.treasure:
-            extra = (extra + ", " if extra else "") + f"{len(h.treasure)} chit(s) {gp:,} gp"
+            chits = ngettext("{n} chit", "{n} chits", len(h.treasure)).format(n=len(h.treasure))
+            extra = (extra + ", " if extra else "") + f"{chits} {gp:,} gp"
         if extra:
             value.append(f"  {extra}", style="dim")
         rows.append((label, value))

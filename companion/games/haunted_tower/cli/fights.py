@@ -152,6 +152,10 @@ def attack_cmd(
                 rules_fights.pick(sim, item)
                 steps.append({"do": "pick", "item": item})
             first = False
+        done = {step["do"] for step in steps}
+        for flag, value, used in (("--table", table, "table"), ("--take", take, "pick")):
+            if value is not None and used not in done:  # as the Dragon's Den says of a chit it did not need
+                env.warn(f"{flag} {value} was not needed (no such roll or choice came up); it is ignored")
         _record(env, session, {"op": "attack", "steps": steps, "rolls": roller.payloads}, json_out)
 
 

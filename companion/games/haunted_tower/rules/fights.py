@@ -210,13 +210,20 @@ def run_away(state: State, face: int) -> bool:
             state.log.text(f"{hero.name} gets away: the {monster.name} and its chit are removed from the board.")
             end_fight(state, f, monster, f"{hero.name} ran away in round {f.round}")
         return True
-    state.log.text(f"{hero.name} does not get away: the {monster.name} attacks.")
     if "monster" in f.acted and RUN_FAIL_TURN not in state.meta.variants:
         # The monster already attacked this round: the failed run gives it one more attack now.
+        state.log.text(f"{hero.name} does not get away: the {monster.name} attacks again at once.")
         f.acted.append("hero")
         f.extra = True
         f.phase = "monster"
         return False
+    if "monster" in f.acted:  # run-fail-turn: the run only cost the hero's attack
+        state.log.text(
+            f"{hero.name} does not get away; the {monster.name} has attacked this round, so the next round "
+            f"starts (variant {RUN_FAIL_TURN}: it attacks on its next turn)."
+        )
+    else:
+        state.log.text(f"{hero.name} does not get away: the {monster.name} attacks (its turn of the round).")
     _after(state, f, monster, "hero")
     return False
 
