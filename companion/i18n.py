@@ -202,6 +202,30 @@ def count(n: int, singular: str, plural: str) -> str:
     return ngettext(singular, plural, n).format(n=n)
 
 
+def possessive(name: object) -> str:
+    """A name as its owner's, in English: ``Ann's``, ``Obsidian Knuckles'`` (the apostrophe alone after a
+    final s). For the sentences of the games that speak English only; a translated sentence puts its
+    owner in its own words (:func:`owned`)."""
+    word = str(name)
+    return word + ("'" if word[-1:] in ("s", "S") else "'s")
+
+
+def owned(text: str, *names: object) -> str:
+    """``text`` with each of ``names`` written as its owner's the way the language writes it. English
+    puts the apostrophe alone after a name that ends in s (``Obsidian Knuckles' spells``, never
+    ``Knuckles's``); a catalogue's sentence says ownership in its own words, and is left as it is.
+
+    Use it around a sentence whose message puts ``'s`` after a name: ``owned(_("{card}'s spells").format(
+    card=name), name)``."""
+    if _lang != SOURCE:
+        return text
+    for name in names:
+        word = str(name)
+        if word[-1:] in ("s", "S"):
+            text = text.replace(f"{word}'s", possessive(word))
+    return text
+
+
 def number(x: float, places: int = 0, *, group: bool = False) -> str:
     """``x`` with ``places`` decimals, as the language shown writes a number: ``0.21``, ``10,000`` in
     English; ``0,21``, ``10 000`` in Russian. The one place a number is formatted for the language: its

@@ -372,12 +372,20 @@ def audit(
     )
     say(_("A verdict needs {rolls}.").format(rolls=needs))
     if rolls.amended:
-        say(_("{amended} amended roll(s) counted with the faces you corrected them to.").format(amended=rolls.amended))
+        say(
+            ngettext(
+                "{amended} amended roll counted with the faces you corrected it to.",
+                "{amended} amended rolls counted with the faces you corrected them to.",
+                rolls.amended,
+            ).format(amended=rolls.amended)
+        )
     if rolls.unknown:
         say(
-            _("{unknown} roll(s) left out: their event does not say which dice they were.").format(
-                unknown=rolls.unknown
-            )
+            ngettext(
+                "{unknown} roll left out: its event does not say which dice it was.",
+                "{unknown} rolls left out: their event does not say which dice they were.",
+                rolls.unknown,
+            ).format(unknown=rolls.unknown)
         )
 
 

@@ -296,7 +296,7 @@ def pending_step(env: Env, session: Session) -> Any:
     from companion.engine.pending import Pending
     from companion.engine.requests import RollRequest
     from companion.errors import CompanionError
-    from companion.i18n import _, number
+    from companion.i18n import _, number, owned
     from companion.sim.fights import share_text
 
     try:
@@ -309,7 +309,7 @@ def pending_step(env: Env, session: Session) -> Any:
         a, b = fight.attack, fight.foe_attack
         expr = Expr("sum", (*a.expr.terms, *b.expr.terms))  # type: ignore[union-attr]
         split = (len(a.expr.dice), len(b.expr.dice))  # type: ignore[union-attr]
-        why = _("Round {n}: your attack and {foe}'s").format(n=n, foe=state.foe)
+        why = owned(_("Round {n}: your attack and {foe}'s").format(n=n, foe=state.foe), state.foe)
         dice = f"{a.expr} {board.value(a, pos):+d} / {b.expr} {board.value(b, pos):+d}".replace("-", "−")
         example = " ".join(["4", "5", "2", "6", "3", "1"][: sum(split)]) if sum(split) <= 6 else "4 5 …"
     else:

@@ -184,7 +184,7 @@ def round_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False)
     env: Env = ctx.obj
     from companion.cli import pack_fight
     from companion.cli.kit import Roller, opened
-    from companion.i18n import _
+    from companion.i18n import _, owned
     from companion.packs import fight_play
 
     with opened(env) as session:
@@ -196,7 +196,7 @@ def round_cmd(ctx: typer.Context, got: GotOpt = None, json_out: JsonOpt = False)
             mine, theirs = _gots(got, 2, "4,5/3,3")
             a_mod, b_mod = board.value(fight.attack, pos), board.value(fight.foe_attack, pos)  # type: ignore[arg-type]
             why_a = _("Round {n}: your attack").format(n=n)
-            why_b = _("Round {n}: {foe}'s attack").format(n=n, foe=state.foe)
+            why_b = owned(_("Round {n}: {foe}'s attack").format(n=n, foe=state.foe), state.foe)
             a = roller.roll(fight.attack.expr, mine, why_a, a_mod, _parts(board, fight.attack, pos))  # type: ignore[union-attr, arg-type]
             b = roller.roll(fight.foe_attack.expr, theirs, why_b, b_mod, _parts(board, fight.foe_attack, pos))  # type: ignore[union-attr, arg-type]
             result, step = fight_play.opposed_round(fight, board, pos, a.total, b.total)

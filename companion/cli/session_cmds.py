@@ -12,7 +12,7 @@ from companion.cli.common import GotStartOpt, JsonOpt, check_name, dump_state
 from companion.cli.complete import game_names, session_names, variant_names
 from companion.cli.sessions_rename import sessions_rename
 from companion.cli.sessions_repair import sessions_repair
-from companion.i18n import _, quote
+from companion.i18n import _, owned, quote
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -391,7 +391,7 @@ def _tracker_words(event: dict[str, Any]) -> str | None:
             "add": _("a tally for {name}"),
             "remove": _("{name}'s tally removed"),
         }.get(str(event.get("op")))
-        return words.format(n=n, name=name) if words else None
+        return owned(words.format(n=n, name=name), name) if words else None
     return None
 
 

@@ -29,7 +29,7 @@ def import_cmd(
     files: Annotated[
         list[str],
         typer.Argument(
-            help="The file(s) to import: .md notes, Datasworn or Foundry .json, or a folder of them.",
+            help="The files to import: .md notes, Datasworn or Foundry .json, or a folder of them.",
             metavar="FILE...",
             show_default=False,
         ),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from companion.cli.common import SIGNED, JsonOpt, check_name, parse_change
-from companion.i18n import _, pgettext
+from companion.i18n import _, ngettext, owned, pgettext
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -74,10 +74,13 @@ def _refuse_guided_tally(session: Session, name: str) -> None:
 
     if session.spec.keeps_tallies(session.state):
         raise InputError(
-            _(
-                "in guided play the rules keep the tallies ({name}'s hits come from the fights): "
-                "play on with companion play or companion next, or take a step back with companion undo"
-            ).format(name=name)
+            owned(
+                _(
+                    "in guided play the rules keep the tallies ({name}'s hits come from the fights): "
+                    "play on with companion play or companion next, or take a step back with companion undo"
+                ).format(name=name),
+                name,
+            )
         )
 
 
@@ -500,7 +503,11 @@ def talisman(
 
             env.print(
                 styled(
-                    _("[bold green]The Talisman is found[/bold green] after {n} kill(s)! Leave the dungeon."),
+                    ngettext(
+                        "[bold green]The Talisman is found[/bold green] after {n} kill! Leave the dungeon.",
+                        "[bold green]The Talisman is found[/bold green] after {n} kills! Leave the dungeon.",
+                        ts.kills,
+                    ),
                     n=ts.kills,
                 )
             )
@@ -513,7 +520,13 @@ def talisman(
                 )
             )
         else:
-            env.print(_("Rolled {total}: not found ({n} kill(s) so far).").format(total=last, n=ts.kills))
+            env.print(
+                ngettext(
+                    "Rolled {total}: not found ({n} kill so far).",
+                    "Rolled {total}: not found ({n} kills so far).",
+                    ts.kills,
+                ).format(total=last, n=ts.kills)
+            )
 
 
 app = typer.Typer(rich_markup_mode=None)

@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from companion.controls import visible
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 from companion.log.model import Entry
 
 if TYPE_CHECKING:
@@ -191,7 +191,8 @@ def sheet(state: State) -> str:
     if ts.kills or ts.found or ts.held_by_last:
         status = "found" if ts.found else ("held by the last monster" if ts.held_by_last else "not found")
         rolls = ", ".join(str(r) for r in ts.rolls) or "none"
-        lines.append(f"- Talisman: {status} after {ts.kills} kill(s); rolls: {rolls}")
+        after = ngettext("after {n} kill", "after {n} kills", ts.kills).format(n=ts.kills)
+        lines.append(f"- Talisman: {status} {after}; rolls: {rolls}")
     if not lines:
         return ""
     return "## " + _("Sheet") + "\n\n" + "\n".join(lines)

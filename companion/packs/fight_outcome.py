@@ -53,7 +53,7 @@ def outcome(
     flee_at: int | None = None,
     inputs: dict[str, Any] | None = None,
 ) -> FightOutcome:
-    from companion.i18n import _, number
+    from companion.i18n import _, number, owned
     from companion.sim.fights import Chart, FightOutcome
 
     you_ref = fight.until.side(YOU)[0].ref if fight.until.side(YOU) else None
@@ -88,7 +88,7 @@ def outcome(
     if foe_ref is not None:
         charts.append(
             Chart(
-                _("{foe}'s {label} at the end of the fight").format(foe=foe, label=foe_ref.label),
+                owned(_("{foe}'s {label} at the end of the fight").format(foe=foe, label=foe_ref.label), foe),
                 _rows(never.left[foe_ref]),
             )
         )

@@ -65,7 +65,7 @@ def status_rows(session: Session) -> list[tuple[str, object]]:
                     else (
                         _("held by the last monster")
                         if ts.held_by_last
-                        else ngettext("not found after {n} kill(s)", "not found after {n} kill(s)", ts.kills).format(
+                        else ngettext("not found after {n} kill", "not found after {n} kills", ts.kills).format(
                             n=ts.kills
                         )
                     ),

@@ -34,6 +34,7 @@ from companion.games.haunted_tower.rules import lookup
 from companion.games.haunted_tower.rules import numbers as rules_numbers
 from companion.games.haunted_tower.rules import rolls as rules_rolls
 from companion.games.haunted_tower.rules import score as rules_score
+from companion.i18n import ngettext, possessive
 
 if TYPE_CHECKING:
     from companion.engine.requests import Engine
@@ -227,7 +228,7 @@ def _card_hint(data: dict[str, Any]) -> str:
 def card_questions(state: State) -> Step:
     """The hero card, typed once from the player's own card (kept in the catalogue)."""
     name = yield from ask(Text("data.hero.name", "The hero's name, as on the hero card"))
-    where = f"on {name}'s hero card"
+    where = f"on {possessive(name)} hero card"
     speed = yield from ask(Number("data.hero.speed", "Speed", 0, 30, where=where))
     hp = yield from ask(Number("data.hero.hp", "Hit points", 1, 99, where=where))
     attack = yield from ask(Number("data.hero.attack", "Attack number", -9, 30, where=where))
@@ -250,7 +251,7 @@ def card_questions(state: State) -> Step:
             choice("data.hero.bonus.vs", "Against", ("all", "Every monster"), ("undead", "Undead monsters only"))
         )
         bonus.hits = yield from toggles(
-            "data.hero.bonus.hits", f"{name}'s own attacks count as (pick each, then Done)", [], list(HITS)
+            "data.hero.bonus.hits", f"{possessive(name)} own attacks count as (pick each, then Done)", [], list(HITS)
         )
     limits = dict(D.LIMITS)
     rule = yield from ask(
@@ -361,14 +362,16 @@ def manage_items(state: State) -> Step:
         return
     hero = lookup.find_hero(g, hero_name)
     opts = [Option(i.name, i.name, i.describe()) for i in hero.items] + [Option(BACK, "← Back")]
-    name = yield from ask(Choice("items.item", f"Which of {hero.name}'s items?", tuple(opts)))
+    name = yield from ask(Choice("items.item", f"Which of {possessive(hero.name)} items?", tuple(opts)))
     if name == BACK:
         return
     item = lookup.find_item(hero, name)
     acts = [Option("drop", "Drop it in an adjacent square")]
     acts += [Option(f"give:{h.name}", f"Give it to {h.name}") for h in lookup.living(g) if h is not hero]
     if item.left is not None:
-        acts.append(Option("use", "Use it once", f"{item.left} use(s) left"))
+        acts.append(
+            Option("use", "Use it once", ngettext("{n} use left", "{n} uses left", item.left).format(n=item.left))
+        )
     acts.append(Option(BACK, "← Back"))
     act = yield from ask(Choice("items.action", f"{item.name}:", tuple(acts)))
     if act == "drop":
@@ -433,7 +436,13 @@ def change_hp(state: State) -> Step:
         return
     hero = lookup.find_hero(lookup.game(state), name)
     delta = yield from ask(
-        Number("hp.change", f"Change {hero.name}'s HP by (e.g. 2 or -1)", -99, 99, where=f"now {hero.hp}/{hero.max_hp}")
+        Number(
+            "hp.change",
+            f"Change {possessive(hero.name)} HP by (e.g. 2 or -1)",
+            -99,
+            99,
+            where=f"now {hero.hp}/{hero.max_hp}",
+        )
     )
     if delta:
         rules_items.change_hp(state, hero.name, delta)
@@ -525,7 +534,9 @@ def hero_turn(state: State) -> Step:
     if _can_trade(hero):
         opts.append(Option("trade", "Trade monster chits to remove a −1 chit"))
     opts.append(Option("menu", "Other table actions (the fight waits)"))
-    prompt = f"Round {f.round}: {hero.name}'s turn against the {monster.name} (HP {max(0, f.hp)}/{monster.hp})"
+    prompt = (
+        f"Round {f.round}: {possessive(hero.name)} turn against the {monster.name} (HP {max(0, f.hp)}/{monster.hp})"
+    )
     # The whole-fight odds are shown through Game.advise, computed only when a person looks.
     answer = yield from ask(Choice("fight.turn", prompt, tuple(opts)))
     if answer == "menu":

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from companion.dice.odds import percent
 from companion.games.haunted_tower.data import D6, D10
 from companion.games.haunted_tower.data.monsters import CRAWLER_PENALTY, EFFECT_DAMAGE, Monster
+from companion.i18n import possessive
 from companion.sim.fights import Chart, FightOutcome
 
 if TYPE_CHECKING:
@@ -307,7 +308,7 @@ def uses_note(weapon: Item | None) -> str:
     if weapon is None or weapon.uses is None:
         return ""
     left = weapon.uses if weapon.left is None else weapon.left
-    return f"counting {weapon.name}'s {left} use{'s' if left != 1 else ''} left as lasting the whole fight"
+    return f"counting {possessive(weapon.name)} {left} use{'s' if left != 1 else ''} left as lasting the whole fight"
 
 
 def duel_text(odds: DuelOdds) -> str:
@@ -368,7 +369,7 @@ def fight_outcome(
     who = "the hero" if hero == "The hero" else hero  # in the middle of a line
     if monster.initiative != "last":
         more.append((f"{who} attacks first in a round", initiative_chance(monster)))
-    more.append((f"{who}'s attack hits", hit_chance(hero_attack - (2 if slowed else 0), monster.ac)))
+    more.append((f"{possessive(who)} attack hits", hit_chance(hero_attack - (2 if slowed else 0), monster.ac)))
     more.append((f"the {monster.name}'s attack hits", hit_chance(monster.att, hero_ac)))
     more.append(("running away succeeds (each try)", run_chance(monster.att)))
     notes = [
@@ -377,7 +378,8 @@ def fight_outcome(
     ]
     if hero_damage <= 0:
         notes.append(
-            f"{hero}'s attack cannot damage the {monster.name}" + (" (only running ends it)." if run_at else ".")
+            f"{possessive(hero)} attack cannot damage the {monster.name}"
+            + (" (only running ends it)." if run_at else ".")
         )
     elif monster.hurt_by is not None:
         notes.append(f"Only {monster.hurt_text()} can damage the {monster.name}: give --damage 0 for any other attack.")
@@ -404,7 +406,7 @@ def fight_outcome(
         hp_if_win=on_win / o.win if o.win else None,
         words=words,
         more=tuple(more),
-        charts=(Chart(f"{hero}'s HP at the end of the fight", rows),),
+        charts=(Chart(f"{possessive(hero)} HP at the end of the fight", rows),),
         notes=tuple(notes),
         inputs={"monster": monster.key, "hero": hero, **args, "monster_hp": m_hp},
     )

@@ -16,7 +16,7 @@ from companion.games.haunted_tower.rules import climb as rules_climb
 from companion.games.haunted_tower.rules import lookup
 from companion.games.haunted_tower.rules import numbers as rules_numbers
 from companion.games.haunted_tower.rules import score as rules_score
-from companion.i18n import _
+from companion.i18n import _, ngettext, possessive
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -170,7 +170,7 @@ def hp_line(name: str, hp: int, ends: tuple[tuple[O.End, Any], ...]) -> str:
     for (_unused, h), p in ends:
         shares[h] += p
     mean = sum(h * p for h, p in enumerate(shares))
-    return f"{name}'s HP at the end: fallen {spark(shares)} {hp} · {float(mean):.1f} on average"
+    return f"{possessive(name)} HP at the end: fallen {spark(shares)} {hp} · {float(mean):.1f} on average"
 
 
 def initiative_hint(state: State) -> str:
@@ -184,7 +184,11 @@ def monster_hint(state: State) -> str:
     """What a hit of the monster in the fight would do."""
     _, hero, monster = lookup.fighting(state)
     right = lookup.right_of(lookup.game(state), hero)
-    who = f"{right.name}'s player (on {hero.name}'s right) rolls for the {monster.name}. " if right else ""
+    who = (
+        f"{possessive(right.name)} player (on {possessive(hero.name)} right) rolls for the {monster.name}. "
+        if right
+        else ""
+    )
     kind = monster.on_hit
     if kind == "table":
         return f"{who}A hit rolls 1d10: {monster.table_text()}."
@@ -195,8 +199,8 @@ def monster_hint(state: State) -> str:
             "double": "A hit does double damage: 2 HP.",
             "drain": "A hit drains: 1 HP and a −1 chit (one per encounter).",
             "double-drain": "A hit is a double energy drain: 2 HP and a −1 chit (one per encounter).",
-            "steal": f"A hit takes one of {hero.name}'s magic items; with none left, the fly goes away.",
-            "rust": f"A hit eats one of {hero.name}'s metal items; no damage.",
+            "steal": f"A hit takes one of {possessive(hero.name)} magic items; with none left, the fly goes away.",
+            "rust": f"A hit eats one of {possessive(hero.name)} metal items; no damage.",
         }[kind]
     )
 
@@ -278,7 +282,8 @@ def status_rows(state: State) -> list[tuple[str, object]]:
     g = lookup.game(state)
     rows: list[tuple[str, object]] = []
     if g.phase == "setup":
-        rows.append(("Setup", f"{len(g.heroes)} hero(es); {D.MIN_PLAYERS} to {D.MAX_PLAYERS} play"))
+        heroes = ngettext("{n} hero", "{n} heroes", len(g.heroes)).format(n=len(g.heroes))
+        rows.append(("Setup", f"{heroes}; {D.MIN_PLAYERS} to {D.MAX_PLAYERS} play"))
     elif g.round:
         rows.append(("Round", f"{g.round}: " + " → ".join(g.order)))
     for row in figures(state):

@@ -142,3 +142,15 @@ VARIANTS: dict[str, Variant] = {
         ),
     )
 }
+
+
+#: The hero's wares as the English words count them (``wares("dagger", 2)``: "2 daggers").
+WARES = {DAGGER: ("{n} dagger", "{n} daggers"), POTION: ("{n} potion", "{n} potions")}
+
+
+def wares(item: str, n: int) -> str:
+    """``1 dagger``, ``2 potions``: a number and its noun, plural by the language (no "(s)")."""
+    from companion.i18n import ngettext
+
+    one, many = WARES.get(item, ("{n} " + item, "{n} " + item))
+    return ngettext(one, many, n).format(n=n)

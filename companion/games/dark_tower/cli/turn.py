@@ -328,7 +328,7 @@ def lose_cmd(
     """The random item a monster takes (the Gelatinous Cube): 1dN with the session's dice, or the one you picked."""
     from companion.errors import InputError
     from companion.games.dark_tower.rules import lookup
-    from companion.i18n import _
+    from companion.i18n import _, owned
 
     with _session(ctx) as session:
         state = session.state
@@ -349,7 +349,11 @@ def lose_cmd(
             from companion.games.dark_tower.engine.asks import pick_expr
 
             _picked, payload = _roll(
-                ctx, session, pick_expr(len(hero.items)), got, _("{player}'s random item").format(player=hero.player)
+                ctx,
+                session,
+                pick_expr(len(hero.items)),
+                got,
+                owned(_("{player}'s random item").format(player=hero.player), hero.player),
             )
             event["roll"] = payload
             event["why"] = _("{player} discards a random item").format(player=hero.player)

@@ -16,7 +16,7 @@ from companion.games.dark_tower.rules import items as rules_items
 from companion.games.dark_tower.rules import lookup
 from companion.games.dark_tower.rules import turns as rules_turns
 from companion.games.dark_tower.rules.lookup import game
-from companion.i18n import _, count
+from companion.i18n import _, count, owned
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -69,7 +69,8 @@ def end_step(state: State) -> Flow:
     options.append(("health", _("Change a hero's health (a card's own text)")))
     if g.quest:
         options.append(("quest", _("The quest is done")))
-    answer = yield choice("end.menu", _("End of {player}'s turn").format(player=leader.player), *options)
+    title = owned(_("End of {player}'s turn").format(player=leader.player), leader.player)
+    answer = yield choice("end.menu", title, *options)
     if g.step != step:
         return
     if answer == "end":
@@ -89,7 +90,7 @@ def end_step(state: State) -> Flow:
         hero = g.heroes[who]
         value = yield Number(
             "health.value",
-            _("{player}'s health now").format(player=hero.player),
+            owned(_("{player}'s health now").format(player=hero.player), hero.player),
             0,
             hero.max_health,
             default=hero.health,
@@ -139,7 +140,7 @@ def choose_item(state: State, key: str, who: int, *, nothing: bool = False) -> F
     ]
     if nothing:
         options.append(("none", _("Nothing in return")))
-    answer = yield choice(key, _("{player}'s item").format(player=hero.player), *options)
+    answer = yield choice(key, owned(_("{player}'s item").format(player=hero.player), hero.player), *options)
     return None if answer == "none" else int(answer)
 
 

@@ -20,7 +20,7 @@ from companion.games.dark_tower.rules import items as rules_items
 from companion.games.dark_tower.rules import lookup
 from companion.games.dark_tower.rules.fights import Plan
 from companion.games.dark_tower.rules.lookup import game
-from companion.i18n import _, ngettext, number, pair
+from companion.i18n import _, ngettext, number, owned, pair
 
 if TYPE_CHECKING:
     from companion.contract.game import Chance
@@ -161,8 +161,11 @@ def fight_step(state: State) -> Flow:
     for who, spell in rules_fights.fight_bonus(state, plan).conditional:
         answer = yield yes_no(
             "fight.condition",
-            _("{player}'s {spell}: does this hold now? {condition}").format(
-                player=g.heroes[who].player, spell=C.spell_name(spell), condition=spell.condition
+            owned(
+                _("{player}'s {spell}: does this hold now? {condition}").format(
+                    player=g.heroes[who].player, spell=C.spell_name(spell), condition=spell.condition
+                ),
+                g.heroes[who].player,
             ),
         )
         if g.step != step:

@@ -17,7 +17,7 @@ from companion.games.dark_tower.rules import items as rules_items
 from companion.games.dark_tower.rules import lookup
 from companion.games.dark_tower.rules import setup as rules_setup
 from companion.games.dark_tower.rules.lookup import game
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, owned
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -58,7 +58,10 @@ def setup(state: State) -> Flow:
             continue
         problem = ()
         hero = yield from pick_card(
-            state, "hero", _("{player}'s hero").format(player=player), exclude=tuple(h.card for h in g.heroes)
+            state,
+            "hero",
+            owned(_("{player}'s hero").format(player=player), player),
+            exclude=tuple(h.card for h in g.heroes),
         )
         if any(h.card == hero for h in g.heroes):
             problem = (_("{hero} is already taken.").format(hero=lookup.name_of(state, "hero", hero)),)
@@ -67,7 +70,8 @@ def setup(state: State) -> Flow:
     for i, hero in enumerate(g.heroes):
         if hero.items:
             continue
-        item = yield from random_card(state, "item", _("{player}'s random item").format(player=hero.player))
+        asked = owned(_("{player}'s random item").format(player=hero.player), hero.player)
+        item = yield from random_card(state, "item", asked)
         rules_items.gain_item(state, i, item)
     if not g.quest_chosen:
         quest = yield from random_card(

@@ -13,7 +13,7 @@ from companion.games.dark_tower import data
 from companion.games.dark_tower.model import Held
 from companion.games.dark_tower.rules import cards as C
 from companion.games.dark_tower.rules.lookup import game, item_card, lang, name_of, require_phase, waiting_for, word
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, owned
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -237,11 +237,14 @@ def trade(state: State, a: int, item_a: int, b: int, item_b: int | None) -> None
     if got is not None:
         ha.items.append(Held(got.card, fresh=True))
         state.log.text(
-            _("{player} trades {item} for {other}'s {other_item} (usable from their next turns).").format(
-                player=ha.player,
-                item=name_of(state, "item", given.card),
-                other=hb.player,
-                other_item=name_of(state, "item", got.card),
+            owned(
+                _("{player} trades {item} for {other}'s {other_item} (usable from their next turns).").format(
+                    player=ha.player,
+                    item=name_of(state, "item", given.card),
+                    other=hb.player,
+                    other_item=name_of(state, "item", got.card),
+                ),
+                hb.player,
             )
         )
     else:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from companion.i18n import possessive
+
 if TYPE_CHECKING:
     from companion.cli.env import Env
     from companion.cli.kit import Roller
@@ -25,7 +27,7 @@ GAME = "haunted-tower"
 HeroArg = Annotated[str, typer.Argument(help="The hero (a unique start of the name will do).", show_default=False)]
 ItemArg = Annotated[str, typer.Argument(help="The item, as on the chit (a unique start will do).", show_default=False)]
 GotOpt = Annotated[
-    str | None, typer.Option("--got", "-g", help="The face(s) you rolled (physical dice).", show_default=False)
+    str | None, typer.Option("--got", "-g", help="The faces you rolled (physical dice).", show_default=False)
 ]
 
 
@@ -116,7 +118,7 @@ def next_hint(state: State) -> str:
     _, hero, monster = lookup.fighting(state)
     return {
         "initiative": "Next: initiative, 1d6 each: companion haunted init",
-        "hero": f"Next: {hero.name}'s turn: companion haunted attack [--with ITEM], or companion haunted run",
+        "hero": f"Next: {possessive(hero.name)} turn: companion haunted attack [--with ITEM], or companion haunted run",
         "monster": f"Next: the {monster.name} attacks: companion haunted attack",
         "table": f"Next: the {monster.name}'s hit rolls 1d10: companion haunted attack",
         "pick": f"Next: the {monster.name}'s player picks an item: companion haunted attack --take ITEM",
@@ -139,7 +141,11 @@ def _faces(got: str | None, count: int, what: str) -> list[str | None]:
 
     parts = [p for p in got.replace(",", " ").split() if p]
     if len(parts) != count:
-        raise InputError(f"--got needs {count} face(s): {what}")
+        from companion.i18n import ngettext
+
+        raise InputError(
+            ngettext("--got needs {n} face: {what}", "--got needs {n} faces: {what}", count).format(n=count, what=what)
+        )
     return parts  # type: ignore[return-value]
 
 

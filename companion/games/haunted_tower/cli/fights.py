@@ -20,6 +20,7 @@ from companion.games.haunted_tower.cli.common import (
     _sim,
     attack_item,
 )
+from companion.i18n import possessive
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -134,7 +135,10 @@ def attack_cmd(
                 right = lookup.right_of(sim.game, lookup.fighting(sim)[1])
                 if right is not None and not json_out:  # as guided play says it, before the roll
                     hero_name = lookup.fighting(sim)[1].name
-                    env.print(f"{right.name}'s player (on {hero_name}'s right) rolls for the {monster.name}.")
+                    env.print(
+                        f"{possessive(right.name)} player (on {possessive(hero_name)} right) "
+                        f"rolls for the {monster.name}."
+                    )
                 roll = roller.answer(rules_rolls.monster_spec(sim), got)
                 rules_fights.monster_attack(sim, roll.faces[0])  # type: ignore[index]
                 steps.append({"do": "monster"})

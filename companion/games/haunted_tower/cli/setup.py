@@ -20,6 +20,7 @@ from companion.games.haunted_tower.cli.common import (
     _sim,
     _split,
 )
+from companion.i18n import possessive
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -127,7 +128,8 @@ def hero_cmd(
         missing = [f"--{k}" for k in ("speed", "hp", "attack", "ac", "ability") if k not in values]
         if missing:
             raise InputError(
-                f"{card_name}'s card is not in your game data yet: give {', '.join(missing)} (from the hero card)"
+                f"{possessive(card_name)} card is not in your game data yet: give {', '.join(missing)} "
+                "(from the hero card)"
             )
         bonus = dict(known.get("bonus") or {})
         for k, v in (("attack", bonus_attack), ("damage", bonus_damage), ("ac", bonus_ac), ("vs", vs)):

@@ -18,6 +18,7 @@ from companion.games.haunted_tower.cli.common import (
     attack_item,
     next_hint,
 )
+from companion.i18n import possessive
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -142,7 +143,8 @@ def odds_cmd(
         )
         env.print(f"  Initiative: {h.name} attacks first {fraction(p_first)} (ties rolled again)")
         dmg = f"{amount} damage" if amount else f"no damage: {why}"
-        env.print(f"  {h.name}'s attack: 1d6 + {rules_numbers.total(parts)} ≥ {m.ac} → {fraction(p_hit)}, {dmg}")
+        attack = rules_numbers.total(parts)
+        env.print(f"  {possessive(h.name)} attack: 1d6 + {attack} ≥ {m.ac} → {fraction(p_hit)}, {dmg}")
         env.print(f"  The {m.name}'s attack: 1d6 + {m.att} ≥ {ac} → {fraction(p_monster)}")
         env.print(f"  Running away: 1d10 ≥ {m.att} → {fraction(p_run)}")
         plan = f"running at {run_at} HP or less" if run_at else "to the end"

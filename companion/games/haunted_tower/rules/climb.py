@@ -14,6 +14,7 @@ from companion.games.haunted_tower.data.monsters import MONSTERS
 from companion.games.haunted_tower.model import Hero
 from companion.games.haunted_tower.rules.lookup import find_hero, game
 from companion.games.haunted_tower.rules.numbers import attack_number
+from companion.i18n import ngettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -79,7 +80,8 @@ def trade(state: State, hero_name: str, pay: str) -> None:
     need_ = D.TRADE_COST[pay]
     have = [c for c in hero.chits if c.back == pay]
     if len(have) < need_:
-        raise InputError(f"{hero.name} has {len(have)} {pay} monster chit(s); the trade takes {need_}")
+        chits = ngettext("{n} {back} monster chit", "{n} {back} monster chits", len(have)).format(n=len(have), back=pay)
+        raise InputError(f"{hero.name} has {chits}; the trade takes {need_}")
     for chit in have[:need_]:
         hero.chits.remove(chit)
     removed = hero.minus.pop()

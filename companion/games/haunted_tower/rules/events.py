@@ -27,6 +27,7 @@ from companion.games.haunted_tower.rules import items as rules_items
 from companion.games.haunted_tower.rules import lookup
 from companion.games.haunted_tower.rules import rolls as rules_rolls
 from companion.games.haunted_tower.rules import score as rules_score
+from companion.i18n import ngettext
 from companion.log.rolls import roll_line
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def roll_of(spec: rules_rolls.RollSpec, payload: dict[str, Any]) -> Roll:
     faces = payload.get("faces")
     dice = spec.expr.dice
     if not isinstance(faces, list) or len(faces) != len(dice):
-        raise InputError(f"{spec.why}: needs {len(dice)} face(s)")
+        raise InputError(f"{spec.why}: " + ngettext("needs {n} face", "needs {n} faces", len(dice)).format(n=len(dice)))
     for die, face in zip(dice, faces, strict=True):
         if not isinstance(face, int) or not 1 <= face <= die.sides:
             raise InputError(f"{face!r} is not a face of a {die.name}")

@@ -36,6 +36,7 @@ from companion.games.haunted_tower.rules.lookup import (
 from companion.games.haunted_tower.rules.numbers import armor_class, attack_number, attack_parts, damage_of, total
 from companion.games.haunted_tower.rules.rolls import phase_error, pick_options, weapon_named
 from companion.games.haunted_tower.rules.score import finish
+from companion.i18n import possessive
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -249,7 +250,7 @@ def monster_attack(state: State, face: int) -> bool:
             end_fight(state, f, monster, "the robber fly went away")
             return True
         f.phase, f.pick = "pick", "steal"
-        state.log.text(f"The {monster.name} hits: no damage, but it takes one of {hero.name}'s magic items.")
+        state.log.text(f"The {monster.name} hits: no damage, but it takes one of {possessive(hero.name)} magic items.")
         return True
     if kind == "rust":
         metal = pick_options(hero, "rust")
@@ -258,7 +259,7 @@ def monster_attack(state: State, face: int) -> bool:
             _after(state, f, monster, "monster")
             return True
         f.phase, f.pick = "pick", "rust"
-        state.log.text(f"The {monster.name} hits: no damage, but it eats one of {hero.name}'s metal items.")
+        state.log.text(f"The {monster.name} hits: no damage, but it eats one of {possessive(hero.name)} metal items.")
         return True
     state.log.text(f"The {monster.name} hits ({score} against AC {ac}).")
     if kind in ("drain", "double-drain"):
@@ -295,14 +296,14 @@ def fall(state: State, hero: Hero) -> None:
         hero.out = True
         hero.hp = 0
         hero.held_round = None
-        state.log.text(f"{hero.name}'s HP reach zero a second time: {hero.name} is dead and out of the game.")
+        state.log.text(f"{possessive(hero.name)} HP reach zero a second time: {hero.name} is dead and out of the game.")
     else:
         hero.minus.append("death")
         hero.hp = hero.max_hp
         hero.tower = 1
         hero.held_round = None
         state.log.text(
-            f"{hero.name}'s HP reach zero: −1 attack (a green −1 chit), HP restored to {hero.max_hp}; "
+            f"{possessive(hero.name)} HP reach zero: −1 attack (a green −1 chit), HP restored to {hero.max_hp}; "
             f"{hero.name} is placed outside the tower and re-enters through the front doors."
         )
     f = g.fight
@@ -334,7 +335,7 @@ def table_roll(state: State, face: int) -> str:
         hero.held_round = game(state).round
     if not _wound(state, hero, EFFECT_DAMAGE[effect]):
         if effect == "slow":
-            state.log.text(f"{hero.name}'s next attack roll on the {monster.name} is at {CRAWLER_PENALTY}.")
+            state.log.text(f"{possessive(hero.name)} next attack roll on the {monster.name} is at {CRAWLER_PENALTY}.")
         if effect == "held":
             state.log.text(f"{hero.name} cannot move on the next turn (the fight goes on as usual).")
         _after(state, f, monster, "monster")
@@ -352,7 +353,7 @@ def pick(state: State, name: str) -> Item:
         state.log.text(f"The {monster.name} eats {item.name}: removed from the game.")
     else:
         right = right_of(game(state), hero)
-        who = f"{right.name}'s player" if right else "the player on the right"
+        who = f"{possessive(right.name)} player" if right else "the player on the right"
         state.log.text(f"The {monster.name} takes {item.name}: {who} moves it 10 squares away.")
     f.pick = ""
     _after(state, f, monster, "monster")

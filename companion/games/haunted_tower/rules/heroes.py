@@ -12,6 +12,7 @@ from companion.games.haunted_tower import data as D
 from companion.games.haunted_tower.data.monsters import HITS
 from companion.games.haunted_tower.model import Card, HauntedTower, Hero
 from companion.games.haunted_tower.rules.lookup import find_hero, game, living, norm
+from companion.i18n import possessive
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -27,7 +28,7 @@ def check_card(card: Card) -> None:
         ("armor class", card.ac, 0, 40),
     ):
         if not lo <= value <= hi:
-            raise InputError(f"{card.name}'s {label} {value} is out of range ({lo} to {hi})")
+            raise InputError(f"{possessive(card.name)} {label} {value} is out of range ({lo} to {hi})")
     if card.bonus.vs not in ("all", "undead"):
         raise InputError(f"an ability bonus applies against 'all' or 'undead', not {card.bonus.vs!r}")
     for h in card.bonus.hits:
@@ -67,7 +68,9 @@ def update_card(state: State, card: Card) -> None:
             wounds = hero.card.hp - hero.hp
             hero.card = card
             hero.hp = max(0 if hero.out else 1, card.hp - wounds)
-            state.log.text(f"{hero.name}'s card corrected: HP {hero.hp}/{card.hp}, Att {card.attack}, AC {card.ac}.")
+            state.log.text(
+                f"{possessive(hero.name)} card corrected: HP {hero.hp}/{card.hp}, Att {card.attack}, AC {card.ac}."
+            )
 
 
 def check_ready(g: HauntedTower) -> None:

@@ -18,6 +18,7 @@ from companion.games.haunted_tower.data.monsters import Monster
 from companion.games.haunted_tower.model import Fight, Hero, Item
 from companion.games.haunted_tower.rules.lookup import fighting, find_item, game
 from companion.games.haunted_tower.rules.numbers import armor_class, attack_means, attack_parts, total
+from companion.i18n import possessive
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -155,9 +156,10 @@ def expect(state: State, phase: str, step: str) -> None:
 def phase_error(f: Fight, hero: Hero, monster: Monster, step: str) -> InputError:
     now = {
         "initiative": "initiative is to be rolled (companion haunted init)",
-        "hero": f"it is {hero.name}'s turn: attack or run (companion haunted attack / run)",
+        "hero": f"it is {possessive(hero.name)} turn: attack or run (companion haunted attack / run)",
         "monster": f"it is the {monster.name}'s turn to attack (companion haunted attack)",
         "table": f"the {monster.name}'s hit needs its 1d10 roll (companion haunted attack --table N)",
-        "pick": f"the {monster.name}'s player picks one of {hero.name}'s items (companion haunted attack --take ITEM)",
+        "pick": f"the {monster.name}'s player picks one of {possessive(hero.name)} items "
+        "(companion haunted attack --take ITEM)",
     }[f.phase]
     return InputError(f"cannot {step} now: {now}")

@@ -82,6 +82,8 @@ def _show(env: Env, session: Session, json_out: bool, said: str = "") -> None:
         )
         return
     from companion.cli.env import styled
+    from companion.games.inverted_tower.data import wares
+    from companion.i18n import ngettext
 
     if said:
         env.print(said)
@@ -90,11 +92,12 @@ def _show(env: Env, session: Session, json_out: bool, said: str = "") -> None:
     attrs = " ".join(f"{a} {v}" for a, v in g.attributes.items())
     env.print(
         f"HP {hp.value}/{hp.max} · XP {xp.value}/{rules.xp_to_next(t.level)} (level {t.level}) · {attrs} · "
-        f"{t.items.get('dagger', 0)} dagger(s), {t.items.get('potion', 0)} potion(s), {gold.value} gp · "
+        f"{wares('dagger', t.items.get('dagger', 0))}, {wares('potion', t.items.get('potion', 0))}, {gold.value} gp · "
         f"floor {g.floor}, {len(g.rooms)}/12 rooms"
     )
     if g.points:
-        env.print(styled("[bold]{n} level-up point(s) to place:[/bold] companion tower level STR|DEX|INT", n=g.points))
+        points = ngettext("{n} level-up point to place:", "{n} level-up points to place:", g.points).format(n=g.points)
+        env.print(styled("[bold]{points}[/bold] companion tower level STR|DEX|INT", points=points))
     if state.finished == "won":
         env.print("The Necromancer is slain. Victory!", style="bold green")
     elif state.finished == "lost":

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import InputError
 from companion.games.inverted_tower import data as d
 from companion.games.inverted_tower import rules
+from companion.games.inverted_tower.data import wares
 from companion.games.inverted_tower.model import Fight, Tower
 from companion.log.corrections import corrected
 
@@ -320,18 +321,18 @@ def trade(state: State, event: Event) -> None:
     gold = t.counters["gold"]
     if op == "buy":
         if gold.value < n * d.PRICE:
-            raise InputError(f"{n} {item}(s) cost {n * d.PRICE} gp; you have {gold.value} gp")
+            raise InputError(f"{wares(item, n)} cost {n * d.PRICE} gp; you have {gold.value} gp")
         gold.value -= n * d.PRICE
         t.items[item] = t.items.get(item, 0) + n
     else:
         if not _flags(state).merchant_buys:
             raise InputError(f"the merchant only sells (play with --variant {d.MERCHANT_BUYS} to sell to it)")
         if t.items.get(item, 0) < n:
-            raise InputError(f"you have {t.items.get(item, 0)} {item}(s)")
+            raise InputError(f"you have {wares(item, t.items.get(item, 0))}")
         gold.value += n * d.PRICE
         t.items[item] -= n
     if state.log.enabled:
-        state.log.text(f"{'Bought' if op == 'buy' else 'Sold'} {n} {item}(s) ({n * d.PRICE} gp); gold {gold.value}.")
+        state.log.text(f"{'Bought' if op == 'buy' else 'Sold'} {wares(item, n)} ({n * d.PRICE} gp); gold {gold.value}.")
 
 
 REDUCERS: dict[str, Callable[[State, Event], None]] = {
