@@ -15,7 +15,7 @@ from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import odds as O
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.data import HEROES
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from companion.contract.game import Chance
@@ -90,7 +90,7 @@ def status(state: State) -> list[tuple[str, str]]:
         talisman = f"held by the last monster (Area {monsters_left(state)[0]})" if monsters_left(state) else "held"
     else:
         rolls = ", ".join(str(r) for r in ts.rolls)
-        talisman = f"not found ({ts.kills} kill{'s' if ts.kills != 1 else ''}" + (
+        talisman = ngettext("not found ({n} kill", "not found ({n} kills", ts.kills).format(n=ts.kills) + (
             f"; rolled {rolls})" if rolls else ")"
         )
     rows.append(("Talisman", talisman))
@@ -269,6 +269,10 @@ def board(state: State) -> object:
         fight = (Figure(area.monster, health, marks),)
         title = _("Area {n}, round {round}").format(n=g.area, round=g.round)
     ts = state.trackers.talisman
-    talisman = _("Talisman found") if ts.found else _("Talisman: {n} kills").format(n=ts.kills)
+    talisman = (
+        _("Talisman found")
+        if ts.found
+        else ngettext("Talisman: {n} kill", "Talisman: {n} kills", ts.kills).format(n=ts.kills)
+    )
     rest = (_("{n} of {m} areas cleared").format(n=len(g.cleared), m=len(areas)), talisman)
     return Board(tuple(heroes), fight, title, rest)

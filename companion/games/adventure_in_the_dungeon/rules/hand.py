@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import InputError
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
+from companion.i18n import ngettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -54,7 +55,7 @@ def _talisman(state: State, event: dict[str, Any]) -> str | None:
     said = int(event["left"])
     if left == said or (left is None and said > 1):
         return None
-    alive = f"{left} monster{'s' if left != 1 else ''}" if left is not None else "more than one monster"
+    alive = "more than one monster" if left is None else ngettext("{n} monster", "{n} monsters", left).format(n=left)
     return (
         f"the map leaves {alive} alive after this kill, not {said}: the Talisman is held by the last monster "
         "only when one remains (companion talisman, without --left; companion dungeon areas shows the map)"
