@@ -243,8 +243,8 @@ def of_session(session: Session) -> Pending | None:
     )
 
 
-def _roll_keys(expr: Expr) -> tuple[str, tuple[str, ...]]:
-    """What typed dice look like for ``expr`` (``4 5 or 45``), and the ways its faces may be typed."""
+def typed_example(expr: Expr) -> str:
+    """Faces ``expr``'s dice can show, as a player types them: ``4 5`` for 2d6, ``2`` for a d2."""
     dice = expr.dice
     custom = any(d.custom for d in dice)
     samples = (
@@ -253,7 +253,14 @@ def _roll_keys(expr: Expr) -> tuple[str, tuple[str, ...]]:
     # A face each die can show: 4 on a d6, 2 on a d2 (never a face the die does not have).
     pairs = zip(samples * len(dice), dice, strict=False)
     shown = [s if custom or not s.isdigit() else str((int(s) - 1) % d.sides + 1) for s, d in pairs]
-    example = " ".join(shown) or "4"
+    return " ".join(shown) or "4"
+
+
+def _roll_keys(expr: Expr) -> tuple[str, tuple[str, ...]]:
+    """What typed dice look like for ``expr`` (``4 5 or 45``), and the ways its faces may be typed."""
+    dice = expr.dice
+    custom = any(d.custom for d in dice)
+    example = typed_example(expr)
     if len(dice) <= 1:
         keys: tuple[str, ...] = (_("the face you rolled: {ex}").format(ex=example),)
         if dice and dice[0].custom:

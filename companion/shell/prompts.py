@@ -262,7 +262,7 @@ def ask_faces(
     expr: Expr, mod: int, why: str, *, reader: Callable[..., Roll], allow_total: bool = True, hint: str | None = None
 ) -> Roll:
     """Ask for the faces of a physical roll until they are valid (``hint``: what may be typed, when the
-    usual "faces like 3 4, or one number for their total" is not it)."""
+    usual "faces like 4 5, or one number for their total" is not it)."""
 
     def check(text: str) -> str | None:
         try:
@@ -276,9 +276,22 @@ def ask_faces(
         if why
         else _("Roll {dice} and type what the dice show").format(dice=expr)
     )
-    hint = hint or _("faces like 3 4, or one number for their total")
+    hint = hint or _faces_hint(expr, allow_total)
     text = _ask_until_valid(_message(question, hint + " · " + _("? help")), check, physical=True)
     return reader(expr, text, mod, allow_total=allow_total)
+
+
+def _faces_hint(expr: Expr, allow_total: bool) -> str:
+    """What may be typed for ``expr``, with faces its dice have: ``the face you rolled, e.g. 2`` for a d2,
+    ``faces like 4 5, or one number for their total`` for 2d6 (never a face a die lacks)."""
+    from companion.engine.pending import typed_example
+
+    example = typed_example(expr)
+    if len(expr.dice) <= 1:
+        return _("the face you rolled, e.g. {example}").format(example=example)
+    if allow_total:
+        return _("faces like {example}, or one number for their total").format(example=example)
+    return _("faces like {example}").format(example=example)
 
 
 def roll_hint(physical: bool) -> str:
