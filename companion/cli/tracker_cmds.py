@@ -536,7 +536,8 @@ app.command("hp", context_settings=SIGNED)(
         "hp",
         "HP",
         "HP, with a maximum.\n\n\b\nExamples:\n  companion hp =5 --max 5    set HP and its maximum\n"
-        "  companion hp -1            lose 1 HP\n  companion hp +2 --why potion",
+        "  companion hp -1            lose 1 HP\n  companion hp +2 --why potion\n"
+        "  companion hp =3 --correct  fix the sheet, not a move (the log says 'corrected: HP 5 → 3')",
     )
 )
 app.command("gold", context_settings=SIGNED)(
