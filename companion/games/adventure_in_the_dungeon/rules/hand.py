@@ -35,6 +35,11 @@ def refuse(state: State, event: dict[str, Any]) -> str | None:
     kind = event.get("t")
     if kind in NOT_HERE:
         return NOT_HERE[kind]
+    if state.finished is not None and not event.get("correct"):
+        return (
+            f"the adventure is over ({state.finished}): nothing more happens in it "
+            "(companion undo takes back the step that ended it; --correct fixes the sheet)"
+        )
     if kind == "talisman":
         return _talisman(state, event)
     if kind == "tally":
