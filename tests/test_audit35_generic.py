@@ -211,3 +211,13 @@ def test_the_table_games_refuse_every_generic_tracker_with_their_own_command():
             refused(*typed.split(), says=says)
             if typed.split()[0] in ("floor", "item", "hp"):  # no correction makes them this game's trackers
                 refused(*typed.split(), "--correct", says=says)
+
+
+def test_the_adventure_records_nothing_by_hand_after_its_end():
+    run("new", "talisman", "--name", "over")
+    run("next", "abandon")
+    assert js("status")["state"]["finished"].startswith("abandoned")
+    refused("item", "rope", says="the adventure is over (abandoned")
+    refused("talisman", says="the adventure is over (abandoned")
+    run("item", "rope", "--correct")
+    assert "corrected: rope 0 → 1" in log_text()

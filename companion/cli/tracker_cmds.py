@@ -463,6 +463,7 @@ def talisman(
         if ts.found:
             raise InputError(_("the Talisman is already found: leave the dungeon!"))
         event: dict[str, Any] = {"t": "talisman"}
+        _ask_game(session, dict(event))  # a game with no Talisman, or one that is over, says so first
         if left is not None:
             event["left"] = left  # what the player counts; a game with a map checks it (_ask_game)
         if session.spec.provides("talisman_left"):
