@@ -215,6 +215,7 @@ def test_the_table_games_refuse_every_generic_tracker_with_their_own_command():
 
 def test_the_adventure_records_nothing_by_hand_after_its_end():
     run("new", "talisman", "--name", "over")
+    run("next", "suggested")  # companion's suggested house numbers
     run("next", "abandon")
     assert js("status")["state"]["finished"].startswith("abandoned")
     refused("item", "rope", says="the adventure is over (abandoned")
