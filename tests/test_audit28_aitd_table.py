@@ -77,7 +77,7 @@ def test_the_talisman_roll_waits_for_a_kill_and_counts_the_map():
     run("new", "talisman", "--physical", "--name", "ta")
     refused("talisman", "--got", "6,6", says="no kill waits for its Talisman roll (0 monsters slain, 0 rolls made)")
     run("tally", "hit", "Giant Spider", "3")
-    assert "Rolled 7: not found (1 kill(s) so far)." in run("talisman", "--got", "3,4").stdout
+    assert "Rolled 7: not found (1 kill so far)." in run("talisman", "--got", "3,4").stdout
     refused("talisman", "--got", "6,6", says="no kill waits for its Talisman roll (1 monster slain, 1 roll made)")
 
 
@@ -104,7 +104,7 @@ def test_area_12_is_asked_only_when_the_count_turns_on_it():
     out = run("talisman", "--got", "1,1").stdout
     assert "One monster is left: it holds the Talisman." in out
     run("tally", "hit", "Iron Skeletons", "4")
-    assert "The Talisman is found after 12 kill(s)! Leave the dungeon." in run("talisman").stdout
+    assert "The Talisman is found after 12 kills! Leave the dungeon." in run("talisman").stdout
 
 
 def test_a_hit_taken_off_by_hand_is_the_paladins_one_cure_and_the_sheet_shows_it():

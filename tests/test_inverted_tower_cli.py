@@ -107,7 +107,7 @@ def test_the_merchant_at_the_table(table):
     run("gold", "+7")
     assert js("tower", "buy", "potions")["potion"] == 2
     err = run("tower", "buy", "dagger", code=2)
-    assert err == "companion: 1 dagger(s) cost 5 gp; you have 2 gp\n"
+    assert err == "companion: 1 dagger costs 5 gp; you have 2 gp\n"
     err = run("tower", "sell", "dagger", code=2)
     assert "merchant-buys" in err
 

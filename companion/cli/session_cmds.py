@@ -379,10 +379,8 @@ def _tracker_words(event: dict[str, Any]) -> str | None:
         elif event.get("op") == "add":
             parts.append(signed(event["value"]))
         return f"{label} " + ", ".join(parts) if parts else None
-    if t == "xp":
-        return f"XP {signed(event.get('n', 0))}"
-    if t == "item":
-        return f"{name} {signed(event.get('delta', 0))}"
+    if t in ("xp", "item"):
+        return f"XP {signed(event.get('n', 0))}" if t == "xp" else f"{name} {signed(event.get('delta', 0))}"
     if t == "tally":
         n = int(event.get("n", 1))
         words = {

@@ -81,7 +81,7 @@ def test_bad_input_is_one_line_and_changes_nothing(game):
     for args, message in (
         (("dragon", "attack", "nobody"), "nobody called 'nobody'"),
         (("dragon", "reveal", "3", "--chit", "m99"), "no monster chit 99"),
-        (("dragon", "reveal", "3", "--chit", "t1", "--chit", "t1"), "not in the cup"),
+        (("dragon", "reveal", "3", "--chit", "t1", "--chit", "t1"), "t1 is given twice with --chit"),
         (("dragon", "ability", "fireball"), "not an ability"),
         (("dragon", "ability", "deathblow", "dragon", "--hero", "jared"), "Sam Barleyman's turn"),
         (("dragon", "breath", "sam"), "dragon player's turn"),

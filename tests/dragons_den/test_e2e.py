@@ -60,10 +60,10 @@ def test_a_whole_game_in_a_terminal(tmp_path):
     assert "The dragon is revealed" in screen
     assert "The alarm sounds!" in screen
     assert re.search(r"Dragon chit \d+ is set aside: 6 left in the cup", screen), screen[-3000:]
-    assert "leaves the den with 1 treasure chit(s)" in screen
+    assert "leaves the den with 1 treasure chit worth" in screen
     assert "Heroes' Victory Chart" in screen and "Dragon's Victory Chart" in screen
     log = (tmp_path / "logs" / "pty.md").read_text(encoding="utf-8")
-    assert "## The end" in log and "Dragon happiness: 0 hero(es) slain or trapped + 9 chit(s)" in log
+    assert "## The end" in log and "Dragon happiness: 0 heroes slain or trapped + 9 chits" in log
     # the secret was kept until the lair was entered: the dragon's name follows the reveal line only
     name = re.search(r"The dragon is revealed: chit \d+, the ([A-Za-z ]+Dragon)", log)
     assert name and log.index(name.group(1)) == name.start(1)

@@ -37,11 +37,11 @@ def attack_parts(
 ) -> tuple[tuple[str, int], ...]:
     """The labelled parts of the hero's attack number: card, −1 chits, items, ability, venom."""
     parts: list[tuple[str, int]] = [("Att", hero.card.attack)]
-    drained = sum(1 for why in hero.minus if why.startswith("energy drain"))
-    if drained:  # its −1 chits, each by what gave it: "+2 Att −1 energy drain −1 death"
-        parts.append(("energy drain", -drained))
-    if len(hero.minus) > drained:
-        parts.append(("death", drained - len(hero.minus)))
+    deaths = hero.minus.count("death")
+    if len(hero.minus) > deaths:  # its −1 chits, each by what gave it: "+2 Att −1 energy drain −1 death"
+        parts.append(("energy drain", deaths - len(hero.minus)))
+    if deaths:
+        parts.append(("death", -deaths))
     for item in hero.items:
         if item.use == "worn" and item.attack and _counts(item, monster):
             parts.append((item.name, item.attack))

@@ -321,7 +321,8 @@ def trade(state: State, event: Event) -> None:
     gold = t.counters["gold"]
     if op == "buy":
         if gold.value < n * d.PRICE:
-            raise InputError(f"{wares(item, n)} cost {n * d.PRICE} gp; you have {gold.value} gp")
+            cost = f"{'costs' if n == 1 else 'cost'} {n * d.PRICE} gp"
+            raise InputError(f"{wares(item, n)} {cost}; you have {gold.value} gp")
         gold.value -= n * d.PRICE
         t.items[item] = t.items.get(item, 0) + n
     else:
