@@ -1,4 +1,4 @@
-"""The generic tracker commands asked against the book first (``GameSpec.allows``).
+"""The generic tracker commands asked against the book first (``Game.allows``, the contract's hook).
 
 At the table the player fights from the book and companion keeps the sheet (reading 23 of
 ``docs/rules/adventure-in-the-dungeon.md``). The sheet's numbers come from the book: each hero withstands

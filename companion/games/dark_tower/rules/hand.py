@@ -1,4 +1,4 @@
-"""The generic tracker commands asked against the rules first (``GameSpec.allows``).
+"""The generic tracker commands asked against the rules first (``Game.allows``, the contract's hook).
 
 Тёмная Башня keeps every hero on the table: health changed by dice, fights, obstacles and a card's own
 text, items as cards, a level risen on each new floor. The generic ``floor``, ``room``, ``item``,

@@ -1,4 +1,4 @@
-"""The generic tracker commands asked against the rules first (``GameSpec.allows``).
+"""The generic tracker commands asked against the rules first (``Game.allows``, the contract's hook).
 
 The Dragon's Den keeps every figure on the board: each hero's health changed by attacks and breaths,
 treasure as chits, the den's rooms revealed as heroes enter them. The generic ``floor``, ``room``,

@@ -1,4 +1,4 @@
-"""The generic tracker commands asked against the rules first (``GameSpec.allows``).
+"""The generic tracker commands asked against the rules first (``Game.allows``, the contract's hook).
 
 The Haunted Tower keeps every figure's numbers on the board: each hero's HP on their card, magic items
 as a hero's chits, the towers climbed by the climbing check, the score from stand-ups and chits. The

@@ -1,4 +1,4 @@
-"""The generic tracker commands asked against the draft first (``GameSpec.allows``).
+"""The generic tracker commands asked against the draft first (``Game.allows``, the contract's hook).
 
 ``companion floor``, ``hp``, ``xp``, ``gold``, ``item``, ``room``, ``tally`` and ``talisman`` are the
 table's own commands, shared by every game. In the Inverted Tower each one is asked here before it is
