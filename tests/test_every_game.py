@@ -504,3 +504,90 @@ def test_undo_says_what_it_takes_back_in_words(game, table, record, request):
     keys = internal_keys(record)
     raw = re.findall(r"\b[a-z]+(?:\.[a-z0-9-]+)+\b", said)
     assert not named(keys, said) and not raw, said
+
+
+# ---- the shared trackers ask the game first (#35) ----------------------------------------------------
+
+#: What each game's rules refuse of the shared tracker commands at the driven table, and words of the
+#: one line that says the rule and the game's own command (freeform has no rules: none is refused).
+REFUSED: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "inverted-tower": (
+        (("floor", "5"), "floor 5 is not the next"),
+        (("floor", "11", "--correct"), "the tower has 10 floors"),
+        (("hp", "--max", "9"), "Max HP rises only by a level"),
+        (("room", "3", "hall"), "companion tower room KIND"),
+        (("tally", "add", "Bob", "3"), "companion tower kill"),
+        (("talisman",), "has no Talisman"),
+        (("item", "rope"), "the hero carries daggers and potions"),
+    ),
+    "talisman": (
+        (("floor", "2"), "companion dungeon areas"),
+        (("room", "3", "hall"), "companion dungeon areas"),
+        (("hp", "-1"), "heroes take hits on their tallies"),
+        (("tally", "remove", "Adelhardt"), "in guided play the rules keep the tallies"),
+        (("talisman", "--left", "0"), "in guided play companion asks for the Talisman roll"),
+    ),
+    "haunted-tower": (
+        (("floor", "2"), "companion haunted climb HERO"),
+        (("room", "3", "hall"), "companion haunted fight HERO MONSTER"),
+        (("item", "rope"), "companion haunted item HERO NAME"),
+        (("tally", "add", "Bob", "3"), "companion haunted hp HERO -1"),
+        (("talisman",), "has no Talisman"),
+        (("hp", "-1"), "companion haunted hp HERO -1"),
+        (("xp", "+1"), "companion haunted score"),
+        (("gold", "+1"), "companion haunted score"),
+    ),
+    "dragons-den": (
+        (("floor", "2"), "companion dragon reveal ROOM"),
+        (("room", "3", "hall"), "companion dragon reveal ROOM"),
+        (("item", "rope"), "companion dragon take CHIT"),
+        (("tally", "add", "Bob", "3"), "companion dragon health"),
+        (("talisman",), "has no Talisman"),
+        (("hp", "-1"), "companion dragon attack"),
+        (("xp", "+1"), "companion dragon score"),
+        (("gold", "+1"), "companion dragon take CHIT"),
+    ),
+    "dark-tower": (
+        (("floor", "2"), "companion dark floor"),
+        (("room", "3", "hall"), "companion dark draw KIND NAME"),
+        (("item", "rope"), "companion dark item PLAYER NAME"),
+        (("tally", "add", "Bob", "3"), "companion dark hp PLAYER -1"),
+        (("talisman",), "has no Talisman"),
+        (("hp", "-1"), "companion dark hp PLAYER -1"),
+        (("xp", "+1"), "companion dark floor"),
+        (("gold", "+1"), "companion dark item PLAYER NAME"),
+    ),
+    "freeform": (),
+}
+#: What a game without rules records as the player says (freeform: every tracker is the player's).
+ACCEPTED = {
+    "freeform": (
+        ("floor", "2"),
+        ("room", "3", "hall"),
+        ("item", "rope"),
+        ("tally", "add", "Bob", "3"),
+        ("hp", "-1"),
+        ("xp", "+1"),
+        ("gold", "+1"),
+    )
+}
+
+
+def test_the_shared_trackers_ask_the_game_first(game, table):
+    """``floor``, ``hp``, ``xp``, ``gold``, ``item``, ``tally``, ``talisman`` and ``room`` go to the game's
+    rules before anything is recorded: what they forbid is one line (the rule, and the game's own
+    command), exit 2, nothing recorded."""
+
+    def events() -> int:
+        return int(json.loads(ok(table, "status", "--json"))["events"])
+
+    for args, says in REFUSED[game]:
+        before = events()
+        result = run(table, *args)
+        assert result.exit_code == 2, (args, result.stdout, result.stderr)
+        assert says in result.stderr and result.stderr.count("\n") == 1, (args, result.stderr)
+        assert "Traceback" not in result.stderr and events() == before, args
+    for args in ACCEPTED.get(game, ()):
+        before = events()
+        assert run(table, *args).exit_code == 0, args
+        assert events() == before + 1, args
