@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from companion.contract.game import Game, NotApplicable, Refresh, one_table
+from companion.contract.game import Game, NotApplicable, Refresh, anyone, one_table
 
 #: The members that cannot be not applicable, and what a toy game takes for them.
-_PROVIDED = {"variants": {}, "tables": {}, "ways": (), "reducers": {}, "lacks": {}, "seats": one_table}
+_PROVIDED = {"variants": {}, "tables": {}, "ways": (), "reducers": {}, "lacks": {}, "seats": one_table, "turn": anyone}
 
 
 def toy_game(**members: Any) -> Game:

@@ -29,8 +29,9 @@ The members, by what they are for:
 - **the screens**: ``status`` (rows), ``board`` (the bar and the page), ``controls`` (the page's
   buttons), ``hero`` (the log's hero line);
 - **moments and odds**: ``moments`` (the exports' probe), ``odds`` (its ``companion odds fight`` entry);
-- **the table's people and secrets**: ``seats``, ``secrets`` (:mod:`companion.contract.secrets`),
-  ``draws`` (which rolls are draws from a cup or a deck, not dice).
+- **the table's people and secrets**: ``seats`` (who sits at the table, each with its own page),
+  ``turn`` (whose step a request is: the figure or player that answers it, or anyone), ``secrets``
+  (:mod:`companion.contract.secrets`), ``draws`` (which rolls are draws from a cup or a deck, not dice).
 
 This module sits below the session layer: a game's state is ``Any`` here (it is
 :class:`companion.session.state.State`, which imports this module, not the reverse).
@@ -43,7 +44,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from companion.contract.secrets import PUBLIC, Seat, Secret, View, view_for
+from companion.contract.secrets import ANYONE, PUBLIC, Seat, Secret, View, held_by, view_for
 
 if TYPE_CHECKING:  # below the session layer: the engine's requests are plain data, imported for types only
     from companion.engine.requests import Request
@@ -172,6 +173,7 @@ _KINDS: dict[str, tuple[str, bool]] = {
     "moments": ("text", True),
     "odds": ("text", True),
     "seats": ("call", False),
+    "turn": ("call", False),
     "secrets": ("secrets", True),
     "draws": ("draws", True),
 }
@@ -256,8 +258,16 @@ class Game:
     #: The name of its entry in ``companion odds fight`` (:data:`companion.sim.fights.FIGHT_ODDS`).
     odds: str | NotApplicable
     # ---- the table's people and secrets ------------------------------------------------------
-    #: The seats at the table (solo: one ``table`` seat), for the state as it stands.
-    seats: Callable[[State], tuple[Seat, ...]]
+    #: The seats at the table (solo: one ``table`` seat), for the state as it stands:
+    #: ``seats(state, per_player)``; ``per_player`` asks for one seat a player where players share one
+    #: (``companion serve --seat-per-player``: the Dragon's Den's heroes each on their own page).
+    seats: Callable[[State, bool], tuple[Seat, ...]]
+    #: Whose step a request is: ``turn(state, request, option)`` names the figure or player that
+    #: answers it (a seat answers the steps of the figures it plays, ``Seat.plays``), or
+    #: :data:`~companion.contract.secrets.ANYONE` (a setup question, the table's own menu). With
+    #: ``option`` (an option's value of a Choice) it names whose that option is (the dragon player's
+    #: look at the dragon on the heroes' menu); it is the step's by default.
+    turn: Callable[[State, Request, str | None], str]
     #: What the rules hide, from whom and until when (:class:`companion.contract.secrets.Secret`).
     secrets: tuple[Secret, ...] | NotApplicable
     #: Which rolls are draws from a cup or a deck, not dice.
@@ -332,6 +342,10 @@ class Game:
         """What ``viewer`` may see of ``state``: the one filter every output passes through."""
         return view_for(self.secrets, state, viewer)
 
+    def held(self, state: State, viewer: str) -> tuple[str, ...]:
+        """What ``viewer`` (a seat) is told of the secrets it holds while they are kept (its page's lines)."""
+        return held_by(self.secrets, state, viewer)
+
     def status_rows(self, state: State, viewer: str = PUBLIC) -> list[tuple[str, Any]]:
         if not self.provides("status"):
             return []
@@ -393,8 +407,22 @@ class Game:
         line = line if line is not None else state.hero
         return seen.text(line) if line else line
 
-    def seats_of(self, state: State) -> tuple[Seat, ...]:
-        return tuple(self.seats(state))
+    def seats_of(self, state: State, per_player: bool = False) -> tuple[Seat, ...]:
+        """The seats at the table as it stands (``per_player``: one a player where players share one)."""
+        return tuple(self.seats(state, per_player))
+
+    def actor(self, state: State, request: Request | None, option: str | None = None) -> str:
+        """The figure or player whose step ``request`` is (or whose ``option`` of it is), or ANYONE."""
+        if request is None:
+            return ANYONE
+        return self.turn(state, request, option) or ANYONE
+
+    def seat_for(self, seats: tuple[Seat, ...], actor: str) -> Seat | None:
+        """The seat among ``seats`` that answers a step of ``actor``; None where any seat may (ANYONE,
+        or a figure no seat plays)."""
+        if actor == ANYONE:
+            return None
+        return next((s for s in seats if actor in s.figures), None)
 
     def is_draw(self, event: dict[str, Any], payload: dict[str, Any]) -> bool:
         """Whether a roll ``payload`` of ``event`` is a draw from a cup or a deck (not a die)."""
@@ -431,6 +459,11 @@ def _fits(kind: str, value: Any) -> bool:
 
 
 #: One seat for a game a single player (or one table) plays.
-def one_table(state: State) -> tuple[Seat, ...]:
+def one_table(state: State, per_player: bool = False) -> tuple[Seat, ...]:
     """The seats of a game played at one screen: the ``table`` seat."""
     return (Seat("table", "the table"),)
+
+
+def anyone(state: State, request: Request, option: str | None = None) -> str:
+    """Whose step it is in a game with one seat: the table's, any step (``Game.turn``)."""
+    return ANYONE

@@ -46,13 +46,34 @@ WITHHELD = "▒▒▒"
 State = Any
 
 
+#: Whose step a request is when any seat at the table may answer it (a setup question, a table menu).
+ANYONE = "*"
+
+
 @dataclass(frozen=True)
 class Seat:
-    """A place at the table with its own view (issue 38 gives each one a page): ``table`` in a solo
-    game; the Dragon's Den's ``dragon`` and ``heroes``."""
+    """A place at the table with its own view and its own page (``companion serve``): ``table`` in a
+    solo game; the Dragon's Den's ``dragon`` and ``heroes`` (or one a hero); one a player in the
+    Haunted and the Dark Tower.
+
+    A seat sees the secrets it holds (``Secret.holder`` is its name) and answers the steps of the
+    figures it ``plays`` (``Game.turn`` names the figure or player a step is for): the dragon seat
+    plays the dragon, the heroes' seat every hero. A seat that names no figures plays its own name."""
 
     name: str
     title: str
+    #: The figures (a hero's key, ``dragon``) or players whose steps this seat answers; () its name alone.
+    plays: tuple[str, ...] = ()
+    #: The title is plural ("the heroes"): the other pages say "the heroes are choosing".
+    plural: bool = False
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return self.plays or (self.name,)
+
+    def answers(self, actor: str) -> bool:
+        """Whether this seat answers a step of ``actor`` (a figure or player, or :data:`ANYONE`)."""
+        return actor == ANYONE or actor in self.figures
 
 
 @dataclass(frozen=True)
@@ -70,6 +91,9 @@ class Secret:
     answers: tuple[str, ...]
     #: The words that would name it (its name), while it is kept.
     words: Callable[[State], tuple[str, ...]]
+    #: What its holder's page says of it while it is kept ("your dragon: chit 2, the Adult Black
+    #: Dragon ..."); None for hidden information, which nobody is told.
+    told: Callable[[State], str] | None = None
 
     def answered_by(self, key: str) -> bool:
         return any(key == k or (k.endswith(".") and key.startswith(k)) for k in self.answers)
@@ -157,6 +181,14 @@ def view_for(secrets: tuple[Secret, ...] | Any, state: State, viewer: str = PUBL
         return View(viewer, (), ())
     words = tuple(dict.fromkeys(w for s in withheld for w in s.words(state) if w and w.strip()))
     return View(viewer, withheld, words)
+
+
+def held_by(secrets: tuple[Secret, ...] | Any, state: State, viewer: str) -> tuple[str, ...]:
+    """What ``viewer``'s page tells it of the secrets it holds, while they are kept (``Secret.told``):
+    the dragon player's dragon on the dragon seat's page. Nothing for the public or a seat holding none."""
+    if viewer == PUBLIC or not isinstance(secrets, tuple):
+        return ()
+    return tuple(s.told(state) for s in secrets if s.holder == viewer and s.told is not None and s.kept(state))
 
 
 _PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}

@@ -1,7 +1,7 @@
 """The Adventure in the Dungeon's contract (:class:`companion.contract.game.Game`): its engine, screen,
 variants and commands, and the sheet it keeps for a party that fights from the book."""
 
-from companion.contract.game import Game, NotApplicable, Variant, one_table
+from companion.contract.game import Game, NotApplicable, Variant, anyone, one_table
 from companion.games.adventure_in_the_dungeon import engine, view
 from companion.games.adventure_in_the_dungeon.engine import table
 from companion.games.adventure_in_the_dungeon.model import Dungeon
@@ -76,6 +76,7 @@ GAME = Game(
     moments="companion.games.adventure_in_the_dungeon.moments:Probe",
     odds="talisman",
     seats=one_table,
+    turn=anyone,
     secrets=NotApplicable("a solo game: every monster and every roll is on the table"),
     draws=NotApplicable("every roll is a die: no cup or deck"),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.contract.game import Chance, Draws, Game, NotApplicable, Refresh, Variant
-from companion.contract.secrets import Seat
+from companion.contract.secrets import ANYONE, Seat
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
 from companion.games.dark_tower.rules import hand
@@ -60,12 +60,21 @@ def hero(state: State) -> str | None:
     return ", ".join(f"{h.player} ({cards.title(lookup.hero_card(state, h))})" for h in g.heroes)
 
 
-def seats(state: State) -> tuple[Seat, ...]:
-    """One seat a player once the players are known (issue 38 gives each a page); the table before."""
+def seats(state: State, per_player: bool = False) -> tuple[Seat, ...]:
+    """One seat a player once the players are known (each its own page); the table before."""
     g = state.game
     if not isinstance(g, DarkTower) or not g.heroes:
         return (Seat("table", "the table"),)
     return tuple(Seat(h.player, h.player) for h in g.heroes)
+
+
+def turn(state: State, request: Request, option: str | None = None) -> str:
+    """Whose step it is: every step of a turn is the player's whose turn it is (the card drawn, the
+    check, the fight and its helpers, the trades at its end); the setup's are anyone's."""
+    g = state.game
+    if not isinstance(g, DarkTower) or g.phase in ("setup", "over") or not g.heroes:
+        return ANYONE
+    return g.heroes[g.turn].player if 0 <= g.turn < len(g.heroes) else ANYONE
 
 
 def _reduce(state: State, event: dict) -> None:
@@ -112,6 +121,7 @@ GAME = Game(
     moments="companion.games.dark_tower.moments:Probe",
     odds="dark-tower",
     seats=seats,
+    turn=turn,
     secrets=NotApplicable("a co-operative game: every card drawn is played face up"),
     draws=Draws("cards drawn from the decks, and items picked at random", ("pick.", "lose.item")),
 )

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.contract.game import Draws, Game, NotApplicable, Refresh, Variant
+from companion.contract.secrets import ANYONE, Seat, Secret
 from companion.contract.secrets import HIDDEN as NOBODY
-from companion.contract.secrets import Seat, Secret
-from companion.games.dragons_den import engine, rules, view
+from companion.games.dragons_den import data, engine, rules, view
 from companion.games.dragons_den.engine import actions
-from companion.games.dragons_den.model import HIDDEN, OVER, Den, Figure
+from companion.games.dragons_den.model import HEROES, HIDDEN, OVER, SETUP, Den, Figure
 from companion.games.dragons_den.rules import hand
 from companion.session.state import State
 
@@ -19,9 +19,44 @@ def setup(state: State) -> None:
     state.game = rules.new_den(state.meta.variants)
 
 
-def seats(state: State) -> tuple[Seat, ...]:
-    """The dragon player, who knows the dragon, and the heroes' players (issue 38 gives each a page)."""
-    return (Seat("dragon", "the dragon player"), Seat("heroes", "the heroes' players"))
+#: Who plays the dragon (and the monsters): the dragon player's seat plays this figure.
+DRAGON_PLAYER = "dragon"
+#: The dragon player's steps whatever the phase: the secret draws, the look at the dragon, the countdown.
+DRAGON_STEPS = frozenset(("dd.draw.dragon", "dd.draw.discard", "dd.peek", "dd.draw.countdown"))
+#: The dragon player's options on a hero's menu (a look at the secret dragon).
+DRAGON_OPTIONS = frozenset(("peek",))
+
+
+def seats(state: State, per_player: bool = False) -> tuple[Seat, ...]:
+    """The dragon player, who knows the dragon and plays the dragon and the monsters, and the heroes'
+    players, who play every hero; ``per_player``: a seat a hero, once the heroes are chosen."""
+    den: Den | None = state.game
+    heroes = list(den.heroes) if den is not None else []
+    dragon = Seat("dragon", "the dragon player", plays=(DRAGON_PLAYER,))
+    if per_player:
+        return (dragon, *(Seat(h.key, h.name, plays=(h.key,)) for h in heroes))
+    return (dragon, Seat("heroes", "the heroes", plays=tuple(h.key for h in heroes), plural=True))
+
+
+def turn(state: State, request: Any, option: str | None = None) -> str:
+    """Whose step it is: the dragon player's secret draws and look, and everything on the dragon
+    player's turn (the dragon, the monsters); a hero's turn is that hero's, and so are a hero's
+    saving throw and Ren's Shield Spell whenever they come; the setup's questions are anyone's."""
+    den: Den | None = state.game
+    key = str(getattr(request, "key", ""))
+    if option is not None and option in DRAGON_OPTIONS:
+        return DRAGON_PLAYER
+    if key in DRAGON_STEPS:
+        return DRAGON_PLAYER
+    if key.startswith("dd.save."):
+        return key.removeprefix("dd.save.")
+    if key in ("dd.shield", "dd.shield.roll"):
+        return next(c.key for c in data.HEROES if "shield" in c.abilities)
+    if den is None or den.phase in (SETUP, OVER):
+        return ANYONE
+    if den.phase == HEROES:
+        return den.turn or ANYONE
+    return DRAGON_PLAYER
 
 
 # ---- secrets ---------------------------------------------------------------------------------------
@@ -37,11 +72,23 @@ def _mask_dragon(den: Den) -> None:
     if den.dragon is not None:
         den.dragon = Figure("dragon", "the dragon", "dragon", 0, 0, 0, 0, status=HIDDEN)
     den.dragon_draw = ""
+    # Which chits the dragon cup still holds would name the dragon's by elimination (the longer game
+    # sets none aside): its count only.
+    den.cup = [0] * len(den.cup)
 
 
 def _dragon_words(state: State) -> tuple[str, ...]:
     dragon = state.game.dragon
     return (dragon.name,) if dragon is not None and dragon.name else ()
+
+
+def _dragon_told(state: State) -> str:
+    """The dragon player's own look at the dragon face down in the lair."""
+    note = rules.dragon_note(state.game)
+    return (
+        f"Your dragon, face down in the lair: chit {note.chit}, the {note.name}, health {note.health}, "
+        f"speed {note.speed}, {note.breath_title}."
+    )
 
 
 def _aside_kept(state: State) -> bool:
@@ -67,6 +114,7 @@ SECRETS = (
         mask=_mask_dragon,
         answers=("dd.draw.dragon",),
         words=_dragon_words,
+        told=_dragon_told,
     ),
     Secret(
         what="the dragon chits set aside",
@@ -132,6 +180,7 @@ GAME = Game(
     moments="companion.games.dragons_den.moments:Probe",
     odds="dragons-den",
     seats=seats,
+    turn=turn,
     secrets=SECRETS,
     draws=Draws("chits drawn from the cups: room chits, the dragon cup, the hoard", ("dd.draw.",)),
 )

@@ -1,7 +1,7 @@
 """Freeform's contract (:class:`companion.contract.game.Game`): no rules; a table pack's fight in
 progress on the shell's bar (:mod:`companion.games.freeform.view`)."""
 
-from companion.contract.game import Game, NotApplicable, one_table
+from companion.contract.game import Game, NotApplicable, anyone, one_table
 
 
 def _board(state):  # type: ignore[no-untyped-def]
@@ -43,6 +43,7 @@ GAME = Game(
     moments=NotApplicable(f"{NO_RULES}: a pack's fights are not read for big moments yet (issue 34)"),
     odds="pack",
     seats=one_table,
+    turn=anyone,
     secrets=NotApplicable(f"{NO_RULES}: nothing is hidden"),
     draws=NotApplicable(f"{NO_RULES}: every roll is a die (a pack's tables are rolled, not drawn)"),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.contract.game import Chance, Game, NotApplicable, Refresh, Variant
-from companion.contract.secrets import Seat
+from companion.contract.secrets import ANYONE, Seat
 from companion.games.haunted_tower.data import DEAD_SCORE, RUN_FAIL_TURN, SPECTER_UNDEAD
 from companion.games.haunted_tower.model import HauntedTower
 from companion.games.haunted_tower.rules import hand
@@ -111,12 +111,43 @@ def hero_line(state: State) -> str | None:
     return ", ".join(h.name for h in heroes) or None
 
 
-def seats(state: State) -> tuple[Seat, ...]:
-    """One seat a hero once the heroes are known (issue 38 gives each a page); the table before."""
+def seats(state: State, per_player: bool = False) -> tuple[Seat, ...]:
+    """One seat a hero once the heroes are known (each its own page); the table before."""
     heroes = state.game.heroes if state.game else []
     if not heroes:
         return (Seat("table", "the table"),)
     return tuple(Seat(h.name, h.name) for h in heroes)
+
+
+#: A fight's steps that are its hero's: the hero's initiative, turn, attack and run.
+HERO_STEPS = frozenset(("fight.initiative.hero", "fight.turn", "fight.hero-attack", "fight.run"))
+#: A fight's steps that are the monster's player's (the hero on its hero's right): its initiative,
+#: attack, hit table and what it takes.
+MONSTER_STEPS = frozenset(("fight.initiative.monster", "fight.monster-attack", "fight.table", "fight.pick"))
+
+
+def turn(state: State, request: Request, option: str | None = None) -> str:
+    """Whose step it is: in a fight, the hero's own rolls and turn are the hero's, and the monster's are
+    its player's ("any monster attacks against a hero are handled by the player to his or her
+    right"); each roll of a roll-off is its hero's; the table's menu and what it leads to are anyone's."""
+    from companion.games.haunted_tower.rules import lookup
+
+    g = state.game
+    key = request.key
+    if not isinstance(g, HauntedTower):
+        return ANYONE
+    if key == "order.roll":
+        why = getattr(request, "why", "")
+        return next((name for name in g.rolloff if why.endswith(f": {name}")), ANYONE)
+    if g.fight is None or key not in HERO_STEPS | MONSTER_STEPS:
+        return ANYONE
+    hero = next((h for h in g.heroes if h.name == g.fight.hero), None)
+    if hero is None:
+        return ANYONE
+    if key in HERO_STEPS:
+        return hero.name
+    player = lookup.right_of(g, hero)
+    return (player or hero).name
 
 
 GAME = Game(
@@ -150,6 +181,7 @@ GAME = Game(
     moments="companion.games.haunted_tower.moments:Probe",
     odds="haunted-tower",
     seats=seats,
+    turn=turn,
     secrets=NotApplicable("every chit and stand-up is face up on the board"),
     draws=NotApplicable("the players draw the chits from the board; every roll companion makes is a die"),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.contract.game import Game, NotApplicable, Refresh, one_table
+from companion.contract.game import Game, NotApplicable, Refresh, anyone, one_table
 
 from . import data, rules, view
 from .engine import play
@@ -41,6 +41,7 @@ GAME = Game(
     moments="companion.games.inverted_tower.moments:Probe",
     odds="inverted-tower",
     seats=one_table,
+    turn=anyone,
     secrets=NotApplicable("a solo game: every roll and every room is on the table"),
     draws=NotApplicable("every roll is a die: no cup or deck"),
 )
