@@ -19,7 +19,12 @@ from urllib.parse import urlencode
 
 #: Starting Python and the server takes about a second on an idle machine.
 START_WAIT = 120
-ADDRESS = re.compile(r"^http://(?P<host>[0-9.]+):(?P<port>\d+)/\?token=(?P<token>[A-Za-z0-9_-]+)$")
+#: The first line: the host's door, ``seat table  URL`` (a game played at one page) or ``host  URL``.
+ADDRESS = re.compile(
+    r"^(?P<label>seat table|host)  http://(?P<host>[0-9.]+):(?P<port>\d+)/\?token=(?P<token>[A-Za-z0-9_-]+)$"
+)
+#: Every door's line: ``seat NAME  URL`` (``host  URL``, ``read-only  URL``).
+DOOR = re.compile(r"^(?P<label>seat .+?|host|read-only)  (?P<url>http://\S+)$")
 
 
 def companion_env(home: Path, **extra: str) -> dict[str, str]:

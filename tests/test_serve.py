@@ -1,7 +1,7 @@
 """``companion serve`` as a player and an attacker meet it: run as its own process on the loopback
 address, spoken to over HTTP with every header in the test's hands.
 
-- the first line is the address with the token, a QR code follows, the lock is held;
+- the first line is the table seat's address with the token (a QR code with ``--qr``), the lock is held;
 - a tap is the command typed: the same answers through the page and through ``companion next``
   leave the same ``status --json`` and the same log;
 - nobody else gets in: no token or a wrong one is 403, a wrong Host 400, a change by GET refused,
@@ -57,13 +57,16 @@ def _events(home, name):
 # ---- starting ----------------------------------------------------------------------------------
 
 
-def test_the_first_line_is_the_address_then_a_qr_code_and_the_lock_is_held(tower):
-    served = serve(tower)
+def test_the_first_line_is_the_table_seats_address_a_qr_code_with_qr_and_the_lock_is_held(tower):
+    served = serve(tower, "--qr")
     try:
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{32}", served.first)
+        # A solo game: one seat, the table, at the host's own page (today's page).
+        assert re.fullmatch(r"seat table  http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{32}", served.first)
         text = "".join(served.lines)
         assert text.count("█") > 100 and "▄" in text  # the QR code, in text blocks
         assert "Ctrl-C" in text
+        assert re.search(r"^read-only  http://127\.0\.0\.1:\d+/state\.json\?token=[A-Za-z0-9_-]{32}$", text, re.M)
+        assert text.count("seat ") == 1  # no other seat
         # A second serve on the same session, on another port, and a shell: refused, exit 1, the lock's line.
         for args in (["serve", "--port", "0"], ["shell"], ["status"]):
             done = companion(tower, *args, timeout=120)
@@ -157,7 +160,7 @@ def test_the_token_file_keeps_the_address_across_restarts(tower, tmp_path):
 def test_lan_serves_the_network_address_and_only_it(tower):
     served = serve(tower, "--lan", COMPANION_LAN_ADDRESS="127.0.0.2")
     try:
-        assert served.first.startswith("http://127.0.0.2:")
+        assert served.first.startswith("seat table  http://127.0.0.2:")
         assert served.request("GET", "/")[0] == 200
         # Not on the loopback address it would bind without --lan.
         with pytest.raises(OSError):
@@ -423,16 +426,19 @@ def test_a_refusal_is_the_commands_own_line_and_changes_nothing(tower):
         # Without JavaScript: the page itself, with the line on it, and no redirect.
         status, _, body = served.request("POST", "/answer", form={"answer": "9"})
         assert status == 400 and b'class="error"' in body
-        # An answer made on a page that was behind is refused (409), and so is an undo.
+        # An answer made on a page that was behind (the step moved on, on another page) is refused
+        # (409) with the fresh step, and so is an undo.
         old = served.post("/answer", answer="1")["version"]
+        assert served.post("/answer", answer="roll")["ok"]  # on another page
         served.post("/note", note="from another page")
         for path, form in (("/answer", {"answer": "roll"}), ("/undo", {})):
             stale = served.post(path, v=str(old), **form)
             assert stale["status"] == 409, stale
+            assert "the table changed" in stale["error"] and stale["version"] > old
     finally:
         served.stop()
     state = _events(tower, "run")
-    assert state["meta"]["events"] == 2  # the STR answer and the note: nothing else
+    assert state["meta"]["events"] == 3  # the STR answer, the roll and the note: nothing else
 
 
 def test_undo_names_what_it_takes_back(tower):
@@ -537,14 +543,17 @@ def test_the_page_is_strict_html_and_loads_nothing_from_elsewhere(guarded):
         for attr in ("src", "href", "action"):
             value = el.get(attr)
             if value is not None:
-                assert value.startswith(("/", "?")) and not value.startswith("//"), (el.tag, value)
+                # this server's own, relative to the page's door (a seat's page lives under /s/SLUG/)
+                assert ":" not in value and not value.startswith("//"), (el.tag, value)
     forms = tree.findall(".//form")
     assert forms and all(f.get("method") == "post" for f in forms)
     assert not tree.findall(".//*[@style]") and not tree.findall(".//style")
     assert all(s.get("src") for s in tree.findall(".//script"))  # no inline script (the CSP forbids it)
     linked = [el.get("src") or el.get("href") or "" for el in tree.iter()]
-    for path in [p for p in linked if p.startswith("/static/")]:
-        assert served.request("GET", path)[0] == 200, path
+    statics = [p for p in linked if p.startswith("static/")]
+    assert len(statics) == 3
+    for path in statics:
+        assert served.request("GET", "/" + path)[0] == 200, path
 
 
 def test_the_static_files_are_the_packages_own():

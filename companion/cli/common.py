@@ -66,10 +66,12 @@ def check_name(*names: str | None) -> None:
             raise InputError(refused)
 
 
-def dump_state(session: Any) -> dict[str, Any]:
+def dump_state(session: Any, viewer: str = "public") -> dict[str, Any]:
+    """The session as ``status --json`` gives it: its state as ``viewer`` may see it (the public's,
+    unless a seat is named: ``companion serve``'s seats), with the list of what is withheld."""
     from companion.session import codec
 
-    seen = session.spec.view(session.state)  # the one filter: what the public may see
+    seen = session.spec.view(session.state, viewer)  # the one filter: what the viewer may see
     state = codec.dump(seen.state(session.state))
     state.pop("log", None)
     data = {"session": session.name, "game": session.meta.game, "events": session.count, "state": state}

@@ -36,6 +36,17 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    qr: Annotated[
+        bool, typer.Option("--qr", help="A QR code of each seat's address under it, to scan with a phone.")
+    ] = False,
+    seat_per_player: Annotated[
+        bool,
+        typer.Option(
+            "--seat-per-player",
+            help="A seat for each player where players share one (the Dragon's Den: a page for each hero "
+            "besides the dragon player's, instead of one for the heroes).",
+        ),
+    ] = False,
     session: Annotated[
         str | None,
         typer.Option(
@@ -46,24 +57,39 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Serve the current session as a page for a phone or tablet: the step, big buttons, the table.
+    """Serve the current session as a page for each seat at the table: the step, big buttons, the table.
 
-    The first line printed is the address with its token, then a QR code of it. It holds the
-    session's lock until Ctrl-C (a second serve or shell on it is refused).
+    One line a seat, `seat NAME  URL`, each with its own token: a seat's page shows only what that
+    seat may see (the Dragon's Den's dragon player: the dragon) and answers its own steps. A solo
+    game has one seat, `table`; a game with several players prints first `host  URL`, the laptop's
+    page (every step, the public table). Then `read-only  URL`: the public table as JSON. It holds
+    the session's lock until Ctrl-C (a second serve or shell on it is refused).
 
     \b
     Examples:
-      companion serve                      http://127.0.0.1:8765/?token=...
-      companion serve --lan                for a phone on the same network
+      companion serve                      seat table  http://127.0.0.1:8765/?token=...
+      companion serve --lan --qr           for phones on the same network, a QR code a seat
+      companion serve --seat-per-player    the Dragon's Den: a page for each hero
       companion serve --port 0             any free port
       companion serve --session my-run     another session
-      companion serve --token-file serve.token   the same address after a restart
+      companion serve --token-file serve.token   the same addresses after a restart
     """
     env: Env = ctx.obj
     from companion.cli.kit import root_options
     from companion.serve.server import run
 
-    raise typer.Exit(run(env, root_options(ctx), session or env.session, port=port, lan=lan, token_file=token_file))
+    raise typer.Exit(
+        run(
+            env,
+            root_options(ctx),
+            session or env.session,
+            port=port,
+            lan=lan,
+            token_file=token_file,
+            qr=qr,
+            per_player=seat_per_player,
+        )
+    )
 
 
 app = typer.Typer(rich_markup_mode=None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.contract.secrets import PUBLIC
 from companion.engine.board import Control
 from companion.i18n import _
 
@@ -23,11 +24,11 @@ if TYPE_CHECKING:
 COUNTERS = ("hp", "gold", "xp")
 
 
-def controls(session: Session, board: Board | None = None) -> list[Control]:
-    """Every +/- button of the table: the game's own figures first, then the trackers (shown with the
-    hero on a table of one hero, where they are that hero's)."""
+def controls(session: Session, board: Board | None = None, viewer: str = PUBLIC) -> list[Control]:
+    """Every +/- button of the table: the game's own figures first (as ``viewer`` may see them), then the
+    trackers (shown with the hero on a table of one hero, where they are that hero's)."""
     spec, state = session.spec, session.state
-    out: list[Control] = spec.controls_of(state)
+    out: list[Control] = spec.controls_of(state, viewer)
     t = state.trackers
     owner = board.heroes[0].name if board is not None and len(board.heroes) == 1 and not out else ""
     for name in COUNTERS:

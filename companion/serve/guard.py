@@ -2,9 +2,11 @@
 
 - A request whose ``Host`` is not the served address is refused with 400 before anything else (a
   page on another site cannot reach this server through a DNS name of its own: DNS rebinding).
-- Every route needs the token: ``?token=`` in the address (the QR code), then the cookie set from it
-  (HttpOnly, SameSite=Strict), or a form's hidden ``token`` field. Compared in constant time
-  (:func:`companion.serve.tokens.same`); missing or wrong is 403.
+- Every route needs its door's token (:mod:`companion.serve.seats`: the host's at ``/``, each seat's at
+  ``/s/SLUG/``): ``?token=`` in the address (the QR code), then the cookie set from it (HttpOnly,
+  SameSite=Strict, bound to the door's path and named for its seat), or a form's hidden ``token``
+  field. Only that door's token is compared, in constant time (:func:`companion.serve.tokens.same`):
+  another seat's token, the host's at a seat's door, missing or wrong is 403.
 - Every change is a POST (a GET changes nothing); a POST whose ``Origin`` is another site is 403.
 - Every response has a strict Content-Security-Policy (only this server's own script, style and
   images; no inline script, no frames) and is never cached.
@@ -13,9 +15,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.serve.tokens import same
+
+if TYPE_CHECKING:
+    from companion.serve.seats import Door
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -31,9 +36,10 @@ HEADERS = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Address:
-    """Where the page is served: the host and port it binds, and the Host headers it answers."""
+    """Where the page is served: the host and port it binds, and the Host headers it answers (with
+    ``--lan`` the host follows the machine's address when it changes)."""
 
     host: str
     port: int
@@ -48,14 +54,6 @@ class Address:
     @property
     def origins(self) -> frozenset[str]:
         return frozenset(f"http://{h}" for h in self.hosts)
-
-    @property
-    def cookie(self) -> str:
-        """The cookie's name: one per port, as a browser shares a host's cookies across its ports."""
-        return f"companion_token_{self.port}"
-
-    def url(self, token: str) -> str:
-        return f"http://{self.host}:{self.port}/?token={token}"
 
 
 class Guard:
@@ -97,16 +95,19 @@ async def _plain(send: Any, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def allowed(request: Any, token: str, address: Address, form: dict[str, list[str]] | None = None) -> bool:
-    """Whether ``request`` carries the token (address, cookie or form field) and, for a POST, comes
-    from this server's own page (no ``Origin`` of another site)."""
+def allowed(
+    request: Any, door: Door, address: Address, form: dict[str, list[str]] | None = None, *, also: str = ""
+) -> bool:
+    """Whether ``request`` carries ``door``'s token (address, the door's cookie or a form field; or
+    ``also``, the read-only token where it opens the door) and, for a POST, comes from this server's
+    own page (no ``Origin`` of another site)."""
     if request.method == "POST":
         origin = request.headers.get("origin")
         if origin is not None and origin.lower() not in address.origins:
             return False
-    given = [request.query_params.get("token"), request.cookies.get(address.cookie)]
+    given = [request.query_params.get("token"), request.cookies.get(door.cookie(address.port))]
     if form is not None:
         given.extend(form.get("token", [])[:1])
     # Every candidate is compared (no early return), so the time does not say which one was there.
-    results = [same(g, token) for g in given if g is not None]
+    results = [same(g, token) for g in given if g is not None for token in (door.token, also) if token]
     return any(results)

@@ -79,6 +79,8 @@ def words() -> dict[str, str]:
         "new_address": _("The server came back with a new address: open the address it printed (or scan its QR code)."),
         "best": _("the best odds"),
         "secret": _("(kept secret: not shown in the log)"),
+        "seat": _("This page: {seat}"),
+        "held": _("For your eyes only"),
     }
 
 

@@ -3,7 +3,11 @@
 1. The session's lock first (the shell's way): a second ``serve``, ``shell`` or ``play`` on it, on
    any port, is refused with the lock's line and exit 1.
 2. The socket is bound (127.0.0.1, or the machine's network address with ``--lan``; port 0 picks a
-   free one), then the first line printed is the address with the token, then its QR code.
+   free one), then one line a door (:mod:`companion.serve.seats`): ``seat table  URL`` for a game
+   played at one page; else ``host  URL`` (the laptop's page) and ``seat NAME  URL`` a seat, each with
+   its own token (and its QR code with ``--qr``); then ``read-only  URL``, the public table as data.
+   A seat that joins later (a hero added) is printed when it does; with ``--lan``, when the machine's
+   address changes, the server listens on the new one and prints every address again.
 3. uvicorn serves until Ctrl-C, SIGTERM or SIGHUP: a signal only asks it to stop (a command being
    run for a tap finishes first, and its answer is sent), every page's stream is ended, the lock is
    released, and the command ends as any other does on that signal: one line, 130, 143 or 129.
@@ -116,6 +120,8 @@ def run(
     port: int = DEFAULT_PORT,
     lan: bool = False,
     token_file: Path | None = None,
+    qr: bool = False,
+    per_player: bool = False,
 ) -> int:
     """Serve session ``name`` (or the active one) until a signal; the exit code is the signal's."""
     from companion.cli.kit import active_name
@@ -125,7 +131,7 @@ def run(
     warnings: list[str] = []
     token = load_or_make(token_file, warnings)
     host = lan_address() if lan else LOOPBACK
-    table = Table(env, root_args)
+    table = Table(env, root_args, per_player=per_player)
     table.token = token
     chosen = name or active_name(env)
     if chosen is None:
@@ -139,15 +145,20 @@ def run(
         from companion.serve.guard import Address
 
         address = Address(host, sock.getsockname()[1])
-        url = address.url(token)
-        env.stdout.write(url + "\n")
-        env.stdout.write(qr_lines(url))
+        assert table.doors is not None
+        printer = Printer(env, address, table.doors, qr)
+        printer.addresses()
         view = table.view
         from companion.cli.env import fold_for
 
+        where = f"{host}:{address.port}"
         said = [
-            _("Serving {session} ({game}) on {where}: open the address above, or scan the code.").format(
-                session=table.name, game=view.title if view else "", where=f"{host}:{address.port}"
+            _("Serving {session} ({game}) on {where}: each seat opens its own address above.").format(
+                session=table.name, game=view.title if view else "", where=where
+            )
+            if not table.doors.solo
+            else _("Serving {session} ({game}) on {where}: open the address above, or scan its code (--qr).").format(
+                session=table.name, game=view.title if view else "", where=where
             ),
             _("Only this machine can reach it; add --lan for a phone on the same network.")
             if not lan
@@ -158,12 +169,21 @@ def run(
             ),
             _("Ctrl-C stops it; every tap is saved as it is made."),
         ]
+        if not table.doors.solo:
+            said.insert(
+                1,
+                _(
+                    "Each seat's address shows only what that seat may see (the dragon player's, its dragon): "
+                    "give each player their own, and keep the host's and the others to yourself."
+                ),
+            )
         for line in said:  # at a terminal, folded at its width between words
             env.stdout.write(fold_for(env.stdout, line) + "\n")
         env.stdout.flush()
-        for line in warnings:  # after the address: the first line printed is always the address
+        for line in warnings:  # after the addresses: the first line printed is always an address
             env.warn(line)
-        server = _server(make_app(table, token, address), table.hub)
+        table.on_seats = printer.joined
+        server = _server(make_app(table, address), table.hub, (address, printer) if lan else None)
         asyncio.run(server.serve(sockets=[sock]))
         sock.close()
     finally:
@@ -182,15 +202,96 @@ def _ending(signum: int | None) -> int:
     raise Terminated(signum, signal.Signals(signum).name)
 
 
-def _server(app: Any, hub: Any) -> Any:
+class Printer:
+    """The doors' addresses on the server's terminal: one line a door, ``seat NAME  URL`` (its QR code
+    under it with ``--qr``), again for a seat that joins and after the machine's address changed."""
+
+    def __init__(self, env: Env, address: Any, doors: Any, qr: bool) -> None:
+        self.env, self.address, self.doors, self.qr = env, address, doors, qr
+
+    def _door(self, label: str, door: Any) -> None:
+        url = door.url(self.address.host, self.address.port)
+        self.env.stdout.write(visible(f"{label}  {url}") + "\n")
+        if self.qr:
+            self.env.stdout.write(qr_lines(url))
+
+    def addresses(self) -> None:
+        """Every door: the host's (the ``table`` seat's, for a game played at one page), every seat's,
+        the read-only feed's."""
+        doors = self.doors
+        self._door("seat table" if doors.solo else "host", doors.host)
+        for door in doors.seat_doors():
+            self._door(f"seat {door.seat}", door)
+        feed = f"http://{self.address.host}:{self.address.port}/state.json?token={doors.feed}"
+        self.env.stdout.write(f"read-only  {feed}\n")
+        self.env.stdout.flush()
+
+    def joined(self, doors: list[Any]) -> None:
+        """Seats that joined the table (the players are known now): their addresses."""
+        for door in doors:
+            self._door(f"seat {door.seat}", door)
+        self.env.stdout.flush()
+
+    def moved(self) -> None:
+        self.env.stdout.write(
+            _("This machine's address is now {host}: every address is new.").format(host=self.address.host) + "\n"
+        )
+        self.addresses()
+
+
+#: How often ``--lan`` looks at the machine's address (a laptop that joined another network).
+FOLLOW_EVERY = 3.0
+
+
+def visible(text: str) -> str:
+    from companion.controls import visible as shown
+
+    return shown(text)
+
+
+def _server(app: Any, hub: Any, follow: tuple[Any, Printer] | None = None) -> Any:
     import uvicorn
 
     _quiet_logs()
 
     class Server(uvicorn.Server):
-        """uvicorn's server, with companion's signals: each only asks it to stop."""
+        """uvicorn's server, with companion's signals: each only asks it to stop; with ``--lan`` it
+        follows the machine's address."""
 
         stopped_by: int | None = None
+        _following: Any = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if follow is not None:
+                self._following = asyncio.create_task(self.follow(*follow))
+
+        def protocol(self) -> Any:
+            """A connection's protocol, as uvicorn makes one for the sockets it was started with."""
+            config = self.config
+            return config.http_protocol_class(  # type: ignore[call-arg]
+                config=config, server_state=self.server_state, app_state=self.lifespan.state
+            )
+
+        async def follow(self, address: Any, printer: Printer) -> None:
+            """Every few seconds, the machine's address: when it changed, listen there instead (the
+            same port) and print every address again."""
+            loop = asyncio.get_running_loop()
+            while not self.should_exit:
+                await asyncio.sleep(float(os.environ.get("COMPANION_SERVE_FOLLOW_EVERY", FOLLOW_EVERY)))
+                try:
+                    now = await loop.run_in_executor(None, lan_address)
+                    if now == address.host:
+                        continue
+                    sock = bind(now, address.port)
+                except CompanionError:
+                    continue  # no network for now, or the port is taken there: look again later
+                server = await loop.create_server(self.protocol, sock=sock, backlog=self.config.backlog)
+                for old in self.servers:
+                    old.close()  # the old address is gone: nothing more is accepted there
+                self.servers.append(server)
+                address.host = now
+                printer.moved()
 
         @contextmanager
         def capture_signals(self) -> Iterator[None]:
@@ -210,6 +311,8 @@ def _server(app: Any, hub: Any) -> Any:
             self.should_exit = True
 
         async def shutdown(self, sockets: Any = None) -> None:
+            if self._following is not None:
+                self._following.cancel()
             hub.close()  # every page's stream ends, so no connection keeps the server waiting
             await super().shutdown(sockets)
 

@@ -1,5 +1,9 @@
-"""The session's token: random, in the address and the QR code, then in a cookie; compared in
-constant time. ``--token-file`` keeps it across restarts (made with the owner's permissions only)."""
+"""The session's tokens: random, in the addresses and the QR codes, then in a cookie; compared in
+constant time. ``--token-file`` keeps the host's across restarts (made with the owner's permissions only).
+
+Every seat has its own token and the read-only feed its own: each is an HMAC of the host's token and the
+seat's name (or ``read-only``), so a seat's token says nothing of another seat's nor of the host's, and
+a restart with the same token file gives every seat the same address again."""
 
 from __future__ import annotations
 
@@ -20,6 +24,15 @@ _SHAPE = re.compile(r"^[A-Za-z0-9_-]{22,128}$")
 
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def derived(master: str, what: str) -> str:
+    """The token of a seat (``what`` is ``seat:NAME``) or of the read-only feed (``read-only``): 24 bytes
+    of HMAC-SHA256 under the host's token, as URL-safe as :func:`new_token`."""
+    import base64
+
+    mac = hmac.new(master.encode("utf-8"), what.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode("ascii")
 
 
 #: A token file holds one token (and its newline): a bigger one is not read (``/dev/zero``, a log).

@@ -9,10 +9,10 @@ knows the server's table (:mod:`companion.serve.table` asks for its view with :f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.contract.secrets import OPEN
+from companion.contract.secrets import OPEN, PUBLIC
 from companion.contract.secrets import View as SecretsView
 from companion.i18n import _
 
@@ -25,6 +25,27 @@ if TYPE_CHECKING:
 LOG_LINES = 8
 #: A die with more faces than this is answered by typing its face, not by a button per face.
 MOST_FACES = 20
+
+
+@dataclass(frozen=True)
+class Side:
+    """Whose page a view is made for, and what of the step it may answer (``companion serve``'s seats)."""
+
+    #: Who the one filter shows it to: a seat's name, or the public (the host's page, the feed).
+    viewer: str = PUBLIC
+    #: The seat's words in the page's header ("" for the host's page).
+    title: str = ""
+    #: Whether this page answers the step (it is this seat's, or anyone's).
+    answers: bool = True
+    #: The options of a menu this page may take (None: every one shown).
+    options: frozenset[str] | None = None
+    #: Whose the step is, when it is another seat's: "the dragon player is choosing".
+    waiting: str = ""
+    #: The last undo, shown on every page: who undid it, and the event it took back (words per viewer).
+    undone: tuple[str, dict[str, Any]] | None = None
+    #: Who acts, in the seat's words, where the contract names a seat of one figure or player (the
+    #: dragon player, a hero's player): said instead of the step's own guess ("" keeps it).
+    actor: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,6 +76,15 @@ class View:
     finished: str = ""
     error: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The seat whose page this is, in words ("" for the host's page).
+    seat: str = ""
+    #: Whether this page answers the step; else ``waiting`` says whose it is, and no button is shown.
+    answers: bool = True
+    waiting: str = ""
+    #: What the last undo took back and from which seat ("the heroes undid: ..."), on every page.
+    notice: str = ""
+    #: What this seat alone is told of the secrets it holds (the dragon player's dragon).
+    held: tuple[str, ...] = ()
     #: The one filter the page was made through (companion/contract/secrets.py): every html made from
     #: this view passes it again before it is sent (:meth:`shown`).
     secrets: SecretsView = field(default=OPEN, compare=False, repr=False)
@@ -63,13 +93,25 @@ class View:
         return self.secrets.text(html)
 
 
-def of_session(session: Session, version: int, pending: Pending | None, board: Board | None) -> View:
+def of_session(
+    session: Session, version: int, pending: Pending | None, board: Board | None, side: Side | None = None
+) -> View:
+    """The page of ``side`` (the host's, by default: the public table, every step answered)."""
     from companion.serve.controls import controls
 
+    side = side or Side()
     state = session.state
-    # The one filter: the page (and the stream that carries it) shows what the public may see.
-    seen = session.spec.view(state)
+    # The one filter: the page (and the stream that carries it) shows what its viewer may see.
+    seen = session.spec.view(state, side.viewer)
     pending = seen.pending(pending)
+    if pending is not None and side.actor:
+        pending = replace(pending, actor=side.actor)
+    if pending is not None and not side.answers:
+        pending = replace(pending, options=(), info=())  # another seat's step: no button, nothing of it
+    elif pending is not None and side.options is not None:
+        pending = replace(pending, options=tuple(o for o in pending.options if o.value in side.options))
+    if side.viewer != PUBLIC:
+        board = session.spec.board_of(state, side.viewer)
     figures: tuple[str, ...] = ()
     if board is None:
         from companion.shell.toolbar import figures as status_figures
@@ -82,15 +124,30 @@ def of_session(session: Session, version: int, pending: Pending | None, board: B
         title=_(session.spec.title),
         lang=session.meta.lang or "en",
         pending=pending,
-        dice=faces(pending),
+        dice=faces(pending) if side.answers else (),
         board=board,
         figures=figures,
-        controls=tuple(controls(session, board)),
+        controls=tuple(controls(session, board, side.viewer)),
         log=tuple(seen.text(line) for line in last_lines(session)),
-        undo=seen.text(undo_words(session)),
+        undo=seen.text(undo_words(session, seen)),
         finished=_(state.finished) if state.finished else "",
         secrets=seen,
+        seat=side.title,
+        answers=side.answers,
+        waiting=side.waiting if not side.answers else "",
+        notice=seen.text(undone_words(side.undone, seen)),
+        held=session.spec.held(state, side.viewer),
     )
+
+
+def undone_words(undone: tuple[str, dict[str, Any]] | None, seen: SecretsView) -> str:
+    """The last undo as a page says it: who undid it and what, in words the viewer may see."""
+    if undone is None:
+        return ""
+    from companion.cli.session_cmds import describe_event
+
+    who, event = undone
+    return _("{who} undid: {what}").format(who=who, what=describe_event(seen.events([event])[0]))
 
 
 def faces(pending: Pending | None) -> tuple[tuple[Face, ...], ...]:
@@ -136,16 +193,25 @@ def plain(markdown: str) -> str:
     return "".join(out)
 
 
-def undo_words(session: Session) -> str:
-    """What ``companion undo`` would take back now, as it says it ("" when nothing can be undone)."""
+def last_event(session: Session) -> dict[str, Any] | None:
+    """The event ``companion undo`` would take back now (None: nothing can be undone)."""
     if session.count == 0:
+        return None
+    events = session.files.read_events(max(0, session.count - 1))
+    if not events:
+        return None
+    last = events[-1]
+    if last.get("t") == "gamedata" and last.get("source") == "catalogue":
+        return None
+    return last
+
+
+def undo_words(session: Session, seen: SecretsView = OPEN) -> str:
+    """What ``companion undo`` would take back now, as it says it, an answer that would give a secret
+    away withheld for ``seen`` ("" when nothing can be undone)."""
+    last = last_event(session)
+    if last is None:
         return ""
     from companion.cli.session_cmds import describe_event
 
-    events = session.files.read_events(max(0, session.count - 1))
-    if not events:
-        return ""
-    last = events[-1]
-    if last.get("t") == "gamedata" and last.get("source") == "catalogue":
-        return ""
-    return describe_event(last)
+    return describe_event(seen.events([last])[0])

@@ -2,7 +2,8 @@
 // - every form is sent with fetch and the table's part of the page is replaced by the answer;
 // - a face link of a roll of several dice (which only marks a die) is fetched the same way;
 // - server-sent events bring every change made on another page (or at the terminal) within a second;
-// - after the phone sleeps, or the server restarts, it reconnects by itself.
+// - after the phone sleeps, or the server restarts, it reconnects by itself and shows its seat's table.
+// Every address is relative: a seat's page lives under its own path (/s/SLUG/), the host's under /.
 "use strict";
 (function () {
   var table = document.getElementById("table");
@@ -14,7 +15,7 @@
 
   // The address with the token stays out of the history once the cookie holds it.
   if (window.location.search.indexOf("token=") >= 0 && window.history && window.history.replaceState) {
-    window.history.replaceState(null, "", "/");
+    window.history.replaceState(null, "", window.location.pathname);
   }
 
   function version() {
@@ -55,7 +56,8 @@
       credentials: "same-origin",
       headers: { "X-Companion": "fetch" }
     }).then(function (response) {
-      if (response.status === 403) { throw new Error("forbidden"); }
+      var kind = response.headers.get("content-type") || "";
+      if (kind.indexOf("application/json") < 0) { throw new Error("forbidden"); }
       return response.json();
     }).then(function (answer) {
       if (form.classList.contains("note") && answer.ok) {
@@ -76,7 +78,7 @@
     if (!link) { return; }
     event.preventDefault();
     var query = link.getAttribute("href").split("?")[1] || "";
-    fetch("/part" + (query ? "?" + query : ""), { credentials: "same-origin" })
+    fetch("part" + (query ? "?" + query : ""), { credentials: "same-origin" })
       .then(function (response) { return response.json(); })
       .then(function (answer) { show(answer.html, true); })
       .catch(function () { window.location.href = link.getAttribute("href"); });
@@ -84,7 +86,7 @@
 
   function connect() {
     if (source) { source.close(); }
-    source = new EventSource("/events");
+    source = new EventSource("events");
     source.onmessage = function (event) {
       say("");
       var data = JSON.parse(event.data);
@@ -97,23 +99,23 @@
   }
 
   // The stream is gone (the server stopped, or answered 403 after a restart with a new token): ask
-  // /ping every second or two until it is back, then reconnect and catch up.
+  // for ping twice a second until it is back, then reconnect: the stream's first event is the table.
   function check() {
     if (retry) { return; }
     retry = setTimeout(function () {
       retry = null;
-      fetch("/ping", { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      fetch("ping", { credentials: "same-origin", cache: "no-store" }).then(function (response) {
         if (response.status === 204) { say(""); connect(); }
         else if (response.status === 403) { say(body.getAttribute("data-new-address")); check(); }
         else { say(body.getAttribute("data-offline")); check(); }
       }).catch(function () { say(body.getAttribute("data-offline")); check(); });
-    }, 1500);
+    }, 500);
   }
 
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
       if (!source || source.readyState === EventSource.CLOSED) { connect(); }
-      fetch("/part", { credentials: "same-origin" })
+      fetch("part", { credentials: "same-origin" })
         .then(function (response) { return response.json(); })
         .then(function (answer) { if (answer.version !== version()) { show(answer.html, true); } })
         .catch(function () { check(); });
