@@ -112,3 +112,87 @@ def hammer(served: Any, *, connections: int = 1000, seconds: float = 10.0, write
 
     asyncio.run(main())
     return report
+
+
+@dataclass
+class Streams:
+    """What ``count`` open streams saw: how many connected and got their first event, how many got
+    the update after the change, and each stream's last page (by door) for what it must not hold."""
+
+    connected: int = 0
+    first: int = 0
+    updated: int = 0
+    errors: int = 0
+    pages: dict[str, list[str]] = field(default_factory=dict)
+
+
+async def _event(reader: asyncio.StreamReader) -> tuple[str, dict[str, Any]]:
+    """The next server-sent event on a stream (HTTP/1.0: the body as it comes, no chunks)."""
+    import json
+
+    ident = ""
+    while True:
+        line = (await reader.readline()).decode()
+        if not line:
+            raise asyncio.IncompleteReadError(b"", None)
+        if line.startswith("id: "):
+            ident = line[4:].strip()
+        elif line.startswith("data: "):
+            return ident, json.loads(line[6:])
+
+
+def streams(served: Any, doors: list[Any], change: Any, *, count: int = 1000) -> Streams:
+    """``count`` streams opened at once across ``doors`` (each a tests.serve_support.Door, visited),
+    each reading its first event; then ``change()`` (run in a thread: a tap), and every stream must
+    get the update it made."""
+    report = Streams()
+
+    async def one(n: int, opened: asyncio.Event, ready: dict[str, int], go: asyncio.Event) -> None:
+        door = doors[n % len(doors)]
+        try:
+            reader, writer = await asyncio.open_connection(served.host, served.port)
+        except OSError:
+            report.errors += 1
+            ready["n"] += 1
+            return
+        try:
+            report.connected += 1
+            writer.write(
+                (
+                    f"GET {door.path}events HTTP/1.0\r\nHost: {served.host}:{served.port}\r\n"
+                    f"Cookie: {door.cookie}={door.token}\r\n\r\n"
+                ).encode()
+            )
+            await writer.drain()
+            head = await reader.readuntil(b"\r\n\r\n")
+            if b" 200 " not in head.split(b"\r\n", 1)[0]:
+                raise ValueError(head[:40])
+            _, first = await _event(reader)
+            report.first += 1
+            ready["n"] += 1
+            await go.wait()
+            while True:
+                _, data = await _event(reader)
+                if data["version"] > first["version"]:
+                    break
+            report.updated += 1
+            report.pages.setdefault(door.label, []).append(data["html"])
+        except (OSError, asyncio.IncompleteReadError, ValueError, asyncio.LimitOverrunError):
+            report.errors += 1
+            ready["n"] += 1
+        finally:
+            writer.close()
+
+    async def main() -> None:
+        ready = {"n": 0}
+        go = asyncio.Event()
+        tasks = [asyncio.create_task(one(n, asyncio.Event(), ready, go)) for n in range(count)]
+        deadline = time.monotonic() + 300
+        while ready["n"] < count and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.get_running_loop().run_in_executor(None, change)
+        go.set()
+        await asyncio.wait(tasks, timeout=300)
+
+    asyncio.run(main())
+    return report

@@ -175,3 +175,89 @@ def read_events(served: Served, count: int, timeout: float = 60) -> list[dict[st
             out.append(json.loads(line[6:]))
     conn.close()
     return out
+
+
+@dataclass
+class Door:
+    """One door of a running server, as its page's browser reaches it: its address (``/s/SLUG/`` or
+    ``/``), its token, and the cookie its first visit set (bound to its path)."""
+
+    served: Served
+    label: str
+    url: str
+    cookie: str = ""
+
+    @property
+    def path(self) -> str:
+        return self.url.split(f":{self.served.port}", 1)[1].split("?", 1)[0]
+
+    @property
+    def token(self) -> str:
+        return self.url.split("token=", 1)[1]
+
+    def visit(self) -> dict[str, str]:
+        """The first visit, with ``?token=``: the page sets the door's cookie (its headers are returned)."""
+        status, headers, _body = self.served.request("GET", f"{self.path}?token={self.token}", token=False)
+        assert status == 200, (self.label, status)
+        self.cookie = headers["set-cookie"].split("=", 1)[0]
+        return headers
+
+    def request(self, method: str, sub: str = "", *, cookie: str | None = None, **kwargs: Any) -> Any:
+        """A request to ``sub`` under this door with its cookie (``cookie``: another value in it)."""
+        if not self.cookie:
+            self.visit()
+        value = self.token if cookie is None else cookie
+        headers = {**kwargs.pop("headers", {}), "Cookie": f"{self.cookie}={value}"}
+        return self.served.request(method, self.path + sub, token=False, headers=headers, **kwargs)
+
+    def get(self, sub: str = "", **kwargs: Any) -> tuple[int, str]:
+        status, _, body = self.request("GET", sub, **kwargs)
+        return status, body.decode("utf-8", "replace")
+
+    def post(self, sub: str, **form: Any) -> dict[str, Any]:
+        """A POST as the page's script makes it: the JSON answer (and its status)."""
+        status, _, data = self.request("POST", sub, form=form, headers={"X-Companion": "fetch"})
+        out = json.loads(data)
+        out["status"] = status
+        return out
+
+    def events(self, count: int = 1, *, last: str | None = None, timeout: float = 60) -> list[dict[str, Any]]:
+        """The first ``count`` server-sent events of a new stream (``last``: its Last-Event-ID), each
+        with its ``id``."""
+        if not self.cookie:
+            self.visit()
+        conn = http.client.HTTPConnection(self.served.host, self.served.port, timeout=timeout)
+        conn.putrequest("GET", self.path + "events", skip_host=True, skip_accept_encoding=True)
+        conn.putheader("Host", f"{self.served.host}:{self.served.port}")
+        conn.putheader("Cookie", f"{self.cookie}={self.token}")
+        if last is not None:
+            conn.putheader("Last-Event-ID", last)
+        conn.endheaders()
+        response = conn.getresponse()
+        assert response.status == 200, response.status
+        out: list[dict[str, Any]] = []
+        ident = ""
+        while len(out) < count:
+            line = response.fp.readline().decode()
+            if not line:
+                break
+            if line.startswith("id: "):
+                ident = line[4:].strip()
+            elif line.startswith("data: "):
+                out.append({"id": ident, **json.loads(line[6:])})
+        conn.close()
+        return out
+
+
+def doors(served: Served) -> dict[str, Door]:
+    """Every door the server printed, by its label (``host``, ``seat table``, ``seat dragon``, ...,
+    ``read-only``), waiting for lines printed after the first."""
+    deadline = time.monotonic() + START_WAIT
+    while time.monotonic() < deadline and not any(line.startswith("read-only  ") for line in served.lines):
+        time.sleep(0.05)
+    found = {}
+    for line in served.lines:
+        m = DOOR.match(line.rstrip("\n"))
+        if m:
+            found[m["label"]] = Door(served, m["label"], m["url"])
+    return found

@@ -134,9 +134,9 @@ class Table(Shell):
         self.on_seats: Callable[[list[Door]], None] | None = None
         self.pages: dict[str, Page] = {}
         self.turn = Turn()
-        #: The last event, as undo would take it back (for the notice an undo leaves on every page).
-        self.last: dict[str, Any] | None = None
-        self.undone: tuple[str, dict[str, Any]] | None = None
+        #: The notice the last undo leaves on every page, by door: who undid what, in the words that
+        #: door's undo button said it (through its own filter, before the undo).
+        self.undone: dict[str, str] = {}
         self._captured: tuple[io.StringIO, io.StringIO] | None = None
 
     # ---- the host's page (the public table): what the tests and a solo game's page read ----------
@@ -181,13 +181,14 @@ class Table(Shell):
     def command(self, words: list[str], *, by: Door | None = None) -> Result:
         """Run ``companion WORDS`` on the held session, as typed (tapped at door ``by``); then every
         door's page is made again. An undo leaves a notice on every page: what it undid, and where."""
-        undoing = self.last if words[:1] == ["undo"] else None
+        said = {slug: page.view.undo for slug, page in self.pages.items()} if words[:1] == ["undo"] else {}
         code = self.invoke(words)
         out, err = self._captured or (io.StringIO(), io.StringIO())
         self._captured = None
-        self.undone = None
-        if undoing is not None and code == 0:
-            self.undone = (self.said_by(by), undoing)
+        self.undone = {}
+        if said and code == 0:
+            who = self.said_by(by)
+            self.undone = {slug: undid(who, what) for slug, what in said.items()}
         self.refresh(moved=code == 0 and words[:1] != ["note"])
         return Result(code, out.getvalue(), err.getvalue())
 
@@ -246,6 +247,11 @@ class Table(Shell):
         return ""
 
 
+def undid(who: str, what: str) -> str:
+    """An undo's notice: "the heroes undid: note"."""
+    return _("{who} undid: {what}").format(who=who, what=what) if what else _("{who} undid a step").format(who=who)
+
+
 def waiting_line(seat: Seat, pending: Pending | None) -> str:
     """What the other pages say while ``seat`` answers: "the dragon player is choosing"."""
     title = _(seat.title)
@@ -258,7 +264,7 @@ def waiting_line(seat: Seat, pending: Pending | None) -> str:
 def build(table: Table, doors: list[Door]) -> list[tuple[Door, View]]:
     """Each door's view of the held session (or of no session), made with the session opened once."""
     from companion.cli.kit import opened
-    from companion.serve.view import Side, View, last_event, of_session
+    from companion.serve.view import Side, View, of_session
 
     if table.name is None:
         none = View(table.version, "", "", _("no session"), "en", error=_("no session is active"))
@@ -276,7 +282,6 @@ def build(table: Table, doors: list[Door]) -> list[tuple[Door, View]]:
                 (o.value, a) for o in table.pending.options if (a := spec.actor(state, request, o.value)) != actor
             )
         table.turn = Turn(actor, spec.seat_for(table.doors.seats, actor), options)
-        table.last = last_event(session)
         owner = table.turn.seat
         actor_words = _(owner.title) if owner is not None and len(owner.figures) == 1 else ""
         made = []
@@ -288,7 +293,7 @@ def build(table: Table, doors: list[Door]) -> list[tuple[Door, View]]:
                 answers=answers,
                 options=_options(door, table.pending, table.turn) if answers else None,
                 waiting=waiting_line(table.turn.seat, table.pending) if not answers and table.turn.seat else "",
-                undone=table.undone,
+                undone=table.undone.get(door.slug, ""),
                 actor=actor_words,
             )
             made.append((door, of_session(session, table.version, table.pending, table.board, side)))

@@ -41,8 +41,8 @@ class Side:
     options: frozenset[str] | None = None
     #: Whose the step is, when it is another seat's: "the dragon player is choosing".
     waiting: str = ""
-    #: The last undo, shown on every page: who undid it, and the event it took back (words per viewer).
-    undone: tuple[str, dict[str, Any]] | None = None
+    #: The last undo's notice, shown on every page: who undid what ("the heroes undid: note").
+    undone: str = ""
     #: Who acts, in the seat's words, where the contract names a seat of one figure or player (the
     #: dragon player, a hero's player): said instead of the step's own guess ("" keeps it).
     actor: str = ""
@@ -135,19 +135,9 @@ def of_session(
         seat=side.title,
         answers=side.answers,
         waiting=side.waiting if not side.answers else "",
-        notice=seen.text(undone_words(side.undone, seen)),
+        notice=seen.text(side.undone),
         held=session.spec.held(state, side.viewer),
     )
-
-
-def undone_words(undone: tuple[str, dict[str, Any]] | None, seen: SecretsView) -> str:
-    """The last undo as a page says it: who undid it and what, in words the viewer may see."""
-    if undone is None:
-        return ""
-    from companion.cli.session_cmds import describe_event
-
-    who, event = undone
-    return _("{who} undid: {what}").format(who=who, what=describe_event(seen.events([event])[0]))
 
 
 def faces(pending: Pending | None) -> tuple[tuple[Face, ...], ...]:
