@@ -173,7 +173,7 @@ def run(
             said.insert(
                 1,
                 _(
-                    "Each seat's address shows only what that seat may see (the dragon player's, its dragon): "
+                    "Each seat's address shows only what that seat may see and answers only its steps: "
                     "give each player their own, and keep the host's and the others to yourself."
                 ),
             )
