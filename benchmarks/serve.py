@@ -31,7 +31,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 TARGET = 2.0
-ADDRESS = re.compile(r"^http://(?P<host>[0-9.]+):(?P<port>\d+)/\?token=(?P<token>[A-Za-z0-9_-]+)$")
+#: The first line: a solo game's seat, ``seat table  URL`` (the host's door, at ``/``).
+ADDRESS = re.compile(r"^(?:seat table  )?http://(?P<host>[0-9.]+):(?P<port>\d+)/\?token=(?P<token>[A-Za-z0-9_-]+)$")
 
 
 def main() -> int:
