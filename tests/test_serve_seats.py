@@ -333,3 +333,77 @@ def test_a_thousand_open_streams_across_seats_are_held_and_each_gets_its_own_sea
         assert all("a thousand listen" in page for page in pages), label
         named = [name in page for page in pages]
         assert all(named) if label == "seat dragon" else not any(named), label
+
+
+# ---- --lan: the addresses follow the machine's ---------------------------------------------------------
+
+#: Put in front of the server's path: the machine's address (``COMPANION_LAN_ADDRESS``, which ``--lan``
+#: reads each time it looks) becomes what the file ``LAN_FILE`` holds when it changes: a laptop that
+#: joined another network, without one.
+MOVING = """
+import os, threading, time
+def _watch(path=os.environ["LAN_FILE"]):
+    while True:
+        try:
+            with open(path) as f:
+                os.environ["COMPANION_LAN_ADDRESS"] = f.read().strip()
+        except OSError:
+            pass
+        time.sleep(0.05)
+threading.Thread(target=_watch, daemon=True).start()
+"""
+
+
+def test_with_lan_the_addresses_follow_the_machines_address(tmp_path):
+    import http.client
+    import time
+
+    home = _den(tmp_path / "home")
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(MOVING)
+    lan = tmp_path / "lan"
+    lan.write_text("127.0.0.2")
+    served = serve(
+        home,
+        "--lan",
+        PYTHONPATH=str(hook),
+        LAN_FILE=str(lan),
+        COMPANION_LAN_ADDRESS="127.0.0.2",
+        COMPANION_SERVE_FOLLOW_EVERY="0.2",
+    )
+    try:
+        found = doors(served)
+        assert served.host == "127.0.0.2" and found["seat heroes"].url.startswith("http://127.0.0.2:")
+        said = "".join(served.lines)
+        assert "With --lan anyone on this network" in said  # what it exposes
+        printed = len(served.lines)
+        lan.write_text("127.0.0.3")  # the laptop joins another network
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any("read-only" in line for line in served.lines[printed + 1 :]):
+            time.sleep(0.05)
+        again = served.lines[printed:]
+        assert again[0].startswith("This machine's address is now 127.0.0.3: every address is new."), again
+        moved = {
+            m["label"]: m["url"]
+            for line in again
+            if (m := re.match(r"^(?P<label>seat .+?|host|read-only)  (?P<url>\S+)$", line.rstrip("\n")))
+        }
+        assert set(moved) == {"host", "seat dragon", "seat heroes", "read-only"}
+        for label, url in moved.items():
+            assert url.startswith(f"http://127.0.0.3:{served.port}/"), (label, url)
+            assert url.split("token=")[1] == found[label].token  # the same tokens: only the address moved
+        # The heroes' page answers at the new address, and the old one takes no new connection.
+        conn = http.client.HTTPConnection("127.0.0.3", served.port, timeout=60)
+        conn.request(
+            "GET", f"/s/heroes/?token={found['seat heroes'].token}", headers={"Host": f"127.0.0.3:{served.port}"}
+        )
+        page = conn.getresponse()
+        assert page.status == 200 and "the dragon player is rolling" in _words(page.read().decode())
+        conn.close()
+        with pytest.raises(OSError):
+            old = http.client.HTTPConnection("127.0.0.2", served.port, timeout=10)
+            old.request("GET", "/ping")
+            old.getresponse()
+    finally:
+        served.stop()
