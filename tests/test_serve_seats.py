@@ -407,3 +407,31 @@ def test_with_lan_the_addresses_follow_the_machines_address(tmp_path):
             old.getresponse()
     finally:
         served.stop()
+
+
+def test_the_dark_tower_has_a_seat_a_player_and_a_turn_is_its_players(tmp_path):
+    home = tmp_path / "home"
+    _run(home, "new", "dark-tower", "--name", "turn", "--seed", "5")
+    _run(home, "dark", "card", "hero", "Rogue", "--health", "8", "--bonus", "1,1,2")
+    _run(home, "dark", "card", "item", "Sword", "--class", "weapon", "--bonus", "2")
+    _run(home, "dark", "card", "item", "Mail", "--class", "armor", "--bonus", "1", "--single")
+    for answer in ("en", "table", "Ana", "=clan-champion", "=add", "Bo", "=rogue", "=done", "=sword", "=mail"):
+        _run(home, "next", "--", answer)
+    for answer in ("=+none", "=ready", "1"):
+        _run(home, "next", "--", answer)
+    served = serve(home)
+    try:
+        found = doors(served)
+        assert list(found) == ["host", "seat Ana", "seat Bo", "read-only"]
+        ana, bo = found["seat Ana"], found["seat Bo"]
+        assert 'name="answer"' in ana.get()[1]
+        page = bo.get()[1]
+        assert "Ana is choosing" in _words(page) and 'name="answer"' not in page
+        before = _events(found)
+        refused = bo.post("answer", answer="1")
+        assert refused["status"] == 403 and refused["error"] == "that step is not this seat's: Ana is choosing"
+        assert _events(found) == before
+        assert ana.post("answer", answer="1")["ok"]
+        assert _events(found) > before
+    finally:
+        served.stop()
