@@ -63,7 +63,7 @@ def test_serves_lines_fold_between_words(tmp_path, columns):
         term.kill()
     said = lines[lines.index(next(x for x in lines if x.startswith("Serving "))) :]
     assert not broken_words(said, columns) and not edge_problems(said, columns), "\n".join(said)
-    assert "open the address above, or scan the code." in " ".join(x.strip() for x in said)
+    assert "open the address above, or scan its code (--qr)." in " ".join(x.strip() for x in said)
 
 
 def test_a_first_play_after_a_setting_only_does_not_say_resuming(tmp_path):
