@@ -18,7 +18,7 @@ KEPT = {
     "companion", "Companion",  # the product
     "Enter", "Tab", "Ctrl", "Esc",  # keys
     "md", "html", "json", "lonelog", "Lonelog", "markdown", "JSON", "toml",  # formats
-    "UTC", "PID",
+    "UTC", "PID", "SHA-256",  # SHA-256: the name of the hash a sealed session's commitment is
     "DR", "DC", "EC", "SR", "dt", "STR", "DEX", "INT", "heart", "star",  # dice expressions, faces typed
     "HP", "XP",  # the trackers' own names (their commands: hp, xp)
     "en", "ru", "virtual", "physical",  # values typed as such: --lang en|ru, mode virtual|physical

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from companion.cli import dice_cmds
 from companion.cli.common import JsonOpt
 from companion.i18n import _, ngettext
 
@@ -414,8 +415,13 @@ def _say(env: Env, width: int, text: str, indent: str = "", sep: str = " ") -> N
 
 audit.__doc__ = AUDIT_HELP
 
-dice = typer.Typer(rich_markup_mode=None, help="Your dice: is each one fair? (companion dice audit)")
+dice = typer.Typer(
+    rich_markup_mode=None,
+    help="Your dice: is each one fair (companion dice audit); sealed dice anyone can check (dice reveal, dice verify).",
+)
 dice.command("audit")(audit)
+dice.command("reveal")(dice_cmds.reveal)
+dice.command("verify")(dice_cmds.verify)
 
 app = typer.Typer(rich_markup_mode=None)
 app.command("export")(export)

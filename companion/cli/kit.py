@@ -318,7 +318,8 @@ class Roller:
         self.env = env
         self.session = session
         self._dice: Any = None
-        #: ``{"faces": [...], "src": ...}`` of every roll so far, for events that keep several.
+        #: ``{"expr": ..., "faces": [...], "src": ...}`` of every roll so far, for events that keep several
+        #: (the dice named, so ``dice verify`` and the dice audit read each die).
         self.payloads: list[dict[str, Any]] = []
 
     def roll(self, expr: Expr, got: str | None, why: str, mod: int = 0, parts: Sequence[Any] = ()) -> Roll:
@@ -332,7 +333,7 @@ class Roller:
             if self._dice is None:
                 self._dice = self.session.dice()
             roll = self._dice.roll(expr, mod, tuple(parts))
-        self.payloads.append({"faces": list(roll.faces or ()), "src": roll.source})
+        self.payloads.append({"expr": str(expr), "faces": list(roll.faces or ()), "src": roll.source})
         return roll
 
     def answer(self, request: Any, got: str | None) -> Roll:

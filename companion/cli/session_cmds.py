@@ -1,6 +1,7 @@
-"""Session commands: new, sessions, use, status, undo, redo, note, mode, log, gamedata.
+"""Session commands: new, sessions, use, status, note, mode, log, gamedata.
 
-``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds."""
+``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds, ``history``,
+``undo`` and ``redo`` in companion.cli.history_cmds."""
 
 from __future__ import annotations
 
@@ -39,6 +40,14 @@ def new(
     ] = None,
     physical: Annotated[
         bool, typer.Option("--physical", help="Default to physical dice: you type what you rolled.")
+    ] = False,
+    sealed: Annotated[
+        bool,
+        typer.Option(
+            "--sealed",
+            help="Seal the virtual dice: companion draws the seed and shows only its SHA-256 commitment until "
+            "companion dice reveal (or the game's end); then anyone can check every roll (companion dice verify).",
+        ),
     ] = False,
     variant: Annotated[
         list[str] | None,
@@ -86,6 +95,10 @@ def new(
     check_name(name, hero)
     game = canonical(game)
     language = choose(game, lang)
+    if sealed and seed is not None:
+        from companion.errors import InputError
+
+        raise InputError(_("--sealed draws its own seed and keeps it hidden: leave out --seed"))
     from companion.cli import pack_start, pack_use  # packs and rolled scores first: a mistake leaves no session
 
     packs, starting = pack_use.prepare(env, list(tables or []), game, got, physical)
@@ -105,6 +118,7 @@ def new(
         logs_dir=logs_dir(env.logs_dir),
         hero=hero,
         lang=language,
+        sealed=sealed,
     )
     warn_all(env, session)  # e.g. a logs folder that cannot be written
     created, scores = pack_use.attach(env, session, packs, starting) if packs else ([], {})
@@ -115,7 +129,8 @@ def new(
                 "session": session.name,
                 "slug": session.files.slug,
                 "game": game,
-                "seed": session.meta.seed,
+                "seed": None if sealed else session.meta.seed,
+                "sealed": session.meta.sealed,
                 "dice": session.meta.dice,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
@@ -127,15 +142,31 @@ def new(
         return
     from companion.cli.env import styled
 
-    env.print(
-        styled(
-            _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice)."),
-            game=_(session.spec.title),
-            session=session.files.slug,
-            seed=session.meta.seed,
-            dice=_(session.meta.dice),
+    if sealed:
+        from companion.cli.common import off_the_edge
+
+        off_the_edge(env)
+        env.print(
+            styled(
+                _("[bold]{game}[/bold]: session [bold]{session}[/bold] started ({dice} dice, sealed)."),
+                game=_(session.spec.title),
+                session=session.files.slug,
+                dice=_(session.meta.dice),
+            )
         )
-    )
+        env.print(_("Sealed dice (SHA-256):"))
+        env.echo(f"  {session.meta.sealed}")
+        env.print(_("Share that line now; companion dice reveal (or the game's end) shows the seed it seals."))
+    else:
+        env.print(
+            styled(
+                _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice)."),
+                game=_(session.spec.title),
+                session=session.files.slug,
+                seed=session.meta.seed,
+                dice=_(session.meta.dice),
+            )
+        )
     env.print(_("Log: {path}").format(path=session.meta.log_path))
     for p in packs:
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
@@ -319,7 +350,8 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             data = dump_state(session)
             data["meta"] = session.summary() | {
-                "seed": session.meta.seed,
+                "seed": session.meta.seed if session.state.seed_shown else None,
+                "sealed": session.meta.sealed,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
                 "name": session.meta.name,
@@ -329,105 +361,6 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         from companion.shell.panels import status_panel
 
         env.print(status_panel(session))
-
-
-def describe_event(event: dict[str, Any]) -> str:  # as undo and redo say it, and the page's undo button
-    from companion.i18n import _, language
-
-    t = event.get("t")
-    if t == "roll":
-        return _("roll {dice}").format(dice=event.get("expr"))
-    if t == "note":
-        return _("note")
-    if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
-        return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
-    if t == "table_reset":  # companion tables reset NAME: a unique table's drawn rows put back
-        return "tables reset " + ", ".join(k.rpartition("/")[2] for k in event.get("tables", ()))
-    words = _tracker_words(event)
-    if words:
-        return words
-    if language() != "en":  # the event's own words are English data: say what kind of step it was
-        from companion.games import COMMAND_GROUPS
-
-        if t in COMMAND_GROUPS and event.get("op"):  # a game's own command, as typed: dark trade
-            return f"{t} {event['op']}"
-        return _("an answer") if t == "answer" else _("a step")
-    if t == "answer":
-        from companion.cli.answer_words import answer_words
-
-        return answer_words(event)
-    return f"{t} {event.get('name') or event.get('op') or ''}".strip()
-
-
-def _tracker_words(event: dict[str, Any]) -> str | None:
-    """A tracker change in the words the player typed it: ``HP −1``, ``2 hits on Orc``, ``rope +1``."""
-    from companion.i18n import _, ngettext
-
-    t = event.get("t")
-    name = str(event.get("name", ""))
-
-    def signed(n: Any) -> str:
-        return f"{int(n):+d}".replace("-", "−")
-
-    if t == "counter":
-        label = event.get("label") or (name.upper() if len(name) <= 3 else name.capitalize())
-        parts = []
-        if "max" in event:
-            parts.append(_("max {n}").format(n=event["max"]))
-        if event.get("op") == "set":
-            parts.append(f"={event['value']}")
-        elif event.get("op") == "add":
-            parts.append(signed(event["value"]))
-        return f"{label} " + ", ".join(parts) if parts else None
-    if t in ("xp", "item"):
-        return f"XP {signed(event.get('n', 0))}" if t == "xp" else f"{name} {signed(event.get('delta', 0))}"
-    if t == "tally":
-        n = int(event.get("n", 1))
-        words = {
-            "hit": ngettext("{n} hit on {name}", "{n} hits on {name}", n),
-            "heal": ngettext("{n} hit taken off {name}", "{n} hits taken off {name}", n),
-            "add": _("a tally for {name}"),
-            "remove": _("{name}'s tally removed"),
-        }.get(str(event.get("op")))
-        return owned(words.format(n=n, name=name), name) if words else None
-    return None
-
-
-def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """Take back the last action (it can be redone until a new action is recorded)."""
-    env: Env = ctx.obj
-    from companion.cli.kit import opened
-
-    with opened(env) as session:
-        event = session.undo()
-        if json_out:
-            env.print_json({"undone": event, "events": session.count})
-            return
-        from companion.cli.env import styled
-        from companion.i18n import _
-
-        env.print(
-            styled(
-                _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back."),
-                what=describe_event(event),
-                n=event["id"],
-            )
-        )
-
-
-def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """Record again the last action taken back by undo."""
-    env: Env = ctx.obj
-    from companion.cli.kit import opened
-
-    with opened(env) as session:
-        event = session.redo()
-        if json_out:
-            env.print_json({"redone": event, "events": session.count})
-            return
-        from companion.i18n import _
-
-        env.print(_("Redone: {what} (#{n}).").format(what=describe_event(event), n=session.count))
 
 
 def note(
@@ -568,8 +501,6 @@ for _fn, _name in (
     (new, "new"),
     (use, "use"),
     (status, "status"),
-    (undo, "undo"),
-    (redo, "redo"),
     (note, "note"),
     (mode, "mode"),
     (log, "log"),

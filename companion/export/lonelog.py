@@ -133,7 +133,7 @@ def _header(source: Source, scenes: int) -> list[str]:
         "pcs": source.hero or "",
         "start_date": (meta.created or "")[:10],
         "last_update": source.date,
-        "seed": meta.seed,
+        "seed": meta.seed if state.seed_shown else f"sealed, SHA-256 {meta.sealed}",
         "variants": ", ".join(meta.variants),
         "tools": "companion",
     }
@@ -164,7 +164,7 @@ class _Writer:
     """The body as it is written: scenes, each a list of notation lines (fenced when written out)."""
 
     def __init__(self, source: Source, replay: Replay) -> None:
-        self.seed = source.meta.seed
+        self.seed = source.meta.seed if source.state.seed_shown else None
         self.hero = source.state.hero or source.meta.hero or source.hero or "Hero"
         #: (scene heading or None before the first one, its lines).
         self.scenes: list[tuple[str | None, list[str]]] = [(None, [])]

@@ -12,6 +12,8 @@
 ``POST /item``     ``item``: ``companion item NAME +1``
 ``POST /note``     ``note``: ``companion note TEXT``
 ``POST /undo``     ``companion undo``
+``POST /back``     ``to``: a timeline entry's "back to here", run as ``companion undo --to N --yes``
+``POST /redo``     ``companion redo``
 =================  ============================================================================
 
 A POST carries ``v``, the version of the table the page showed: an answer or an undo made on a page
@@ -70,6 +72,8 @@ def make_app(table: Table, token: str, address: Address) -> Any:
         Route("/item", site.item, methods=["POST"]),
         Route("/note", site.note, methods=["POST"]),
         Route("/undo", site.undo, methods=["POST"]),
+        Route("/back", site.back, methods=["POST"]),
+        Route("/redo", site.redo, methods=["POST"]),
     ]
     return Guard(Starlette(routes=routes), address)
 
@@ -272,3 +276,25 @@ class _Site:
         if self._stale(form):
             return self._stale_reply(request)
         return self._done(request, self._run(["undo"]))
+
+    async def back(self, request: Request) -> Response:
+        """A timeline entry's "back to here": every action after it taken back at once. The page that
+        was behind (its version is not the table's) is refused, as an undo is."""
+        form = await self._form(request)
+        if isinstance(form, Response):
+            return form
+        to = form.get("to", [""])[0].strip()
+        shown = self.table.view.timeline if self.table.view is not None else ()
+        if not to.isdigit() or not any(s.n == int(to) and s.back for s in shown):
+            return self._done(request, None, _("that action is no longer on the timeline"), status=409)
+        if self._stale(form):
+            return self._stale_reply(request)
+        return self._done(request, self._run(["undo", "--to", to, "--yes"]))
+
+    async def redo(self, request: Request) -> Response:
+        form = await self._form(request)
+        if isinstance(form, Response):
+            return form
+        if self._stale(form):
+            return self._stale_reply(request)
+        return self._done(request, self._run(["redo"]))

@@ -39,7 +39,7 @@ GAME_DATA_ENTERED = N_("Game data (entered): {values}.")
 #: Event types whose arrival changes the meaning of earlier events: the session rebuilds after them.
 REBUILD_AFTER = {"amend"}
 #: Event types that never change what a waiting engine would ask (see ``Game.refresh``).
-NO_REFRESH = {"answer", "roll", "note", "mode", "amend", "section"}
+NO_REFRESH = {"answer", "roll", "note", "mode", "amend", "section", "reveal"}
 
 
 def roll_from(expr: Expr, payload: dict[str, Any], mod: int = 0, parts: tuple = (), source: str | None = None) -> Roll:
@@ -88,6 +88,9 @@ class Fold:
         #: True while a new action is folded (Session.record): a refusal that a rule made later must
         #: not stop an old save from folding its events again (they were accepted when recorded).
         self.live = False
+        #: Where each event folded is said in words, by id (companion.session.labels), when someone
+        #: keeps them (the shell, the page, history): ``{id: (fingerprint, language, Label)}``.
+        self.said: dict[int, tuple[str, str, Any]] | None = None
         self._reducers: dict[str, Callable[[Fold, dict[str, Any]], None]] = {
             "roll": Fold._roll,
             "answer": Fold._answer,
@@ -108,12 +111,20 @@ class Fold:
             "table_reset": Fold._table_reset,
             "fight": Fold._fight,
             "section": Fold._section,
+            "reveal": Fold._reveal,
         }
 
     # ---- dispatch --------------------------------------------------------------------------
     def apply(self, event: dict[str, Any]) -> None:
         kind = event.get("t")
         self.state.log.mark = len(self.state.log.entries)
+        if self.said is not None and kind != "answer":
+            self._say(event, None)
+        if event.get("tried"):  # the first action after an undo that took sections back: a branch left
+            from companion.session.sections import branch
+
+            sections = self.state.trackers.sections
+            branch(self.state, sections.current, list(event["tried"]), "undo", event.get("id"))
         reducer = self._reducers.get(kind)  # type: ignore[arg-type]
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
             self.spec.reducers[kind](self.state, self._game_roll(event))  # type: ignore[index]
@@ -134,6 +145,16 @@ class Fold:
         waiting = self.engine is not None and not self.done
         if waiting and kind not in NO_REFRESH and self.spec.refreshes(self.state.meta):
             self._advance(REFRESH)
+
+    def _say(self, event: dict[str, Any], request: Request | None) -> None:
+        """Keep ``event`` in words, said with the table as it stands before it (and the step it answers)."""
+        from companion.i18n import language
+        from companion.session.labels import label
+        from companion.store.journal import fingerprint
+
+        assert self.said is not None
+        if "id" in event:
+            self.said[int(event["id"])] = (fingerprint(event), language(), label(self.spec, event, self.state, request))
 
     def _count_virtual(self, payload: dict[str, Any]) -> None:
         if payload.get("src") == "virtual" and payload.get("faces") is not None:
@@ -230,6 +251,8 @@ class Fold:
                     n=event.get("id"), key=repr(event.get("key")), asked=repr(request.key)
                 )
             )
+        if self.said is not None:
+            self._say(event, request)
         payload = event["v"]
         original = None
         if isinstance(request, RollRequest):
@@ -362,6 +385,21 @@ class Fold:
         from companion.session.sections import fold_section
 
         fold_section(self.state, event)
+
+    def _reveal(self, event: dict[str, Any]) -> None:
+        """A sealed session's seed shown (``companion dice reveal``, or the game's end): the log says it
+        with its salt, so anyone can check the commitment and every virtual roll."""
+        meta = self.state.meta
+        if not meta.sealed or event.get("seed") != meta.seed or event.get("salt") != meta.salt:
+            raise ReplayError(_("event {n} reveals a seed this session was not sealed with").format(n=event.get("id")))
+        self.state.revealed = event.get("id")
+        self.state.log.text(
+            _(
+                "The dice's seed revealed: {seed} (salt {salt}); companion dice verify checks every virtual roll."
+            ).format(seed=event["seed"], salt=event["salt"]),
+            under=False,
+            event=event.get("id"),
+        )
 
     def _note(self, event: dict[str, Any]) -> None:
         self.state.log.note(event["text"], event=event.get("id"))

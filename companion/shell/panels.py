@@ -15,6 +15,7 @@ from companion.log.model import Entry
 
 if TYPE_CHECKING:
     from companion.session.service import Session
+    from companion.session.state import State
 
 
 def bar(value: int, maximum: int, width: int = 10) -> Text:
@@ -96,7 +97,7 @@ def status_panel(session: Session, width: int | None = None) -> Panel:
     title = f"{_(session.spec.title)} · {session.meta.name}"
     footer = ngettext(
         "{dice} dice · seed {seed} · {n} action", "{dice} dice · seed {seed} · {n} actions", session.count
-    ).format(dice=_(state.dice), seed=session.meta.seed, n=session.count)
+    ).format(dice=_(state.dice), seed=seed_text(state), n=session.count)
     if state.finished:
         footer += f" · {_(state.finished)}"
     body = (
@@ -174,3 +175,13 @@ def hanging(text: Text, extra: int = 0) -> RenderableType:
     grid.add_column()
     grid.add_row(text[:lead], held(text[lead:]))
     return NoBreak(grid) if NBSP in plain else grid
+
+
+def seed_text(state: State) -> str:
+    """The seed as the status shows it: the seed, or a sealed session's commitment until it is revealed."""
+    meta = state.meta
+    if state.seed_shown:
+        return str(meta.seed)
+    from companion.dice.seal import short
+
+    return _("sealed: SHA-256 {commitment}").format(commitment=short(meta.sealed or ""))

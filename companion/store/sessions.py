@@ -8,6 +8,8 @@ A session folder holds (format 2; docs/sessions.md draws it):
 - ``checkpoints/``: the state after an event every few events, so an open folds only the events after
   the newest (companion.store.checkpoints; a cache);
 - ``redo.json``: the events undo took back, until a new action is recorded;
+- ``undone.jsonl``: every action undo ever took back, one line per undo, kept for the record
+  (companion.store.undone: the history's and ``dice verify``'s);
 - ``log.json``: where the markdown log file stands (the event it shows, its size and time; a cache);
 - ``.lock``: a :class:`filelock.FileLock`; every read-modify-write happens while holding it.
 
@@ -52,6 +54,7 @@ from companion.store.damage import Damaged
 from companion.store.events import SEGMENT, Events
 from companion.store.locks import LOCK_WAIT, LockError, acquire, lock_wait, owner, write_owner
 from companion.store.paths import read_small, safe_name, sessions_dir
+from companion.store.undone import Undone
 
 SESSION_FILE = "session.json"
 HEAD_FILE = "head.json"  # format 1's snapshot (companion.store.migrate)
@@ -75,6 +78,8 @@ class SessionFiles:
         self.events = Events(folder, self.slug)
         self.events.counter = self.intact
         self.checkpoints = Checkpoints(folder)
+        #: Every action undo took back, kept for the record (companion.store.undone).
+        self.undone = Undone(folder)
         self._locked = 0
 
     def is_session(self) -> bool:
