@@ -163,8 +163,9 @@ def test_the_exports_show_the_whole_path(book, tmp_path):
     doc = html5lib.parse((tmp_path / "book.html").read_text(encoding="utf-8"), namespaceHTMLElements=False)
     part = doc.find(".//section[@id='sections']")
     assert part is not None
-    items = ["".join(li.itertext()) for li in part.iter("li")]
+    items = ["".join(li.itertext()) for li in part.find("ol").iter("li")]
     assert items == ["§1 — the gate", "§52", "§1 — back 1, from §52 — the other way", "§40"]
+    assert ["".join(li.itertext()) for li in part.find("ul").iter("li")] == ["from §1: §52, went back"]
     assert "4 read, 3 different" in "".join(part.find("p").itertext())
     ok("export", str(tmp_path / "book.json"), "--format", "json")
     data = json.loads((tmp_path / "book.json").read_text(encoding="utf-8"))

@@ -246,7 +246,8 @@ def _said_now(session: Session, event: dict[str, Any]) -> Said:
     from companion.session.timeline import Said
 
     request = session.waiting().pending if event.get("t") == "answer" else None
-    return Said(int(event["id"]), str(event.get("at", "")), label(session.spec, event, session.state, request))
+    words = label(session.spec, event, session.state, request).seen(session.spec.view(session.state))
+    return Said(int(event["id"]), str(event.get("at", "")), words)
 
 
 def redo(

@@ -53,6 +53,13 @@ class Label:
     def as_json(self) -> dict[str, Any]:
         return {"words": self.line(), "what": self.what, "roll": self.roll or None, "odds": self.odds or None}
 
+    def seen(self, view: Any) -> Label:
+        """The label as ``view`` (the game's one filter, companion.contract.secrets) lets it be read:
+        a word that would name a secret the game keeps is withheld."""
+        if not getattr(view, "words", None):
+            return self
+        return Label(view.text(self.what), view.text(self.roll), self.odds)
+
 
 #: What an action says when nobody gave it words (never its internal name).
 A_STEP = N_("a step of the game")

@@ -41,6 +41,10 @@ class Said:
     def as_json(self) -> dict[str, Any]:
         return {"n": self.id, "at": self.at, **self.label.as_json()}
 
+    def seen(self, view: Any) -> Said:
+        """As ``view`` lets it be read (companion.session.labels.Label.seen)."""
+        return Said(self.id, self.at, self.label.seen(view))
+
 
 @dataclass
 class TakenBack:
@@ -67,9 +71,10 @@ def said(session: Folded, first: int, last: int) -> list[Said]:
     if kept is not None:
         found = [kept.get(e["id"]) for e in events]
         if all(f is not None and f[0] == fingerprint(e) and f[1] == lang for f, e in zip(found, events, strict=True)):
-            return [Said(e["id"], str(e.get("at", "")), f[2]) for f, e in zip(found, events, strict=True)]  # type: ignore[index]
+            seen = session.spec.view(session.state)
+            return [Said(e["id"], str(e.get("at", "")), f[2]).seen(seen) for f, e in zip(found, events, strict=True)]  # type: ignore[index]
     cache: dict[int, tuple[str, str, Any]] = kept if kept is not None else {}
-    out = []
+    out: list[Said] = []
     try:
         fold = _fold_to(session, first - 1, events)
         fold.said = cache
@@ -80,7 +85,8 @@ def said(session: Folded, first: int, last: int) -> list[Said]:
         pass  # a save the rules no longer replay: the rest said from what each event holds
     for event in events[len(out) :]:
         out.append(Said(event["id"], str(event.get("at", "")), label(session.spec, event)))
-    return out
+    seen = session.spec.view(session.state)  # the one filter: no word names a secret the game keeps
+    return [s.seen(seen) for s in out]
 
 
 def _fold_to(session: Folded, upto: int, then: list[dict[str, Any]]) -> Fold:
@@ -117,6 +123,9 @@ def taken_back(session: Folded) -> list[TakenBack]:
         actions = _said_apart(session, records, record, gone)
         redo = bool(on_redo) and all(fingerprint(e) in on_redo for e in gone)
         out.append(TakenBack(int(record["after"]), str(record.get("at", "")), actions, redo))
+    seen = session.spec.view(session.state)
+    for taken in out:
+        taken.actions = [a.seen(seen) for a in taken.actions]
     return out[::-1]
 
 

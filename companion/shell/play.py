@@ -149,7 +149,8 @@ def play(env: Env, session: Session) -> None:
             shown = len(session.state.log.entries)
             from companion.session.labels import label
 
-            words = label(session.spec, event, session.state, session.fold.pending).line()
+            words = label(session.spec, event, session.state, session.fold.pending)
+            words = words.seen(session.spec.view(session.state)).line()
             env.print(RichText(_("Undone: {what} (#{n}).").format(what=words, n=event["id"]), style="yellow"))
             continue
         if answer == "switch":

@@ -8,8 +8,7 @@ A session folder holds (format 2; docs/sessions.md draws it):
 - ``checkpoints/``: the state after an event every few events, so an open folds only the events after
   the newest (companion.store.checkpoints; a cache);
 - ``redo.json``: the events undo took back, until a new action is recorded;
-- ``undone.jsonl``: every action undo ever took back, one line per undo, kept for the record
-  (companion.store.undone: the history's and ``dice verify``'s);
+- ``undone.jsonl``: every action undo ever took back, kept for the record (companion.store.undone);
 - ``log.json``: where the markdown log file stands (the event it shows, its size and time; a cache);
 - ``.lock``: a :class:`filelock.FileLock`; every read-modify-write happens while holding it.
 
