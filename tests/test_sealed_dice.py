@@ -171,3 +171,19 @@ def test_the_sealed_export_with_its_undone_rolls_validates_against_the_schema(se
         assert doc["undone"][0]["after"] == 1 and doc["undone"][0]["events"][0]["expr"] == "1d20"
         if step == "sealed":
             ok("dice", "reveal")
+
+
+def test_a_game_that_keeps_a_secret_drawn_from_the_dice_keeps_its_seed_sealed_too(isolated_home, tmp_path):
+    """The Dragon's Den draws its dragon from the sealed dice, face down: the seed would name it, so
+    it stays sealed (and the history says the draw was secret) until the game reveals the dragon."""
+    ok("new", "dragons-den", "--name", "dd", "--sealed")
+    for typed in ("2", "7", "done", "virtual", "roll", "roll", "roll", "hide"):
+        ok("next", typed)
+    result = cli("dice", "reveal")
+    assert result.exit_code == 2 and "keeps a secret its dice would give away" in result.stderr
+    said = ok("history").stdout
+    assert "draw a dragon chit (12 in the cup) → drawn in secret" in said, said
+    seed = str(open_session(isolated_home, "dd").meta.seed)
+    path = tmp_path / "dd.json"
+    ok("export", str(path), "-f", "json")
+    assert seed not in path.read_text(encoding="utf-8")
