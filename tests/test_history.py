@@ -230,3 +230,15 @@ def test_an_action_undone_twice_is_shown_once_with_its_last_undo(five):
     ok("undo")
     (taken,) = history()["undone"]
     assert taken["after"] == 4 and [a["n"] for a in taken["actions"]] == [5]
+
+
+def test_the_game_data_a_session_starts_with_is_no_action_to_take_back(isolated_home):
+    ok("new", "dark-tower", "--name", "first", "--seed", "1")
+    ok("dark", "card", "monster", "Troll", "--floor", "2", "--strength", "9")  # kept in the catalogue
+    ok("new", "dark-tower", "--name", "second", "--seed", "2")
+    ok("note", "a second game")
+    assert [a["n"] for a in history()["actions"]][0] == 1  # the copy is shown, as what it is
+    assert history()["actions"][0]["words"] == "the numbers kept from an earlier game"
+    result = cli("undo", "--to", "0", "--yes")
+    assert result.exit_code == 2 and "undo --to 1 takes back every action" in result.stderr
+    assert ok("undo", "--to", "1").stdout.startswith("Undone: a note: 'a second game' (#2).")

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion import i18n
-from companion.errors import CompanionError
+from companion.errors import CompanionError, InputError
 from companion.i18n import _
 from companion.session import logfile
 from companion.session.clock import now
@@ -54,6 +54,10 @@ def undo_to(session: Folded, target: int) -> list[dict[str, Any]]:
     if first is None or (first.get("t") == "gamedata" and first.get("source") == "catalogue"):
         # The copy of the player's catalogue a new session starts with is part of the session,
         # not an action: undoing it would leave the game without the cards and numbers entered.
+        if session.count > 1:
+            raise InputError(
+                _("#1 is the game data the session started with, not an action: undo --to 1 takes back every action")
+            )
         raise CompanionError(_("nothing to undo: the session has no actions yet"))
     taken = files.events.read(target)
     shown = next((e for e in taken if e.get("t") == "reveal"), None)
