@@ -237,7 +237,7 @@ def test_the_game_data_a_session_starts_with_is_no_action_to_take_back(isolated_
     ok("dark", "card", "monster", "Troll", "--floor", "2", "--strength", "9")  # kept in the catalogue
     ok("new", "dark-tower", "--name", "second", "--seed", "2")
     ok("note", "a second game")
-    assert [a["n"] for a in history()["actions"]][0] == 1  # the copy is shown, as what it is
+    assert history()["actions"][0]["n"] == 1  # the copy is shown, as what it is
     assert history()["actions"][0]["words"] == "the numbers kept from an earlier game"
     result = cli("undo", "--to", "0", "--yes")
     assert result.exit_code == 2 and "undo --to 1 takes back every action" in result.stderr
