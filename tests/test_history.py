@@ -149,6 +149,10 @@ def test_a_guided_game_undoes_to_a_step_and_says_each_answer_in_its_own_words(is
     assert step["key"] == "room.dc"
     ok("redo")
     assert json.loads(ok("next", "--json").stdout)["pending"]["key"] != "room.dc"
+    # what redo did not bring back yet is still said in its own words, not as "an answer in guided play"
+    (taken,) = history()["undone"]
+    assert [a["n"] for a in taken["actions"]] == [3, 4] and taken["redo"] is True
+    assert [a["words"] for a in taken["actions"]] == words[2:4]
 
 
 # ---- a gamebook's branches --------------------------------------------------------------------------

@@ -120,7 +120,7 @@ def taken_back(session: Folded) -> list[TakenBack]:
         seen.update(fingerprint(e) for e in events)
         if not gone:
             continue  # brought back by redo (or an undo that did not happen)
-        actions = _said_apart(session, records, record, gone)
+        actions = _said_apart(session, records, record, events, gone)
         redo = bool(on_redo) and all(fingerprint(e) in on_redo for e in gone)
         out.append(TakenBack(int(record["after"]), str(record.get("at", "")), actions, redo))
     seen = session.spec.view(session.state)
@@ -140,24 +140,29 @@ def _in_journal(session: Folded, event: dict[str, Any]) -> bool:
 
 
 def _said_apart(
-    session: Folded, records: list[dict[str, Any]], record: dict[str, Any], events: list[dict[str, Any]]
+    session: Folded,
+    records: list[dict[str, Any]],
+    record: dict[str, Any],
+    undone: list[dict[str, Any]],
+    gone: list[dict[str, Any]],
 ) -> list[Said]:
-    """Undone events in words, with the table they were played on: the session's events up to the one
-    the undo went back to, as they were then (from the journal, and from earlier undos when that event
-    was itself taken back later); each event alone where that cannot be found."""
+    """The ``gone`` events of an undo that took back ``undone``, in words, with the table they were
+    played on: the session's events up to the one the undo went back to, as they were then (from the
+    journal, and from earlier undos when that event was itself taken back later), and the undone events
+    before them (redo may have brought those back); each event alone where that cannot be found."""
     words: dict[int, Label] = {}
     base = _way_to(session, records, int(record["after"]), str(record.get("fp", "")), depth=len(records))
-    if base is not None and events and events[0]["id"] == int(record["after"]) + 1:
+    if base is not None and undone and undone[0]["id"] == int(record["after"]) + 1:
         upto, extra = base
-        fold = _fold_to(session, upto, [*extra, *events])
+        fold = _fold_to(session, upto, [*extra, *undone])
         with suppress(CompanionError, KeyError, TypeError, ValueError):  # else said from the event alone
             for event in extra:
                 fold.apply(event)
             fold.said = {}
-            for event in events:
+            for event in undone:
                 fold.apply(event)
         words = {k: v[2] for k, v in (fold.said or {}).items()}
-    return [Said(e["id"], str(e.get("at", "")), words.get(e["id"]) or label(session.spec, e)) for e in events]
+    return [Said(e["id"], str(e.get("at", "")), words.get(e["id"]) or label(session.spec, e)) for e in gone]
 
 
 def _way_to(
