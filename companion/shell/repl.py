@@ -65,6 +65,8 @@ class Shell:
         #: The step the session's game waits for (None: none, or no guided game), and what of it
         #: was shown last (a step is shown again only when it changed).
         self.pending: Pending | None = None
+        #: The session's actions, and how many undo took back that redo can bring back.
+        self.count = self.redo_left = 0
         self._shown: tuple | None = None
         self.board: Board | None = None
         self._forms: re.Pattern[str] | None = None
@@ -105,13 +107,14 @@ class Shell:
         from companion.engine.pending import of_session
         from companion.shell.toolbar import figures
 
-        self.pending, self.board = None, None
+        self.pending, self.board, self.count, self.redo_left = None, None, 0, 0
         if self.name is None:
             self.head, self.figures = "no session", ["start one: new GAME", "or pick one: use NAME"]
             return
         try:
             with opened(self._env(self.name), wait=0) as session:
                 self.head = f"{session.name} ({session.meta.game})"
+                self.count, self.redo_left = session.count, len(session.redo_entries)
                 here = session.state.trackers.sections.current
                 if here is not None and session.spec.provides("board"):  # the section read, in view
                     self.head += f" §{here}"  # (without a board, the figures say it: status's rows)
@@ -314,7 +317,7 @@ class Shell:
             self.follow(after)
         else:
             self.refresh()
-        self._draws()
+        self._draws(args[0] if code == 0 and args[:1] in (["undo"], ["redo"]) else None)
         if args[:1] == ["next"]:
             self._shown = self._signature()  # next showed the step itself
         else:
@@ -334,15 +337,23 @@ class Shell:
         self._shown = self._signature()  # next showed the next step itself
         return code
 
-    def _draws(self) -> None:
+    def _draws(self, after: str | None = None) -> None:
         """A draw companion makes from a cup it keeps (a virtual-only roll) is made at once, as guided
-        play makes it: ``next roll``, with the session's virtual dice."""
+        play makes it: ``next roll``, with the session's virtual dice. After an ``undo`` that leaves
+        one waiting, the shell goes back over it too (``undo`` again, as guided play's u does), rather
+        than draw it again; after a ``redo``, the draws undo took back are redone, so that redo can
+        still bring back what came after them."""
         from companion.engine.requests import RollRequest
 
         for _draw in range(100):  # a game draws a few chits at a time, never without end
             p = self.pending
             request = p.request if p is not None else None
-            if not (isinstance(request, RollRequest) and request.virtual) or self.invoke(["next", "roll"]) != 0:
+            if not (isinstance(request, RollRequest) and request.virtual):
+                return
+            if after == "undo":
+                if not self.count or self.invoke(["undo"]) != 0:
+                    return
+            elif self.invoke(["redo"] if after == "redo" and self.redo_left else ["next", "roll"]) != 0:
                 return
             self.refresh()
 
