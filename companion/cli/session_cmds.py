@@ -13,7 +13,7 @@ from companion.cli.common import GotStartOpt, JsonOpt, check_name, dump_state
 from companion.cli.complete import game_names, session_names, variant_names
 from companion.cli.sessions_rename import sessions_rename
 from companion.cli.sessions_repair import sessions_repair
-from companion.i18n import _, owned, quote
+from companion.i18n import _, quote
 
 if TYPE_CHECKING:
     from companion.cli.env import Env

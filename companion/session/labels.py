@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
-from companion.i18n import N_, _, ngettext, quote
+from companion.i18n import N_, _, ngettext, owned, quote
 
 if TYPE_CHECKING:
     from companion.engine.requests import Request
@@ -75,9 +75,12 @@ def label(spec: Any, event: dict[str, Any], state: State | None = None, request:
         if t == "section" and "back" in event and state is not None:
             return _section_back(event, state)
         try:
-            return shared(event)
+            said = shared(event)
         except (KeyError, TypeError, ValueError):  # a damaged or older event: said by its kind alone
             return Label(_(A_STEP))
+        if event.get("correct"):  # --correct: the sheet fixed, not a move in the game
+            said = Label(_("corrected: {what}").format(what=said.what), said.roll, said.odds)
+        return said
     return _game_event(spec, event, state)
 
 
@@ -176,7 +179,7 @@ def _tally(event: dict[str, Any]) -> Label:
         "add": _("a tally for {name}"),
         "remove": _("{name}'s tally removed"),
     }.get(str(event.get("op")), _("{name}'s tally changed"))
-    return Label(words.format(n=n, name=name))
+    return Label(owned(words.format(n=n, name=name), name))
 
 
 def _counter(event: dict[str, Any]) -> Label:
