@@ -246,3 +246,15 @@ def test_the_game_data_a_session_starts_with_is_no_action_to_take_back(isolated_
     result = cli("undo", "--to", "0", "--yes")
     assert result.exit_code == 2 and "undo --to 1 takes back every action" in result.stderr
     assert ok("undo", "--to", "1").stdout.startswith("Undone: a note: 'a second game' (#2).")
+
+
+def test_a_correction_is_said_as_one_and_a_possessive_as_the_language_writes_it(isolated_home):
+    ok("new", "freeform", "--name", "c")
+    ok("hp", "--max", "10")
+    ok("hp", "5", "--correct")
+    ok("tally", "add", "Obsidian Knuckles", "3", "--monster")
+    ok("tally", "remove", "Obsidian Knuckles")
+    words = [a["words"] for a in history()["actions"]]
+    assert words[1].startswith("corrected: HP")
+    assert words[3] == "Obsidian Knuckles' tally removed"
+    assert ok("undo").stdout.startswith("Undone: Obsidian Knuckles' tally removed (#4).")
