@@ -22,6 +22,7 @@ from companion.errors import CompanionError, InputError
 from companion.i18n import N_, _, ngettext, quote
 from companion.log.corrections import corrected
 from companion.log.rolls import roll_line
+from companion.session.labels import keep
 from companion.session.state import State
 from companion.session.trackers import Room, Tally
 
@@ -118,13 +119,12 @@ class Fold:
     def apply(self, event: dict[str, Any]) -> None:
         kind = event.get("t")
         self.state.log.mark = len(self.state.log.entries)
-        if self.said is not None and kind != "answer":
-            self._say(event, None)
+        if kind != "answer":  # said with the table as it stands before it
+            keep(self.said, self.spec, event, self.state, None)
         if event.get("tried"):  # the first action after an undo that took sections back: a branch left
-            from companion.session.sections import branch
+            from companion.session.sections import fold_tried
 
-            sections = self.state.trackers.sections
-            branch(self.state, sections.current, list(event["tried"]), "undo", event.get("id"))
+            fold_tried(self.state, event)
         reducer = self._reducers.get(kind)  # type: ignore[arg-type]
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
             self.spec.reducers[kind](self.state, self._game_roll(event))  # type: ignore[index]
@@ -145,16 +145,6 @@ class Fold:
         waiting = self.engine is not None and not self.done
         if waiting and kind not in NO_REFRESH and self.spec.refreshes(self.state.meta):
             self._advance(REFRESH)
-
-    def _say(self, event: dict[str, Any], request: Request | None) -> None:
-        """Keep ``event`` in words, said with the table as it stands before it (and the step it answers)."""
-        from companion.i18n import language
-        from companion.session.labels import label
-        from companion.store.journal import fingerprint
-
-        assert self.said is not None
-        if "id" in event:
-            self.said[int(event["id"])] = (fingerprint(event), language(), label(self.spec, event, self.state, request))
 
     def _count_virtual(self, payload: dict[str, Any]) -> None:
         if payload.get("src") == "virtual" and payload.get("faces") is not None:
@@ -251,8 +241,7 @@ class Fold:
                     n=event.get("id"), key=repr(event.get("key")), asked=repr(request.key)
                 )
             )
-        if self.said is not None:
-            self._say(event, request)
+        keep(self.said, self.spec, event, self.state, request)  # with the step it answers
         payload = event["v"]
         original = None
         if isinstance(request, RollRequest):
@@ -387,19 +376,11 @@ class Fold:
         fold_section(self.state, event)
 
     def _reveal(self, event: dict[str, Any]) -> None:
-        """A sealed session's seed shown (``companion dice reveal``, or the game's end): the log says it
-        with its salt, so anyone can check the commitment and every virtual roll."""
-        meta = self.state.meta
-        if not meta.sealed or event.get("seed") != meta.seed or event.get("salt") != meta.salt:
+        """A sealed session's seed shown (``companion dice reveal``, or the game's end)."""
+        from companion.session.reveal import fold_reveal
+
+        if not fold_reveal(self.state, event):
             raise ReplayError(_("event {n} reveals a seed this session was not sealed with").format(n=event.get("id")))
-        self.state.revealed = event.get("id")
-        self.state.log.text(
-            _(
-                "The dice's seed revealed: {seed} (salt {salt}); companion dice verify checks every virtual roll."
-            ).format(seed=event["seed"], salt=event["salt"]),
-            under=False,
-            event=event.get("id"),
-        )
 
     def _note(self, event: dict[str, Any]) -> None:
         self.state.log.note(event["text"], event=event.get("id"))

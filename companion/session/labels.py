@@ -84,6 +84,16 @@ def label(spec: Any, event: dict[str, Any], state: State | None = None, request:
     return _game_event(spec, event, state)
 
 
+def keep(said: dict[int, tuple[str, str, Label]] | None, spec: Any, event: dict[str, Any], state: State,
+         request: Request | None) -> None:  # fmt: skip
+    """Keep ``event`` in ``said`` (a fold's words, by id: its fingerprint, the language, its label)."""
+    from companion.i18n import language
+    from companion.store.journal import fingerprint
+
+    if said is not None and "id" in event:
+        said[int(event["id"])] = (fingerprint(event), language(), label(spec, event, state, request))
+
+
 # ---- the dice ------------------------------------------------------------------------------------
 
 

@@ -52,6 +52,11 @@ def fold_section(state: State, event: dict[str, Any]) -> None:
         branch(state, here, left, "back", event.get("id"))
 
 
+def fold_tried(state: State, event: dict[str, Any]) -> None:
+    """The first action after an undo that took sections back carries them: a branch left there."""
+    branch(state, state.trackers.sections.current, list(event["tried"]), "undo", event.get("id"))
+
+
 def branch(state: State, start: int | None, path: list[int], how: str, event: int | None) -> None:
     """Keep a way tried and left, and say it under the log's line in play."""
     from companion.i18n import _
