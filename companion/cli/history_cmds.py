@@ -78,7 +78,15 @@ def _print_history(env: Env, session: Session, actions: list[Said], apart: list[
         )
     )
     if shown_from > 1:
-        env.print(Text(_("… the first {n} left out (companion history shows them all)").format(n=shown_from - 1)))
+        env.print(
+            Text(
+                ngettext(
+                    "… the first action left out (companion history shows them all)",
+                    "… the first {n} left out (companion history shows them all)",
+                    shown_from - 1,
+                ).format(n=shown_from - 1)
+            )
+        )
     if not actions:
         env.print(_("No action yet."))
     env.print(_rows(actions))
