@@ -215,13 +215,26 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         table.add_row(
             "*" if r["current"] else "",
             r["session"],
-            r["game"],
+            game_title(r["game"]),
             str(r["events"]),
             _(r["dice"]),
             r["updated"] or "",
             _(r["finished"]) if r["finished"] else _("in play"),
         )
     env.print(table)
+
+
+def game_title(game: str) -> str:
+    """A game as a list names it: its id (as typed) in English; in another language its title in that
+    language when the game speaks it (Тёмная Башня), else its id."""
+    from companion import i18n
+
+    lang = i18n.language()
+    if lang == i18n.SOURCE or lang not in i18n.languages(game):
+        return game
+    from companion.games import load
+
+    return i18n.translator(lang, game).gettext(load(game).title)
 
 
 @sessions_app.command("rm")
@@ -304,9 +317,14 @@ def use(
     st = store(env)
     files = st.open(name)
     st.set_current(files.slug)
+    from companion import i18n
     from companion.cli.env import styled
+    from companion.cli.kit import active_language
     from companion.i18n import _
 
+    found = active_language(env)  # said in the language of the session it switches to
+    if found is not None:
+        i18n.activate(found[0] or i18n.choose(found[1]), found[1])
     env.print(styled(_("Current session: [bold]{name}[/bold]"), name=files.slug))
 
 
@@ -331,7 +349,7 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print(status_panel(session))
 
 
-def describe_event(event: dict[str, Any]) -> str:  # as undo and redo say it, and the page's undo button
+def describe_event(event: dict[str, Any], game: str | None = None) -> str:  # undo, redo, the page's undo button
     from companion.i18n import _, language
 
     t = event.get("t")
@@ -347,16 +365,50 @@ def describe_event(event: dict[str, Any]) -> str:  # as undo and redo say it, an
     if words:
         return words
     if language() != "en":  # the event's own words are English data: say what kind of step it was
-        from companion.games import COMMAND_GROUPS
-
-        if t in COMMAND_GROUPS and event.get("op"):  # a game's own command, as typed: dark trade
-            return f"{t} {event['op']}"
-        return _("an answer") if t == "answer" else _("a step")
+        return _game_words(event, game)
     if t == "answer":
         from companion.cli.answer_words import answer_words
 
         return answer_words(event)
     return f"{t} {event.get('name') or event.get('op') or ''}".strip()
+
+
+def _game_words(event: dict[str, Any], game: str | None) -> str:
+    """What a game's step was, in the game's own words (its ``data.EVENT_WORDS`` by the command's ``op``,
+    ``data.ANSWER_WORDS`` by a guided answer's key), with what was answered when it reads in any language
+    (a number, the faces rolled, text typed); a generic phrase for a game that names none."""
+    import importlib
+
+    from companion.games import COMMAND_GROUPS, GAMES
+    from companion.i18n import _, quote
+
+    t = event.get("t")
+    package = GAMES.get(game or "") if t == "answer" else COMMAND_GROUPS.get(str(t), "").partition(".cli")[0]
+    data: Any = None
+    if package:
+        try:
+            data = importlib.import_module(package + ".data")
+        except ImportError:
+            data = None
+    if t != "answer":
+        words = getattr(data, "EVENT_WORDS", {}).get(event.get("op"))
+        return _(words) if words else _("a step")
+    answers: dict[str, str] = getattr(data, "ANSWER_WORDS", {})
+    key = str(event.get("key", ""))
+    found = next((answers[k] for k in sorted(answers, key=len, reverse=True) if key == k or key.startswith(k + ".")), None)
+    what = _(found) if found else _("an answer")
+    v = event.get("v") or {}
+    if "faces" in v:
+        shown = " ".join(str(f) for f in v["faces"])
+    elif "total" in v:
+        shown = f"={v['total']}"
+    elif "n" in v:
+        shown = str(v["n"])
+    elif "text" in v:
+        shown = quote(str(v["text"]))
+    else:
+        return what
+    return _("{what}: {answer}").format(what=what, answer=shown)
 
 
 def _tracker_words(event: dict[str, Any]) -> str | None:
@@ -399,6 +451,9 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     from companion.cli.kit import opened
 
     with opened(env) as session:
+        from companion import i18n
+
+        spoken = i18n.language()  # an undone choice of language is said in the language it was made in
         event = session.undo()
         if json_out:
             env.print_json({"undone": event, "events": session.count})
@@ -406,13 +461,14 @@ def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         from companion.cli.env import styled
         from companion.i18n import _
 
-        env.print(
-            styled(
-                _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back."),
-                what=describe_event(event),
-                n=event["id"],
+        with i18n.using(spoken, session.meta.game):
+            env.print(
+                styled(
+                    _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back."),
+                    what=describe_event(event, session.meta.game),
+                    n=event["id"],
+                )
             )
-        )
 
 
 def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
@@ -427,7 +483,7 @@ def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
             return
         from companion.i18n import _
 
-        env.print(_("Redone: {what} (#{n}).").format(what=describe_event(event), n=session.count))
+        env.print(_("Redone: {what} (#{n}).").format(what=describe_event(event, session.meta.game), n=session.count))
 
 
 def note(

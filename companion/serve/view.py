@@ -148,4 +148,4 @@ def undo_words(session: Session) -> str:
     last = events[-1]
     if last.get("t") == "gamedata" and last.get("source") == "catalogue":
         return ""
-    return describe_event(last)
+    return describe_event(last, session.meta.game)

@@ -265,7 +265,7 @@ class Session(Folded):
         return event["id"]
 
     def _apply_new(self, event: dict[str, Any]) -> None:
-        self._before = (self.state.finished, self.state.dice)
+        self._before = (self.state.finished, self.state.dice, self.language())
         if self.broken:
             raise CompanionError(_("the session must be opened again after a failed save; run the command again"))
         if self.layout is None and self.shown and not self.state.log.partial:
@@ -305,7 +305,8 @@ class Session(Folded):
         self.redo_entries = redo
         if had_redo or redo:
             self._save_redo()
-        changed = self._before != (self.state.finished, self.state.dice)  # the listing reads the checkpoint
+        # the listing, and every command's first line (its language), read the checkpoint's summary
+        changed = self._before != (self.state.finished, self.state.dice, self.language())
         self._derived(force=changed or event["t"] in REBUILD_AFTER or event["t"] == "answer")
 
     def _save_redo(self) -> None:
@@ -383,7 +384,13 @@ class Session(Folded):
             "updated": self.state.updated,
             "finished": self.state.finished,
             "dice": self.state.dice,
+            "lang": self.language(),
         }
+
+    def language(self) -> str | None:
+        """The language the session speaks now: its game's own choice (the setup question, ``dark lang``),
+        else the one it was started in (``--lang``, ``COMPANION_LANG``, the locale); None for none."""
+        return getattr(self.state.game, "lang", None) or self.meta.lang
 
     def save(self) -> None:
         """Write the log whole and a checkpoint (after events were written some other way)."""

@@ -248,9 +248,9 @@ class SessionFiles:
         return self.events.read(start)
 
     def summary(self) -> dict[str, Any]:
-        """How far the session is (events, last update, finished, dice), read without the lock and
-        without folding: the journal's last line and the newest checkpoint's summary (one is written
-        whenever the game ends or the dice change)."""
+        """How far the session is (events, last update, finished, dice, the language it speaks), read
+        without the lock and without folding: the journal's last line and the newest checkpoint's summary
+        (one is written whenever the game ends, the dice change or the language changes)."""
         meta, version = self.read_meta_file()
         if version == 1:
             try:
@@ -265,7 +265,7 @@ class SessionFiles:
         for count in reversed(self.checkpoints.counts()):
             doc = self.checkpoints.read(count)
             if doc is not None and count <= found.count:
-                out.update({k: v for k, v in doc.get("summary", {}).items() if k in ("finished", "dice", "updated")})
+                out.update({k: v for k, v in doc.get("summary", {}).items() if k in ("finished", "dice", "updated", "lang")})
                 break
         if found.lines:
             with suppress(StoreError):

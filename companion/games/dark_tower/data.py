@@ -233,3 +233,48 @@ BUILTIN: dict[str, dict[str, dict[str, Any]]] = {
     "item": {},
     "quest": {},
 }
+
+
+#: What each of the game's one-shot commands did, as undo and redo name it («Отменено действие №24:
+#: изменение здоровья»): the command's ``op`` → a noun phrase.
+EVENT_WORDS = {
+    "card": N_("a card entered in the catalogue"),
+    "join": N_("a player joining"),
+    "item": N_("an item taken"),
+    "quest": N_("the quest"),
+    "quest-done": N_("the quest marked done"),
+    "start": N_("the start of the game"),
+    "draw": N_("the floor's top card"),
+    "group": N_("a monster joining the group"),
+    "check": N_("an obstacle's check"),
+    "fight": N_("a fight"),
+    "lose": N_("an item lost to a monster"),
+    "discard": N_("a discarded item"),
+    "use": N_("a single-use item used"),
+    "trade": N_("a trade"),
+    "end": N_("the end of a turn"),
+    "floor": N_("the way up to the next floor"),
+    "health": N_("a change of health"),
+    "deck": N_("a floor's deck"),
+    "lang": N_("the language"),
+}
+#: A guided step's answer, by its question's key (the longest prefix that matches), as undo names it.
+ANSWER_WORDS = {
+    "setup.lang": N_("the language chosen"),
+    "setup.cards": N_("where the cards come from"),
+    "setup.player": N_("a player at the table"),
+    "setup.decks": N_("the floor decks"),
+    "setup.first": N_("who goes first"),
+    "setup": N_("an answer while setting up"),
+    "turn.card": N_("the floor's top card"),
+    "turn": N_("an answer in a turn"),
+    "check.roll": N_("the check's roll"),
+    "check.use": N_("a single-use item in a check"),
+    "check": N_("an answer in a check"),
+    "fight.roll": N_("the fight's roll"),
+    "fight.help": N_("help in a fight"),
+    "fight.cast": N_("a spell cast"),
+    "fight.use": N_("a single-use item in a fight"),
+    "fight.condition": N_("a spell's condition"),
+    "fight": N_("an answer in a fight"),
+}
