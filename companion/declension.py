@@ -54,6 +54,7 @@ KINDS: dict[str, tuple[str, bool]] = {
     "heroes": ("персонаж", True),
     "spell": ("заклинание", False),
     "quest": ("квест", False),
+    "die": ("кубик", False),
 }
 PERSON = ("", True)
 
@@ -123,6 +124,8 @@ def _one(text: str, case: str, noun: str, alive: bool) -> str:
     lead, name, tail = m.group(1), m.group(2), m.group(3) or ""
     if not name:
         return text
+    if re.fullmatch(r"\d*d\d+|\d+", name):
+        return text  # dice notation (d6) and numbers are the same in every case
     morph = analyzer()
     said = None if morph is None else (_person(morph, name, case) if not noun else _card(morph, name, case, alive))
     if said is None:

@@ -371,8 +371,13 @@ class Session(Folded):
         entries = list(self.redo_entries)
         event = dict(entries.pop()["event"])
         event["id"] = self.count + 1
+        data = dict(self.state.data)
         self._apply_new(event)
         self._commit(event, entries)
+        added = {k: v for k, v in self.state.data.items() if data.get(k) != v}
+        if added and event.get("t") != "gamedata":  # a card redone is kept in the catalogue again
+            with suppress(OSError, CompanionError):
+                catalogue.merge(self.data_dir, self.meta.game, added)
         acts.end()
         return event
 

@@ -42,6 +42,7 @@ def undo(session: Folded) -> dict[str, Any]:
         # The copy of the player's catalogue a new session starts with is part of the session,
         # not an action: undoing it would leave the game without the cards and numbers entered.
         raise CompanionError(_("nothing to undo: the session has no actions yet"))
+    data = dict(session.state.data)
     prior = before(session, session.count - 1)
     try:
         for count in files.checkpoints.counts():
@@ -77,6 +78,13 @@ def undo(session: Folded) -> dict[str, Any]:
     session.redo_entries, session._stream, session.shown = stack, prior._stream, prior.shown
     session.warnings.extend(prior.warnings)
     i18n.for_state(session.state)
+    if data != session.state.data:  # a card entered and undone leaves the player's catalogue as it was
+        from companion.session import catalogue
+
+        try:
+            catalogue.take_back(session.data_dir, session.meta.game, data, session.state.data)
+        except (OSError, CompanionError) as exc:
+            session.warn(_("the undo is done, but your catalogue keeps what it undid ({why})").format(why=exc))
     return last
 
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from companion.i18n import N_, _, ngettext
-from companion.log.markdown import roll_text
+from companion.log.markdown import roll_body
 from companion.log.model import Entry
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def entry_renderable(entry: Entry) -> Text:
     if kind == "heading":
         return Text(f"\n{text}", style="bold underline")
     if kind == "roll":
-        return Text("  🎲 " + roll_text(entry["r"]).removeprefix("d: ").replace("`", "").replace("**", ""))
+        return Text("  🎲 " + roll_body(entry["r"]).replace("`", "").replace("**", ""))
     if kind == "note":
         return Text(f"  ✎ {text}", style="italic")
     if kind == "line":

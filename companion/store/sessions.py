@@ -330,7 +330,14 @@ class Store:
             lock.release()
 
     def files(self, name: str) -> SessionFiles:
-        return SessionFiles(self.root / safe_name(name))
+        folder = self.root / safe_name(name)
+        if not folder.exists():  # a session named before ё and й were kept in file names (Ёлка: «елка»)
+            from companion.store.paths import legacy_name
+
+            old = self.root / legacy_name(name)
+            if old != folder and (old / SESSION_FILE).exists():
+                return SessionFiles(old)
+        return SessionFiles(folder)
 
     def exists(self, name: str) -> bool:
         return self.files(name).is_session()
