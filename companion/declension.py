@@ -55,6 +55,8 @@ KINDS: dict[str, tuple[str, bool]] = {
     "spell": ("заклинание", False),
     "quest": ("квест", False),
     "die": ("кубик", False),
+    "held": ("предмет", False),
+    "have": ("предмет", False),
 }
 PERSON = ("", True)
 
@@ -75,12 +77,38 @@ def analyzer() -> Any:
     return _MORPH
 
 
-def case_of(spec: str) -> tuple[str | None, str]:
-    """The case a format spec asks for (``дат``) and what is left of the spec; (None, spec) for none."""
+#: Prepositions that take another form before some words (со Скелетом, ко Льву, во Владимире, об Ане):
+#: a spec may name one before its case (``{monsters:с твор}``), and it is said as the word needs.
+PREPOSITIONS = ("с", "к", "в", "о")
+
+
+def case_of(spec: str) -> tuple[str | None, str, str]:
+    """The case a format spec asks for (``дат``), the preposition before it (``с`` in ``с твор``, or
+    ""), and what is left of the spec; (None, "", spec) for no case."""
     head, sep, rest = spec.partition(":")
+    prep, space, case = head.partition(" ")
+    if space and prep in PREPOSITIONS and case in CASES:
+        return CASES[case], prep, rest
     if head in CASES:
-        return CASES[head], rest
-    return None, spec
+        return CASES[head], "", rest
+    return None, "", spec
+
+
+def preposition(prep: str, word: str) -> str:
+    """``prep`` in the form the next ``word`` needs: с → со (со Скелетом, со Змеем), к → ко (ко Льву),
+    в → во (во Владимире), о → об (об Ане)."""
+    w = word.lstrip("«\"'(").lower()
+    consonants = "бвгджзйклмнпрстфхцчшщ"
+    two = len(w) > 1 and w[1] in consonants
+    if prep == "с" and (w[:1] in "сзшжщ" and two or w.startswith("мн")):
+        return "со"
+    if prep == "к" and (w[:1] in "кг" and two or w.startswith(("мн", "вс", "льв", "льд"))):
+        return "ко"
+    if prep == "в" and (w[:1] in "вф" and two or w.startswith("мн")):
+        return "во"
+    if prep == "о" and w[:1] in "аоуэиы":
+        return "об"
+    return prep
 
 
 def kind_of(field: str | None) -> tuple[str, bool]:
@@ -111,10 +139,34 @@ def decline(text: str, case: str, field: str | None = None) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _decline(text: str, case: str, noun: str, alive: bool) -> str:
-    parts = re.split(r"(, | и )", text)
+    parts = _names(text)
     out = [part if i % 2 else _one(part, case, noun, alive) for i, part in enumerate(parts)]
     whole = "".join(out)
     return Construed(whole) if len(out) == 1 and isinstance(out[0], Construed) else whole
+
+
+_SEPARATOR = re.compile(r", | и | \+ ")
+
+
+def _names(text: str) -> list[str]:
+    """``text`` cut into names and the separators between them (``, ``, `` и ``, `` + ``), never inside
+    brackets («Меч (Оружие, +2)» is one name)."""
+    out, start, depth = [], 0, 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            m = _SEPARATOR.match(text, i)
+            if m:
+                out += [text[start:i], m.group(0)]
+                start = i = m.end()
+                continue
+        i += 1
+    return [*out, text[start:]]
 
 
 def _one(text: str, case: str, noun: str, alive: bool) -> str:

@@ -190,13 +190,16 @@ def said(value: Any, format_spec: str, field: str | None) -> tuple[Any, str]:
     rest of the spec. A value that is not text is left to the spec."""
     case = None
     if format_spec and isinstance(value, str):
-        from companion.declension import case_of, decline
+        from companion.declension import case_of, decline, preposition
 
-        case, format_spec = case_of(format_spec)
+        case, prep, format_spec = case_of(format_spec)
         if case is not None:
             declined = decline(str(value), case, field)
             quoted = isinstance(value, _Quoted) and type(declined).__name__ != "Construed"  # «предмет «X»»: once
-            value = _Quoted(declined) if quoted else str(declined)
+            value = quote(declined) if quoted else str(declined)
+            if prep:
+                value = f"{preposition(prep, value)} {value}"
+            return value, format_spec
     if isinstance(value, _Quoted):
         value = quote(str(value))
     return value, format_spec

@@ -158,7 +158,7 @@ def _header(source: Source, scenes: int) -> list[str]:
         ", ".join(meta.variants),
         "companion",
     )
-    fields = {pgettext("lonelog", key): value for key, value in zip(HEADER_KEYS, values, strict=True)}
+    fields = {_(key): value for key, value in zip(HEADER_KEYS, values, strict=True)}
     lines = ["---", *(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()), "---", ""]
     lines += [f"# {_one_line(title)}: {_one_line(meta.name)}", ""]
     result = _(state.finished) if state.finished else _("in play")
