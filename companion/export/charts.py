@@ -158,13 +158,17 @@ def _timeline(
 def health_chart(replay: Replay, narrow: bool = False) -> str | None:
     """HP, each hero's hits left, each figure's health, over the session's actions."""
     series: dict[str, list[int | None]] = {}
+    hits = False
     for kind in ("hp", "hits", "health"):
-        series.update(replay.series(kind))
-    series = {n: v for n, v in series.items() if any(x is not None for x in v)}
+        found = {n: v for n, v in replay.series(kind).items() if any(x is not None for x in v)}
+        hits = hits or (kind == "hits" and bool(found))
+        series.update(found)
     if not series:
         return None
     top = max([x for v in series.values() for x in v if x is not None] + list(replay.maxima.values()) + [1])
-    return _timeline(_("HP and hits left over the session"), replay, series, top, "health", narrow)
+    # a game with no tally of hits (the Dark Tower's health) is not told of hits it never counts
+    title = _("HP and hits left over the session") if hits else _("HP over the session")
+    return _timeline(title, replay, series, top, "health", narrow)
 
 
 def _ticks(top: float) -> list[int]:

@@ -407,7 +407,7 @@ class Shell:
         except KeyboardInterrupt as exc:
             if isinstance(exc, Terminated):
                 raise  # SIGTERM or SIGHUP ends the shell: its line, the lock released, 143 or 129
-            sys.stderr.write("\ncompanion: interrupted; every completed action is saved.\n")
+            sys.stderr.write("\ncompanion: " + _("interrupted; every completed action is saved.") + "\n")
             return 130
         except Exception as exc:
             if os.environ.get("COMPANION_DEBUG"):
