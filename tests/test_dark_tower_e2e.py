@@ -78,10 +78,10 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
 
     answer("Откуда берутся карты", ENTER)  # your own cards
     answer("Имя игрока 1", "Аня" + ENTER)
-    answer("Персонаж игрока Аня", ENTER)  # Чемпион Клана
+    answer("Персонаж Ани", ENTER)  # Чемпион Клана
     answer("За столом 1", "?")  # the keys, in Russian
     answer("За столом 1", DOWN + ENTER)
-    answer("Случайный предмет игрока Аня", ENTER)  # a new card
+    answer("Случайный предмет Ани", ENTER)  # a new card
     answer("Название", "Меч" + ENTER)
     answer("Меч: класс", ENTER)  # Оружие
     answer("Меч: боевой бонус", "2" + ENTER)  # after the default 0: "02" reads 2

@@ -157,7 +157,13 @@ def test_placeholders_survive_translation():
                 got = set(re.findall(r"\{(\w*)[!:}]", s))
                 assert got <= set(re.findall(r"\{(\w*)[!:}]", " ".join(ids))), (m.id, s)
                 if len(ids) == 1:
-                    assert got == wanted, (m.id, s)
+                    # a message for one count (its context: one, two, ...) may say the number in words
+                    counted = {"n"} if m.context in COUNTS else set()
+                    assert wanted - counted <= got <= wanted, (m.id, s)
+
+
+#: Contexts of a message said for one count only («За столом двое»: Russian's numerals for people).
+COUNTS = ("one", "two", "three", "four")
 
 
 def test_help_in_russian_then_in_english_in_one_process():

@@ -32,7 +32,7 @@ def setup(state: State) -> Flow:
                 # Asked before there is a language: both languages in one line, each option in its own.
                 _("Show the rules' terms in (язык игры)"),
                 ("en", _("English")),
-                ("ru", _("Русский: the rule text's own terms (Этаж, Здоровье, ...)")),
+                ("ru", _("Русский: слова из правил (Этаж, Здоровье, ...)")),
             )
             rules_setup.set_lang(state, lang)
         g.cards = yield choice(
