@@ -86,6 +86,10 @@ def new(
     check_name(name, hero)
     game = canonical(game)
     language = choose(game, lang)
+    if language is not None:  # the session's language from its first line: its mistakes too
+        from companion import i18n
+
+        i18n.activate(language, game)
     from companion.cli import pack_start, pack_use  # packs and rolled scores first: a mistake leaves no session
 
     packs, starting = pack_use.prepare(env, list(tables or []), game, got, physical)

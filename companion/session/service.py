@@ -110,7 +110,9 @@ class Session(Folded):
             known = ", ".join(spec.variants) or _("none")
             raise InputError(
                 _("{game} has no variant {name}; its variants: {known}").format(
-                    game=spec.title, name=quote(unknown[0]), known=known
+                    game=i18n.translator(lang or i18n.language(), game).gettext(spec.title),  # Тёмная Башня
+                    name=quote(unknown[0]),
+                    known=known,
                 ),
                 hint=did_you_mean(unknown[0], spec.variants),
             )
