@@ -85,7 +85,7 @@ PREPOSITIONS = ("с", "к", "в", "о")
 def case_of(spec: str) -> tuple[str | None, str, str]:
     """The case a format spec asks for (``дат``), the preposition before it (``с`` in ``с твор``, or
     ""), and what is left of the spec; (None, "", spec) for no case."""
-    head, sep, rest = spec.partition(":")
+    head, _sep, rest = spec.partition(":")
     prep, space, case = head.partition(" ")
     if space and prep in PREPOSITIONS and case in CASES:
         return CASES[case], prep, rest
@@ -100,11 +100,11 @@ def preposition(prep: str, word: str) -> str:
     w = word.lstrip("«\"'(").lower()
     consonants = "бвгджзйклмнпрстфхцчшщ"
     two = len(w) > 1 and w[1] in consonants
-    if prep == "с" and (w[:1] in "сзшжщ" and two or w.startswith("мн")):
+    if prep == "с" and ((w[:1] in "сзшжщ" and two) or w.startswith("мн")):
         return "со"
-    if prep == "к" and (w[:1] in "кг" and two or w.startswith(("мн", "вс", "льв", "льд"))):
+    if prep == "к" and ((w[:1] in "кг" and two) or w.startswith(("мн", "вс", "льв", "льд"))):
         return "ко"
-    if prep == "в" and (w[:1] in "вф" and two or w.startswith("мн")):
+    if prep == "в" and ((w[:1] in "вф" and two) or w.startswith("мн")):
         return "во"
     if prep == "о" and w[:1] in "аоуэиы":
         return "об"
@@ -191,7 +191,7 @@ def _nominative(morph: Any, word: str, want: str | None = None) -> Any:
     """The parse of ``word`` as a nominative singular (of part of speech ``want``), the likeliest first."""
     found = [p for p in morph.parse(word.lower()) if {"nomn"} <= p.tag.grammemes and "LATN" not in p.tag]
     if want:
-        found = [p for p in found if p.tag.POS == want]
+        found = [p for p in found if want == p.tag.POS]
     sing = [p for p in found if "plur" not in p.tag.grammemes]
     return (sing or found or [None])[0]
 
@@ -256,12 +256,12 @@ def _target(noun: Any, case: str, alive: bool) -> set[str]:
     """The grammemes of the head noun's form: ``case``, its number; an accusative of a monster or a hero
     is the animate one (вин. «Скелета», «Тролля»), whatever the dictionary says of the word itself."""
     number = "plur" if "plur" in noun.tag.grammemes else "sing"
-    if case == "accs" and alive and "inan" in noun.tag.grammemes:
-        if number == "plur" or "masc" in noun.tag.grammemes:
-            accs = noun.inflect({"accs", number})
-            nomn = noun.inflect({"nomn", number})
-            if accs is not None and nomn is not None and accs.word == nomn.word:
-                return {"gent", number}
+    grammemes = noun.tag.grammemes
+    if case == "accs" and alive and "inan" in grammemes and (number == "plur" or "masc" in grammemes):
+        accs = noun.inflect({"accs", number})
+        nomn = noun.inflect({"nomn", number})
+        if accs is not None and nomn is not None and accs.word == nomn.word:
+            return {"gent", number}
     return {case, number}
 
 

@@ -171,7 +171,11 @@ def formatter_class() -> type:
             return super().get_field(field_name, args, kwargs)
 
         def convert_field(self, value: Any, conversion: str | None) -> Any:
-            return _Quoted(value) if conversion == "r" and isinstance(value, str) else super().convert_field(value, conversion)
+            return (
+                _Quoted(value)
+                if conversion == "r" and isinstance(value, str)
+                else super().convert_field(value, conversion)
+            )
 
         def format_field(self, value: Any, format_spec: str) -> Any:
             return super().format_field(*said(value, format_spec, self.field))

@@ -34,7 +34,9 @@ CARDS = {
         "Обсидианового кастета", "Обсидиановому кастету", "Обсидиановый кастет", "Обсидиановым кастетом",
         "Обсидиановом кастете",
     ),
-    ("Sword", "item"): ("предмета «Sword»", "предмету «Sword»", "предмет «Sword»", "предметом «Sword»", "предмете «Sword»"),
+    ("Sword", "item"): (
+        "предмета «Sword»", "предмету «Sword»", "предмет «Sword»", "предметом «Sword»", "предмете «Sword»",
+    ),
     ("Лич", "monster"): ("монстра «Лич»", "монстру «Лич»", "монстра «Лич»", "монстром «Лич»", "монстре «Лич»"),
 }  # fmt: skip
 CASES = ("род", "дат", "вин", "твор", "пр")
@@ -75,6 +77,8 @@ def test_a_translated_message_declines_by_its_placeholders():
 def test_english_is_untouched():
     with i18n.using("en"):
         assert "{player} gives {item}".format(player="Оля", item="Кольчуга") == "Оля gives Кольчуга"
-        assert i18n._("{player} gives {item} to {other} (usable from their next turn).").format(
-            player="Оля", item="Кольчуга", other="Дмитрий"
-        ).startswith("Оля gives Кольчуга to Дмитрий")
+        assert (
+            i18n._("{player} gives {item} to {other} (usable from their next turn).")
+            .format(player="Оля", item="Кольчуга", other="Дмитрий")
+            .startswith("Оля gives Кольчуга to Дмитрий")
+        )

@@ -213,7 +213,10 @@ def fold_for(stream: IO[str] | None, text: str) -> str:
             out.append(line)
             continue
         lead = line[: len(line) - len(line.lstrip())]
-        indent = lead + ("  " if not line.lstrip().startswith("companion") else " " * (line.find(": ") + 2))
+        under = line.find(": ") + 2
+        if line.lstrip().startswith("companion ") and os.environ.get("COMPANION_IN_SHELL") == "1":
+            under -= len("companion ")  # the shell says «tally hit: …» (companion/shell/forms.py): under that
+        indent = lead + ("  " if not line.lstrip().startswith("companion") else " " * under)
         out.append(
             textwrap.fill(
                 line,

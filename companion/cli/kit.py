@@ -388,10 +388,21 @@ def entry_texts(entries: Sequence[dict[str, Any]]) -> list[str]:
 
 def print_entries(env: Env, entries: Sequence[dict[str, Any]]) -> None:
     """Log entries as the terminal shows them."""
-    from companion.shell.panels import entry_renderable
+    from rich.text import Text
+
+    from companion.shell.panels import NBSP, entry_renderable, hang
 
     for entry in entries:
-        env.print(entry_renderable(entry))
+        text = entry_renderable(entry)
+        if env.stdout_isatty:  # wrapped between words, under the line's first word (never at column 0)
+            if entry["k"] == "roll":  # its faces ([♥] [♥]) one block, the dash before why never first
+                glued = text.plain.replace("] [", "]" + NBSP + "[").replace(" — ", NBSP + "— ")
+                text = Text(glued, style=text.style)
+            plain = text.plain
+            body = plain.lstrip(" ")
+            lead = len(plain) - len(body) + (3 if body.startswith(("🎲 ", "✎ ")) else 0)  # 🎲 is two cells
+            text = hang(text, max(20, env.out.width - 1), lead if lead else 2)
+        env.print(text)
 
 
 def info(env: Env, lines: Sequence[str], json_out: bool) -> None:

@@ -399,7 +399,9 @@ def _game_words(event: dict[str, Any], game: str | None) -> str:
         return _(words) if words else _("a step")
     answers: dict[str, str] = getattr(data, "ANSWER_WORDS", {})
     key = str(event.get("key", ""))
-    found = next((answers[k] for k in sorted(answers, key=len, reverse=True) if key == k or key.startswith(k + ".")), None)
+    found = next(
+        (answers[k] for k in sorted(answers, key=len, reverse=True) if key == k or key.startswith(k + ".")), None
+    )
     what = _(found) if found else _("an answer")
     v = event.get("v") or {}
     if "faces" in v:
@@ -572,7 +574,9 @@ def gamedata(
     ctx: typer.Context,
     game: Annotated[
         str | None,
-        typer.Argument(help="The game whose data to show or change (default: the current session's).", show_default=False),
+        typer.Argument(
+            help="The game whose data to show or change (default: the current session's).", show_default=False
+        ),
     ] = None,
     assignments: Annotated[
         list[str] | None,

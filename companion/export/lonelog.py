@@ -175,7 +175,6 @@ def _header(source: Source, scenes: int) -> list[str]:
 def _tags(source: Source) -> list[str]:
     """The monsters (and heroes by their hits) as Lonelog tags, the way the sheet keeps them."""
     from companion.export.replay import figures
-
     from companion.i18n import pgettext
 
     t = source.state.trackers

@@ -152,6 +152,40 @@ def held(text: Text) -> Text:
     return text
 
 
+def hang(text: Text, width: int, indent: int = 2) -> Text:
+    """``text`` wrapped between words at ``width``: its first line from the left edge, every line after it
+    ``indent`` columns in (a question, a hint, a menu's option: never continued at column 0)."""
+    from rich.cells import cell_len
+
+    if cell_len(text.plain) <= width or width <= indent + 10:
+        return text
+    plain = text.plain
+    cut = plain.rfind(" ", 0, width + 1)
+    while cut > 0 and cell_len(plain[:cut]) > width:
+        cut = plain.rfind(" ", 0, cut)
+    if cut <= indent:
+        return text
+    first, rest = text[:cut], text[cut + 1 :]
+    out = Text()
+    out.append_text(first)
+    out.append("\n" + " " * indent)
+    out.append_text(hang(rest, width - indent, 0) if indent else hang(rest, width, 0))
+    return _indented(out, indent)
+
+
+def _indented(text: Text, indent: int) -> Text:
+    """Every line break of ``text`` followed by ``indent`` spaces (once)."""
+    pad = " " * indent
+    out = Text()
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            out.append("\n")
+            if not line.plain.startswith(pad):
+                out.append(pad)
+        out.append_text(line)
+    return out
+
+
 def hanging(text: Text, extra: int = 0) -> RenderableType:
     """``text`` with its wrapped lines under its first word, not at the screen's edge.
 

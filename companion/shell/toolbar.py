@@ -96,8 +96,16 @@ def toolbar_lines(session: Session | None, width: int, name: str | None = None) 
         return fit(
             _("no session"), [_("start one: new GAME"), _("or: use NAME"), _("help: short forms and keys")], width
         )
-    head = f"{session.name} ({session.meta.game})"
+    head = f"{session.name} ({game_words(session)})"
     return fit(head, figures(session) or [_("nothing tracked yet")], width)
+
+
+def game_words(session: Session) -> str:
+    """The game as the bar names it: its id (as typed) in English, its title in the session's own
+    language (Тёмная Башня), where the game speaks it."""
+    from companion import i18n
+
+    return session.meta.game if i18n.language() == i18n.SOURCE else _(session.spec.title)
 
 
 #: The most lines the heroes take before their names are shortened, and the fight's figures.
@@ -202,6 +210,19 @@ def hero_lines(heroes: tuple[Figure, ...], width: int) -> list[str]:
     return pack(items, width, len(items), more=False) or items
 
 
+def step_lines(step: Pending, width: int) -> list[str]:
+    """The step on the bar: one line when it fits; else the question on one line (a closing remark in
+    brackets left out when it does not fit) and the odds or the menu on the next, so the menu is never
+    the part cut off with «…»."""
+    line = step.line()
+    if _width(line) <= width:
+        return [line]
+    head, tail = step.line_parts()
+    if _width(head) > width:
+        head = re.sub(r" \([^()]*\)$", "", head)
+    return [_cut_cells(head, width)] + ([_cut_cells("  " + tail, width)] if tail else [])
+
+
 def bar(
     head: str,
     figures_: list[str],
@@ -214,10 +235,10 @@ def bar(
     width = max(20, width)
     if board is None:
         out = fit(head, figures_, width)
-        return ([_cut_cells(step.line(), width)] if step is not None else []) + out
+        return (step_lines(step, width) if step is not None else []) + out
     out: list[str] = []
     if step is not None:
-        out.append(_cut_cells(step.line(), width))
+        out.extend(step_lines(step, width))
     if board.fight:
         items = [_figure(f, f.name) for f in board.fight]
         title = f"⚔ {board.fight_title}:" if board.fight_title else "⚔"

@@ -71,7 +71,11 @@ def _own_letter(name: str, m: re.Match[str]) -> str:
         kept += 1
         if kept == m.start():
             after = composed[i + 1 : i + 2]
-            return unicodedata.normalize("NFC", ch + after) if after and unicodedata.combining(after) and ch in "еЕиИ" else ch
+            return (
+                unicodedata.normalize("NFC", ch + after)
+                if after and unicodedata.combining(after) and ch in "еЕиИ"
+                else ch
+            )
     return m.group(0)
 
 

@@ -265,7 +265,9 @@ class SessionFiles:
         for count in reversed(self.checkpoints.counts()):
             doc = self.checkpoints.read(count)
             if doc is not None and count <= found.count:
-                out.update({k: v for k, v in doc.get("summary", {}).items() if k in ("finished", "dice", "updated", "lang")})
+                out.update(
+                    {k: v for k, v in doc.get("summary", {}).items() if k in ("finished", "dice", "updated", "lang")}
+                )
                 break
         if found.lines:
             with suppress(StoreError):

@@ -203,7 +203,6 @@ def cards_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """List the cards you have entered (and the rule text's two examples)."""
-    from companion import i18n
     from companion.cli.kit import active_game
     from companion.games.dark_tower import data
     from companion.games.dark_tower.rules import cards as C

@@ -148,7 +148,7 @@ def random_card(state: State, kind: str, prompt: str, *, extra: tuple[tuple[str,
 
 
 def seated(n: int) -> str:
-    """"{n} at the table: {players}", with a message for each count a table can have: Russian counts people
+    """ "{n} at the table: {players}", with a message for each count a table can have: Russian counts people
     with its own numerals («За столом двое: Аня, Борис»), which no plural form gives."""
     if n == 1:
         return pgettext("one", "{n} at the table: {players}")
