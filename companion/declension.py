@@ -21,6 +21,9 @@ command that declines nothing, reads it. What the placeholder holds says how a n
 
 The player's own spelling is kept: capital letters where they typed them, and ``ё`` only where they
 typed it (Ёлка → Ёлке, Елка → Елке).
+
+A form once found is kept in ``<data>/cache/declension-ru.json``, so a later command reads it there and
+loads no dictionary (see :func:`cache_path`).
 """
 
 from __future__ import annotations
@@ -139,10 +142,92 @@ def decline(text: str, case: str, field: str | None = None) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _decline(text: str, case: str, noun: str, alive: bool) -> str:
+    key = f"{case}|{noun}|{int(alive)}|{text}"
+    known = _said().get(key)
+    if isinstance(known, list) and len(known) == 2:
+        return Construed(known[0]) if known[1] else str(known[0])
     parts = _names(text)
     out = [part if i % 2 else _one(part, case, noun, alive) for i, part in enumerate(parts)]
     whole = "".join(out)
-    return Construed(whole) if len(out) == 1 and isinstance(out[0], Construed) else whole
+    construed = len(out) == 1 and isinstance(out[0], Construed)
+    if not _MISSING:
+        _remember(key, [whole, construed])
+    return Construed(whole) if construed else whole
+
+
+# ---- what was said before ------------------------------------------------------------------------
+# Loading the dictionary takes ~0.3 s; a one-shot command in a Russian session would pay it on every
+# run for the same few names. Each form found is kept in a small file next to the saves
+# (``<data>/cache/declension-ru.json``, a cache: deleting it costs only the next load), so a name is
+# looked up in the dictionary once, and later commands read the form from the file.
+
+_SAID: dict[str, Any] | None = None
+_NEW: dict[str, Any] = {}
+
+
+def cache_path() -> Any:
+    """Where the forms found are kept: the data folder's ``cache/`` (``COMPANION_HOME``, else the user
+    data folder, as companion.store.paths finds it)."""
+    import os
+    from pathlib import Path
+
+    home = os.environ.get("COMPANION_HOME")
+    if not home:
+        import platformdirs
+
+        home = platformdirs.user_data_dir("companion", appauthor=False)
+    return Path(home).expanduser() / "cache" / "declension-ru.json"
+
+
+def _said() -> dict[str, Any]:
+    global _SAID
+    if _SAID is None:
+        import json
+
+        try:
+            data = json.loads(cache_path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        _SAID = data if isinstance(data, dict) else {}
+    return _SAID
+
+
+_WHERE: list[Any] = []
+
+
+def _remember(key: str, value: list[Any]) -> None:
+    if not _NEW:
+        import atexit
+
+        _WHERE.append(cache_path())  # the data folder of the command that found it, not the one at exit
+        atexit.register(_save)
+    _NEW[key] = value
+    _said()[key] = value
+
+
+def _save() -> None:
+    """Add the forms found to the file (read again first: another command may have added some), written
+    whole to a temporary file and renamed into place; a failure costs only a later lookup."""
+    import json
+    import os
+
+    path = _WHERE[0] if _WHERE else cache_path()
+    if not path.parent.parent.is_dir():
+        return  # the data folder is gone (a test's): nothing to keep the forms in
+    try:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        data = {**(data if isinstance(data, dict) else {}), **_NEW}
+        if len(data) > 20000:  # never grows without end: the newest forms are kept
+            data = dict(list(data.items())[-10000:])
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 _SEPARATOR = re.compile(r", | и | \+ ")

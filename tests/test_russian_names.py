@@ -82,3 +82,33 @@ def test_english_is_untouched():
             .format(player="Оля", item="Кольчуга", other="Дмитрий")
             .startswith("Оля gives Кольчуга to Дмитрий")
         )
+
+
+def test_the_dictionary_is_read_only_where_a_name_is_declined_and_once(tmp_path):
+    """pymorphy3 is imported by no English command, and in a Russian session only by the first
+    command that declines a name; the next ones read the form from the data folder's cache."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    env.update(COMPANION_HOME=str(tmp_path / "home"), COMPANION_LOGS=str(tmp_path / "logs"), LANG="C.UTF-8")
+
+    def run(*args: str) -> tuple[str, bool]:
+        p = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "companion", *args], env=env, capture_output=True, text=True
+        )
+        assert p.returncode == 0, p.stderr[-2000:]
+        return p.stdout, "pymorphy3" in p.stderr
+
+    for name, lang in (("en", "1"), ("ru", "2")):
+        run("new", "dark-tower", "--name", name, "--seed", "5")
+        for answer in (lang, "=table"):
+            run("-s", name, "next", answer)
+    said, loaded = run("-s", "en", "next", "Оля")
+    assert "Оля's hero" in said and not loaded
+    said, loaded = run("-s", "ru", "next", "Оля")
+    assert "Персонаж Оли" in said and loaded  # the first time: the dictionary
+    said, loaded = run("-s", "ru", "next")
+    assert "Персонаж Оли" in said and not loaded  # then the cache
+    assert (tmp_path / "home" / "cache" / "declension-ru.json").is_file()
