@@ -1,6 +1,7 @@
-"""Session commands: new, sessions, use, status, undo, redo, note, mode, log, gamedata.
+"""Session commands: new, sessions, use, status, undo, redo, note, mode, log.
 
-``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds."""
+``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds, ``gamedata`` in
+companion.cli.gamedata_cmds; what undo and redo call a step, in companion.cli.event_words."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import typer
 
 from companion.cli.common import GotStartOpt, JsonOpt, check_name, dump_state
 from companion.cli.complete import game_names, session_names, variant_names
+from companion.cli.event_words import describe_event
 from companion.cli.sessions_rename import sessions_rename
 from companion.cli.sessions_repair import sessions_repair
-from companion.i18n import _, owned, quote
+from companion.i18n import _, quote
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -353,104 +355,6 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         env.print(status_panel(session))
 
 
-def describe_event(event: dict[str, Any], game: str | None = None) -> str:  # undo, redo, the page's undo button
-    from companion.i18n import _, language
-
-    t = event.get("t")
-    if t == "roll":
-        return _("roll {dice}").format(dice=event.get("expr"))
-    if t == "note":
-        return _("note")
-    if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
-        return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
-    if t == "table_reset":  # companion tables reset NAME: a unique table's drawn rows put back
-        return "tables reset " + ", ".join(k.rpartition("/")[2] for k in event.get("tables", ()))
-    words = _tracker_words(event)
-    if words:
-        return words
-    if language() != "en":  # the event's own words are English data: say what kind of step it was
-        return _game_words(event, game)
-    if t == "answer":
-        from companion.cli.answer_words import answer_words
-
-        return answer_words(event)
-    return f"{t} {event.get('name') or event.get('op') or ''}".strip()
-
-
-def _game_words(event: dict[str, Any], game: str | None) -> str:
-    """What a game's step was, in the game's own words (its ``data.EVENT_WORDS`` by the command's ``op``,
-    ``data.ANSWER_WORDS`` by a guided answer's key), with what was answered when it reads in any language
-    (a number, the faces rolled, text typed); a generic phrase for a game that names none."""
-    import importlib
-
-    from companion.games import COMMAND_GROUPS, GAMES
-    from companion.i18n import _, quote
-
-    t = event.get("t")
-    package = GAMES.get(game or "") if t == "answer" else COMMAND_GROUPS.get(str(t), "").partition(".cli")[0]
-    data: Any = None
-    if package:
-        try:
-            data = importlib.import_module(package + ".data")
-        except ImportError:
-            data = None
-    if t != "answer":
-        words = getattr(data, "EVENT_WORDS", {}).get(event.get("op"))
-        return _(words) if words else _("a step")
-    answers: dict[str, str] = getattr(data, "ANSWER_WORDS", {})
-    key = str(event.get("key", ""))
-    found = next(
-        (answers[k] for k in sorted(answers, key=len, reverse=True) if key == k or key.startswith(k + ".")), None
-    )
-    what = _(found) if found else _("an answer")
-    v = event.get("v") or {}
-    if "faces" in v:
-        shown = " ".join(str(f) for f in v["faces"])
-    elif "total" in v:
-        shown = f"={v['total']}"
-    elif "n" in v:
-        shown = str(v["n"])
-    elif "text" in v:
-        shown = quote(str(v["text"]))
-    else:
-        return what
-    return _("{what}: {answer}").format(what=what, answer=shown)
-
-
-def _tracker_words(event: dict[str, Any]) -> str | None:
-    """A tracker change in the words the player typed it: ``HP −1``, ``2 hits on Orc``, ``rope +1``."""
-    from companion.i18n import _, ngettext
-
-    t = event.get("t")
-    name = str(event.get("name", ""))
-
-    def signed(n: Any) -> str:
-        return f"{int(n):+d}".replace("-", "−")
-
-    if t == "counter":
-        label = event.get("label") or (name.upper() if len(name) <= 3 else name.capitalize())
-        parts = []
-        if "max" in event:
-            parts.append(_("max {n}").format(n=event["max"]))
-        if event.get("op") == "set":
-            parts.append(f"={event['value']}")
-        elif event.get("op") == "add":
-            parts.append(signed(event["value"]))
-        return f"{label} " + ", ".join(parts) if parts else None
-    if t in ("xp", "item"):
-        return f"XP {signed(event.get('n', 0))}" if t == "xp" else f"{name} {signed(event.get('delta', 0))}"
-    if t == "tally":
-        n = int(event.get("n", 1))
-        words = {
-            "hit": ngettext("{n} hit on {name}", "{n} hits on {name}", n),
-            "heal": ngettext("{n} hit taken off {name}", "{n} hits taken off {name}", n),
-            "add": _("a tally for {name}"),
-            "remove": _("{name}'s tally removed"),
-        }.get(str(event.get("op")))
-        return owned(words.format(n=n, name=name), name) if words else None
-    return None
-
-
 def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     """Take back the last action (it can be redone until a new action is recorded)."""
     env: Env = ctx.obj
@@ -570,109 +474,6 @@ def log(
     env.print(Markdown(body))
 
 
-def gamedata(
-    ctx: typer.Context,
-    game: Annotated[
-        str | None,
-        typer.Argument(
-            help="The game whose data to show or change (default: the current session's).", show_default=False
-        ),
-    ] = None,
-    assignments: Annotated[
-        list[str] | None,
-        typer.Argument(help="KEY=VALUE pairs to set (a number, true/false, or text).", show_default=False),
-    ] = None,
-    unset: Annotated[
-        list[str] | None, typer.Option("--unset", help="Remove a key (repeat for several).", show_default=False)
-    ] = None,
-    json_out: JsonOpt = False,
-) -> None:
-    """Show or edit the numbers you entered from your own book or cards (kept for every new session).
-
-    \b
-    Examples:
-      companion gamedata dark-tower
-      companion gamedata dark-tower Lich.strength=13
-      companion gamedata dark-tower --unset Lich
-    """
-    env: Env = ctx.obj
-    import copy
-    import json
-
-    from companion.cli.kit import active_game
-    from companion.errors import InputError
-    from companion.games import canonical
-    from companion.i18n import _
-    from companion.session import catalogue
-    from companion.store.paths import data_dir
-
-    if game is not None and "=" in game:  # no game named: KEY=VALUE for the current session's game
-        assignments, game = [game, *(assignments or [])], None
-    if game is None:
-        game = active_game(env)
-        if game is None:
-            raise InputError(_("name the game (companion gamedata GAME), or start a session of it"))
-    game = canonical(game)
-    folder = data_dir(env.data_dir)
-    values = catalogue.load(folder, game)
-    own = _gamedata_words(game)
-    changed = False
-    for item in assignments or []:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise InputError(_("{item} is not KEY=VALUE (e.g. paladin.hit=4)").format(item=quote(item)))
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        found = None if key in values or own is None else own.resolve(values, key)
-        if found is not None and found[1] is not None:  # a card's number: change it in the card
-            card = copy.deepcopy(values[found[0]])
-            card[found[1]] = value
-            own.check(found[0], card)
-            values[found[0]] = card
-        else:
-            values[key] = value
-        changed = True
-    for key in unset or []:
-        found = None if key in values or own is None else own.resolve(values, key)
-        if values.pop(found[0] if found and found[1] is None else key, None) is not None:
-            changed = True
-    if changed:
-        catalogue.save(folder, game, values)
-    if json_out:
-        env.print_json({"game": game, "values": values, "file": str(catalogue.path(folder, game))})
-        return
-    if not values:
-        env.print(
-            _("No game data for {game} yet; companion asks for it the first time it is needed.").format(game=game)
-        )
-        return
-    from companion import i18n
-
-    if own is not None and i18n.language() != i18n.SOURCE:  # the game's words, not its raw keys
-        for line in own.shown(values):
-            env.print(line)
-        return
-    for key in sorted(values):
-        value = values[key]
-        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
-        env.print(f"{key} = {shown}")
-
-
-def _gamedata_words(game: str) -> Any:
-    """A game's own way to show and edit its game data (``<package>.cli.gamedata``), or None."""
-    import importlib
-
-    from companion.games import GAMES
-
-    try:
-        return importlib.import_module(GAMES[game] + ".cli.gamedata")
-    except ModuleNotFoundError:
-        return None
-
-
 app = typer.Typer(rich_markup_mode=None)
 for _fn, _name in (
     (new, "new"),
@@ -683,7 +484,6 @@ for _fn, _name in (
     (note, "note"),
     (mode, "mode"),
     (log, "log"),
-    (gamedata, "gamedata"),
 ):
     app.command(_name)(_fn)
 app.add_typer(sessions_app, name="sessions")

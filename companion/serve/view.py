@@ -140,7 +140,7 @@ def undo_words(session: Session) -> str:
     """What ``companion undo`` would take back now, as it says it ("" when nothing can be undone)."""
     if session.count == 0:
         return ""
-    from companion.cli.session_cmds import describe_event
+    from companion.cli.event_words import describe_event
 
     events = session.files.read_events(max(0, session.count - 1))
     if not events:

@@ -82,7 +82,7 @@ def undo(session: Folded) -> dict[str, Any]:
         from companion.session import catalogue
 
         try:
-            catalogue.take_back(session.data_dir, session.meta.game, data, session.state.data)
+            catalogue.take_back(session.files.dir.parent.parent, session.meta.game, data, session.state.data)
         except (OSError, CompanionError) as exc:
             session.warn(_("the undo is done, but your catalogue keeps what it undid ({why})").format(why=exc))
     return last
