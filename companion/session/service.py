@@ -25,7 +25,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion import __version__, i18n
 from companion.contract.game import REVISION, Game
 from companion.contract.registry import canonical, load
 from companion.dice.source import VirtualDice
