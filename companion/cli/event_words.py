@@ -59,7 +59,10 @@ def _game_words(event: dict[str, Any], game: str | None) -> str:
     what = _(found) if found else _("an answer")
     v = event.get("v") or {}
     if "faces" in v:
-        shown = " ".join(str(f) for f in v["faces"])
+        from companion.dice.faces import DT
+
+        dt = "dt" in str(event.get("expr", ""))  # the Dark Tower's dice: ♥ and ★ as they were rolled
+        shown = " ".join(DT.symbol(int(f)) if dt else str(f) for f in v["faces"])
     elif "total" in v:
         shown = f"={v['total']}"
     elif "n" in v:
