@@ -221,15 +221,20 @@ def test_a_session_answered_russian_at_setup_prints_no_english_anywhere(tmp_path
 
 @pytest.mark.slow
 def test_serve_speaks_the_language_answered_at_setup_until_sigterm(tmp_path):
-    """``companion serve`` in a session whose language was the setup's answer: its lines, folded between
-    words, and its SIGTERM line in Russian."""
+    """``companion serve`` in a session whose language was the setup's answer: its page, its lines, folded
+    between words, and its SIGTERM line in Russian."""
+    import html
     import signal
 
     from tests.serve_support import companion, serve
 
-    for args in (["new", "dark-tower", "--seed", "5"], ["next"], ["next", "2"]):
+    for args in (["new", "dark-tower", "--seed", "5"], ["next"], ["next", "2"], ["next", "=table"], ["next", "Оля"]):
         assert companion(tmp_path, *args).returncode == 0
     served = serve(tmp_path)
+    status, _headers, body = served.request("GET", "/")
+    assert status == 200
+    page = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", "\n", body.decode(), flags=re.S)
+    assert "Персонаж Оли" in page and not latin_words(html.unescape(page)), latin_words(html.unescape(page))
     code, printed = served.stop(signal.SIGTERM)
     assert code == 143
     said = [line for line in printed.splitlines()[1:] if line.strip() and not set(line) <= set("█▀▄ ")]
