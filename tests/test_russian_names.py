@@ -112,3 +112,17 @@ def test_the_dictionary_is_read_only_where_a_name_is_declined_and_once(tmp_path)
     said, loaded = run("-s", "ru", "next")
     assert "Персонаж Оли" in said and not loaded  # then the cache
     assert (tmp_path / "home" / "cache" / "declension-ru.json").is_file()
+
+
+def test_a_session_named_yolka_keeps_its_yo(tmp_path):
+    """A session's file name keeps ё and й (Ёлка is «ёлка», not «елка»); a session named before that
+    (in a folder «елка») is still found by its name."""
+    from companion.store.paths import legacy_name, safe_name
+    from companion.store.sessions import SESSION_FILE, Store
+
+    assert safe_name("Ёлка") == "ёлка" and safe_name("Йод и ёж") == "йод-и-ёж" and safe_name("Café") == "cafe"
+    assert legacy_name("Ёлка") == "елка"
+    store = Store(tmp_path)
+    (store.root / "елка").mkdir(parents=True)
+    (store.root / "елка" / SESSION_FILE).write_text("{}", encoding="utf-8")
+    assert store.files("Ёлка").dir.name == "елка"
