@@ -18,7 +18,7 @@ KEPT = {
     "companion", "Companion",  # the product
     "Enter", "Tab", "Ctrl", "Esc",  # keys
     "md", "html", "json", "lonelog", "Lonelog", "markdown", "JSON", "toml",  # formats
-    "UTC", "PID", "QR",  # QR-код: the Russian word is the Latin letters too
+    "UTC", "PID", "QR", "HTTP",  # QR-код: the Russian word is the Latin letters too; a protocol
     "SIGTERM", "SIGHUP", "SIGINT",  # signal names, as the system names them
     "DR", "DC", "EC", "SR", "dt", "STR", "DEX", "INT", "heart", "star",  # dice expressions, faces typed
     "HP", "XP",  # the trackers' own names (their commands: hp, xp)

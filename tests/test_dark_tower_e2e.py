@@ -85,7 +85,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
     answer("Название", "Меч" + ENTER)
     answer("Меч: класс", ENTER)  # Оружие
     answer("Меч: боевой бонус", "2" + ENTER)  # after the default 0: "02" reads 2
-    answer("включить или выключить", DOWN + DOWN + ENTER)
+    answer("отметьте нужное", DOWN + DOWN + ENTER)
     answer("что ещё написано на карте", ENTER)
     answer("Случайный квест", ENTER)
     answer("Соберите три стопки", ENTER)

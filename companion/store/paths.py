@@ -86,6 +86,18 @@ def legacy_name(name: str) -> str:
     return re.sub(r"[^\w]+", "-", folded, flags=re.UNICODE).strip("-_").lower()[:MAX_NAME].strip("-_")
 
 
+def session_folder(root: Path, name: str, marker: str) -> Path:
+    """The folder of session ``name`` under ``root``: by :func:`safe_name`, or for a session named before
+    ё and й were kept in file names (Ёлка: «елка»), its folder by :func:`legacy_name` (that holds
+    ``marker``)."""
+    folder = root / safe_name(name)
+    if not folder.exists():
+        old = root / legacy_name(name)
+        if old != folder and (old / marker).exists():
+            return old
+    return folder
+
+
 def safe_name(name: str) -> str:
     """A file name made from a session name that cannot leave its folder.
 

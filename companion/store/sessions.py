@@ -51,7 +51,7 @@ from companion.store.checkpoints import Checkpoints
 from companion.store.damage import Damaged
 from companion.store.events import SEGMENT, Events
 from companion.store.locks import LOCK_WAIT, LockError, acquire, lock_wait, owner, write_owner
-from companion.store.paths import read_small, safe_name, sessions_dir
+from companion.store.paths import read_small, safe_name, session_folder, sessions_dir
 
 SESSION_FILE = "session.json"
 HEAD_FILE = "head.json"  # format 1's snapshot (companion.store.migrate)
@@ -332,14 +332,7 @@ class Store:
             lock.release()
 
     def files(self, name: str) -> SessionFiles:
-        folder = self.root / safe_name(name)
-        if not folder.exists():  # a session named before ё and й were kept in file names (Ёлка: «елка»)
-            from companion.store.paths import legacy_name
-
-            old = self.root / legacy_name(name)
-            if old != folder and (old / SESSION_FILE).exists():
-                return SessionFiles(old)
-        return SessionFiles(folder)
+        return SessionFiles(session_folder(self.root, name, SESSION_FILE))
 
     def exists(self, name: str) -> bool:
         return self.files(name).is_session()
