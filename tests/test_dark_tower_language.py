@@ -196,8 +196,10 @@ def test_a_session_answered_russian_at_setup_prints_no_english_anywhere(tmp_path
     for (args, ok), (_args, printed) in zip(after, runs, strict=True):
         code = int(printed.split("]", 1)[0].removeprefix("[exit "))
         assert (code == 0) == ok, (args, printed)
-    # the new session and the question of its language are said before there is a language
-    said = played[3:] + runs
+    # the new session and the question of its language are said before there is a language; the answer
+    # is said back in the language it chose («Язык игры → Русский: …»)
+    assert played[2][1].split("\n")[1].startswith("Язык игры → Русский"), played[2][1]
+    said = played[2:] + runs
     text = "\n".join(printed.split("\n", 1)[1] for _args, printed in said)
     text += "\n" + next((tmp_path / "logs").glob("*.md")).read_text(encoding="utf-8")
     english = latin_words(text)

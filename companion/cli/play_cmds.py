@@ -71,7 +71,7 @@ def next_cmd(
     from companion.dice.source import read_physical
     from companion.engine.describe import answered, parse_choice, parse_number, parse_text, request_json
     from companion.engine.requests import Choice, Number, RollRequest
-    from companion.i18n import _
+    from companion.i18n import SOURCE, _, language
     from companion.session.fold import answer_event
 
     said: tuple[str, str] | None = None
@@ -103,8 +103,11 @@ def next_cmd(
                 value = parse_number(request, text)
             else:
                 value = parse_text(request, text)  # type: ignore[arg-type]
+            was = language()
             session.record(answer_event(request, value))
             said = answered(request, value)
+            if language() != was == SOURCE:  # the answer chose the language: the question as it now reads
+                said = (_(said[0]), _(said[1]))
             if getattr(request, "secret", False):
                 said = (said[0], _("(kept secret)"))  # hidden information is not shown back
         new = session.state.log.entries[before:] if answer else []
