@@ -220,7 +220,35 @@ def step_lines(step: Pending, width: int) -> list[str]:
     head, tail = step.line_parts()
     if _width(head) > width:
         head = re.sub(r" \([^()]*\)$", "", head)
-    return [_cut_cells(head, width)] + ([_cut_cells("  " + tail, width)] if tail else [])
+    return [_cut_cells(head, width)] + (menu_lines(tail, width) if tail else [])
+
+
+#: The most lines the step's menu (or odds) takes on the bar under its question.
+MENU_LINES = 2
+
+
+def menu_lines(tail: str, width: int) -> list[str]:
+    """The menu under the question, indented: options kept whole where they fit (a line breaks between
+    them), a long one wrapped between its words; only past :data:`MENU_LINES` lines is it cut with «…»."""
+    room = width - 2
+    pieces: list[tuple[str, str]] = []  # (what comes before it on a line, a word or a whole option)
+    for option in tail.split("  "):
+        if _width(option) <= room:
+            pieces.append(("  ", option))
+        else:
+            pieces.extend(("  " if i == 0 else " ", word) for i, word in enumerate(option.split(" ")))
+    out: list[str] = []
+    line = ""
+    for sep, piece in pieces:
+        if not line:
+            line = piece
+        elif _width(line + sep + piece) <= room or len(out) == MENU_LINES - 1:  # the last line: cut below
+            line += sep + piece
+        else:
+            out.append(line)
+            line = piece
+    out.append(line)
+    return [_cut_cells("  " + line, width) for line in out]
 
 
 def bar(
