@@ -2,7 +2,8 @@
 
 For a game that gives its :class:`companion.engine.board.Board`, the bar is, in this order:
 
-1. the pending step's one line (who acts, what to roll or choose, the odds or the menu);
+1. the pending step's line (who acts, what to roll or choose, the odds or the menu; a menu too long
+   for it goes on under the question, up to two lines broken between options);
 2. the fight in progress, every figure in it with its health;
 3. every hero or player, with its health as a number and the figure that matters most in its game,
    whose turn marked ``▶``;
