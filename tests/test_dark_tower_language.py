@@ -172,6 +172,7 @@ ANSWERED: list[tuple[list[str], bool]] = [
     (["dice", "audit"], True),
     (["gamedata"], True),
     (["gamedata", "скелет.сила=6"], True),
+    (["gamedata", "кольчуга.разовый=нет"], True),  # да/нет read as true/false
     (["gamedata", "скелет.рост=6"], False),
     (["gamedata", "--help"], True),
     (["serve", "--help"], True),
@@ -218,6 +219,8 @@ def test_a_session_answered_russian_at_setup_prints_no_english_anywhere(tmp_path
     assert "## Сессия 1" in text and "(настоящие)" in text and "[N:Аня|здоровье" in text
     assert "Кубик Тёмной Башни, настоящий" in text and "бросков Кубика Тёмной Башни" in text
     assert "Монстр Скелет: 1 Этаж, Сила 6" in text  # gamedata: the card's strength changed by its name
+    single = next(p for a, p in runs if a == ["gamedata", "кольчуга.разовый=нет"])  # ...and a no typed in Russian
+    assert "Предмет Кольчуга (Броня, +1)\n" in single and "Разовый" not in single, single
     assert "Тёмная Башня" in next(p for a, p in runs if a == ["sessions"])
 
 

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from companion.cli.env import Env
 
 
+#: A yes or a no typed in Russian, read as true/false (a card's «разовый», «призывает»).
+YES_NO = {"да": True, "нет": False}
+
+
 def gamedata(
     ctx: typer.Context,
     game: Annotated[
@@ -69,7 +73,7 @@ def gamedata(
         try:
             value = json.loads(raw)
         except ValueError:
-            value = raw
+            value = YES_NO.get(raw.strip().casefold(), raw)  # да/нет as a Russian player types true/false
         found = None if key in values or own is None else own.resolve(values, key)
         if found is not None and found[1] is not None:  # a card's number: change it in the card
             card = copy.deepcopy(values[found[0]])
