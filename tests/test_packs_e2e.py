@@ -89,7 +89,7 @@ def test_a_chain_typed_at_the_prompt_a_check_an_effect_and_undo(env):
     check = run(env, "roll", "check", "swim", "--got", "2")
     assert check.returncode == 0, check.stderr
     assert "hp -1 → HP: 9/10" in check.stdout
-    assert "Undone: check swim" in run(env, "undo").stdout
+    assert "Undone: Swim a flooded passage: [2] → fail" in run(env, "undo").stdout
     status = run(env, "status", "--json")
     counters = __import__("json").loads(status.stdout)["state"]["trackers"]["counters"]
     assert counters["hp"]["value"] == 10 and counters["gold"]["value"] == 1

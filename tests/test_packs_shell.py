@@ -27,7 +27,7 @@ def test_a_chain_a_check_an_effect_and_undo_in_the_shell():
     t.line("DR room --got 6/4" + ENTER, "gold +3 → Gold: 3")  # a chain and an effect
     t.line("odds DR monster" + ENTER, "5/9")
     t.line("check swim --got 1" + ENTER, "hp -1 → HP: 9/10")  # a check, its fail effect
-    t.line("u" + ENTER, "Undone: check swim")
+    t.line("u" + ENTER, "Undone: Swim a flooded passage")
     t.line("tables" + ENTER, "sunken-crypt")
     t.send(CTRL_D)
     assert t.close() == 0

@@ -97,7 +97,7 @@ def test_a_wrong_entry_at_a_guided_roll_and_keys_at_a_menu(tmp_path):
         assert "✗ DC (1d6) needs 1 value, got 2; type the face: a whole number from 1 to 6" in rows
         assert cursor_line(term) == "  ›"
         term.key("u" + ENTER)  # undo at a roll: back to the attribute menu
-        term.wait_for("Undone #")
+        term.wait_for("Undone: ")
         term.key("q")  # quit at a menu
         assert term.finish() == 0
         assert "Saved. Resume with: companion play" in term.display()

@@ -37,12 +37,14 @@ def test_the_path_visits_and_where_you_are_in_the_named_shape(book):
         "path": [1, 213, 1],
         "visits": {"1": 2, "213": 1},
         "current": 1,
+        "branches": [{"from": 1, "path": [213], "how": "back"}],
     }
-    assert sections() == {"path": [1, 213, 1], "visits": {"1": 2, "213": 1}, "current": 1}
+    assert sections()["path"] == [1, 213, 1]
     assert ok("sections").stdout.splitlines() == [
         "Path: §1 → §213 → §1",
         "Visited: 2 sections (§1 ×2, §213 ×1)",
         "Now at §1; the way back: none",
+        "Tried from §1: §213, went back",
     ]
 
 
@@ -52,7 +54,12 @@ def test_going_back_walks_the_way_forward_not_the_path(book):
     ok("section", "back", "2")  # from §7, two back along the way: §50
     assert sections()["current"] == 50
     ok("section", "back")  # and on back: §1 (not forth again to §213)
-    assert sections() == {"path": [1, 50, 213, 7, 50, 1], "visits": {"1": 2, "50": 2, "213": 1, "7": 1}, "current": 1}
+    assert sections() == {
+        "path": [1, 50, 213, 7, 50, 1],
+        "visits": {"1": 2, "50": 2, "213": 1, "7": 1},
+        "current": 1,
+        "branches": [{"from": 50, "path": [213, 7], "how": "back"}, {"from": 1, "path": [50], "how": "back"}],
+    }
 
 
 def test_the_decision_log_has_a_line_a_section_with_what_was_chosen_and_rolled_there(book):
@@ -70,6 +77,7 @@ def test_the_decision_log_has_a_line_a_section_with_what_was_chosen_and_rolled_t
         "- §213 — took the left stair",
         "  - Note: a draught from below",
         "- §1 — back 1, from §213",
+        "  - tried: §213, went back",
     ]
     decision = [line for line in lines if not line.startswith("  ")]
     assert all(line[2:].startswith("§") for line in decision)  # each line of the decision log starts with §N
@@ -101,7 +109,9 @@ def test_the_words_after_the_number_are_the_note_quoted_or_not(book):
     assert ok("section", "213", "took", "the", "left", "stair").stdout == "§213 — took the left stair\n"
     # --note with its words unquoted (as typed in the shell): the option takes one, the rest follow it
     assert ok("section", "40", "--note", "the", "cold", "stair").stdout == "§40 — the cold stair\n"
-    assert ok("section", "back", "2", "the", "other", "door").stdout == "§1 — back 2, from §40 — the other door\n"
+    assert ok("section", "back", "2", "the", "other", "door").stdout == (
+        "§1 — back 2, from §40 — the other door\n  tried: §213 → §40, went back\n"
+    )
     assert sections()["path"] == [1, 213, 40, 1]
 
 
@@ -121,7 +131,7 @@ def test_undo_takes_a_return_back_and_the_way_is_as_it_was(book):
     ok("section", "9")
     ok("section", "back")
     ok("undo")
-    assert sections() == {"path": [1, 9], "visits": {"1": 1, "9": 1}, "current": 9}
+    assert sections() == {"path": [1, 9], "visits": {"1": 1, "9": 1}, "current": 9, "branches": []}
 
 
 def test_sections_are_kept_in_a_guided_game_too(isolated_home):
@@ -153,8 +163,9 @@ def test_the_exports_show_the_whole_path(book, tmp_path):
     doc = html5lib.parse((tmp_path / "book.html").read_text(encoding="utf-8"), namespaceHTMLElements=False)
     part = doc.find(".//section[@id='sections']")
     assert part is not None
-    items = ["".join(li.itertext()) for li in part.iter("li")]
+    items = ["".join(li.itertext()) for li in part.find("ol").iter("li")]
     assert items == ["§1 — the gate", "§52", "§1 — back 1, from §52 — the other way", "§40"]
+    assert ["".join(li.itertext()) for li in part.find("ul").iter("li")] == ["from §1: §52, went back"]
     assert "4 read, 3 different" in "".join(part.find("p").itertext())
     ok("export", str(tmp_path / "book.json"), "--format", "json")
     data = json.loads((tmp_path / "book.json").read_text(encoding="utf-8"))
@@ -181,5 +192,5 @@ def test_the_shell_takes_section_213_as_s213_or_213_with_a_sign(isolated_home):
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    assert sections() == {"path": [1, 213, 40], "visits": {"1": 1, "213": 1, "40": 1}, "current": 40}
+    assert sections() == {"path": [1, 213, 40], "visits": {"1": 1, "213": 1, "40": 1}, "current": 40, "branches": []}
     assert "§213 — left" in result.stdout

@@ -450,7 +450,8 @@ def test_undo_names_what_it_takes_back(tower):
         assert "Undo: HP −1" in got["html"]
         got = served.post("/undo", v=str(got["version"]))
         assert got["ok"], got
-        assert "Undo: the choice STR (hero.attribute)" in got["html"] or "Undo: the choice" in got["html"]
+        assert "Undo: Your hero: put 1 point in which attribute → STR: how strong your character is" in got["html"]
+        assert "hero.attribute" not in got["html"]
         gone = served.post("/act", key="item:lantern", way="plus")
         assert gone["status"] == 409  # no such button on the table
     finally:

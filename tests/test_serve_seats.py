@@ -122,9 +122,12 @@ def test_a_hero_seat_asking_for_the_dragon_seats_page_stream_or_json_is_403(den)
         assert dragon.request("GET", sub, cookie=feed.token)[0] == 403, sub
         expected = 200 if sub == "state.json" else 403  # the feed, and nothing else there
         assert served.request("GET", f"/{sub}?token={feed.token}", token=False)[0] == expected, sub
-    for path in ("answer", "note", "undo"):
+    for path in ("answer", "note", "undo", "back", "redo"):
         status, _, _ = served.request(
-            "POST", f"/s/dragon/{path}", form={"token": heroes.token, "answer": "roll", "note": "x"}, token=False
+            "POST",
+            f"/s/dragon/{path}",
+            form={"token": heroes.token, "answer": "roll", "note": "x", "to": "1"},
+            token=False,
         )
         assert status == 403, path
     # The read-only token opens the feed at the host's door, and nothing else there.
@@ -275,7 +278,7 @@ def test_an_undo_says_on_every_page_what_it_undid_and_from_which_seat(den):
     assert undone["ok"], undone
     for door in (dragon, heroes, host):
         words = _words(door.get()[1])
-        assert "the heroes undid: note" in words, (door.label, words)
+        assert "the heroes undid: a note: &#39;a rat squeaks&#39;" in words, (door.label, words)
     # The next change clears it.
     dragon.post("note", note="quiet again")
     assert "undid" not in _words(heroes.get()[1])
@@ -285,16 +288,63 @@ def test_an_undo_of_the_dragons_secret_draw_names_no_chit_where_the_dragon_is_no
     _home, _served, found = den
     dragon, heroes, host = found["seat dragon"], found["seat heroes"], found["host"]
     assert dragon.post("answer", answer="roll")["ok"]  # the dragon, drawn in secret
-    drawn = re.search(r"Undo: the roll (\d+) \(dd\.draw\.dragon\)", dragon.get()[1])
-    assert drawn is not None  # the dragon player may see which chit it drew
-    for door in (heroes, host):
-        assert "Undo: answer to dd.draw.dragon" in door.get()[1]
-    assert heroes.post("undo")["ok"]
-    assert f"the heroes undid: the roll {drawn.group(1)}" in _words(dragon.get()[1])
-    for door in (heroes, host):
+    chit = json.loads(dragon.get("state.json")[1])["state"]["game"]["dragon"]["number"]
+    secret = "draw a dragon chit (12 in the cup) → drawn in secret"
+    for door in (dragon, heroes, host):  # the timeline's words: the draw said, its chit on no page
         page = _words(door.get()[1])
-        assert "the heroes undid: answer to dd.draw.dragon" in page
-        assert "the roll" not in page
+        assert f"Undo: {secret}" in page and f"#5 {secret}" in page, (door.label, page)
+        assert "dd.draw" not in page and f"[{chit}]" not in page
+    assert heroes.post("undo")["ok"]
+    for door in (dragon, heroes, host):
+        page = _words(door.get()[1])
+        assert f"the heroes undid: {secret}" in page and f"Redo: {secret}" in page, (door.label, page)
+        assert "dd.draw" not in page and f"[{chit}]" not in page
+
+
+def test_back_to_here_and_redo_are_shared_as_undo_is_each_at_its_own_door_with_a_notice_on_every_page(den):
+    _home, served, found = den
+    dragon, heroes, host = found["seat dragon"], found["seat heroes"], found["host"]
+    _draw_the_dragon(dragon, heroes)
+    name = _dragon_name(dragon)
+    for note in ("one", "two", "three"):
+        assert dragon.post("note", note=note)["ok"]
+    entries = {}
+    for door in (dragon, heroes, host):
+        page = door.get()[1]
+        found_entries = re.findall(
+            r'<li value="(\d+)"><details><summary><span class="n">#\d+</span> ([^<]*)</summary>', page
+        )
+        entries[door.label] = [n for n, _ in found_entries]
+        assert 'action="back"' in page and 'name="to"' in page, door.label
+        assert "drawn in secret" in _words(page)  # the dragon's draws are on every timeline, unnamed
+    assert entries["seat dragon"] == entries["seat heroes"] == entries["host"]  # the same entries, each its words
+    for door in (heroes, host):
+        assert name not in door.get()[1]  # not on the timeline, nor anywhere else on the page
+    count = _events(found)
+    one = str(count - 2)  # the note "one": back to it takes back "two" and "three"
+    # Each door's back and redo need that door's own token: another seat's is refused, nothing done.
+    for path in ("back", "redo"):
+        form = {"token": dragon.token, "to": one}
+        assert served.request("POST", f"/s/heroes/{path}", form=form, token=False)[0] == 403
+        assert heroes.request("POST", path, form={"to": one}, cookie=dragon.token)[0] == 403
+    assert _events(found) == count
+    # The heroes may go back though the notes were the dragon player's (shared, as undo is).
+    shown = json.loads(heroes.get("part")[1])["version"]
+    assert heroes.post("back", to=str(count), v=str(shown))["status"] == 409  # the last: nothing after it
+    got = heroes.post("back", to=one, v=str(shown))
+    assert got["ok"], got
+    assert _events(found) == count - 2
+    for door in (dragon, heroes, host):
+        page = _words(door.get()[1])
+        assert f"the heroes went back to #{one}: 2 actions taken back" in page, (door.label, page)
+        assert "Redo: a note: &#39;two&#39;" in page
+    # A tap on a page that showed the table before the back is stale.
+    assert dragon.post("back", to=str(count - 3), v=str(shown))["status"] == 409
+    redone = dragon.post("redo", v=str(json.loads(dragon.get("part")[1])["version"]))
+    assert redone["ok"], redone
+    assert _events(found) == count - 1
+    for door in (dragon, heroes, host):
+        assert "the dragon player redid: a note: &#39;two&#39;" in _words(door.get()[1]), door.label
 
 
 def test_the_read_only_feed_is_the_public_table(den):

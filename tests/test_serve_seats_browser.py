@@ -5,6 +5,8 @@ browser of its own (its own cookies), as the players at a table hold their phone
   the heroes' page says whose step it is and has no button for it, never names the dragon, and ends
   its heroes' turns; then the dragon's turn is the dragon player's;
 - the Haunted Tower with three seats, one a hero: only the seat whose step it is has its buttons;
+- the timeline on the dragon player's and the heroes' pages: the heroes go back to an entry, the
+  dragon player redoes it, every page says so, and the secret draw is named on neither;
 - a page whose server stops and starts again (the same token file and port) shows its seat's table
   at once, with what changed meanwhile.
 
@@ -134,6 +136,50 @@ def _dragon(served) -> str:
     status, body = doors(served)["seat dragon"].get("state.json")
     assert status == 200
     return json.loads(body)["state"]["game"]["dragon"]["name"]
+
+
+def test_the_timeline_on_two_seats_pages_back_to_here_on_one_and_redo_on_the_other(drivers, tmp_path):
+    home = tmp_path / "home"
+    _run(home, "new", "dragons-den", "--name", "den", "--seed", "1")
+    for answer in DEN:
+        _run(home, "next", "--", answer)
+    served = serve(home)
+    phones: dict[str, Phone] = {}
+    secret = "draw a dragon chit (12 in the cup) → drawn in secret"
+    try:
+        phones = _phones(drivers, served, ["seat dragon", "seat heroes"], tmp_path)
+        dragon, heroes = phones["seat dragon"], phones["seat heroes"]
+        dragon.roll_for_me()  # the dragon, drawn in secret on the dragon player's page
+        _same(phones, dragon.version)
+        name = _dragon(served)
+        for phone in phones.values():  # the same timeline on both, the draw said and its dragon named on neither
+            assert phone.text("section.timeline").splitlines()[-1].endswith(secret), phone.text("section.timeline")
+        assert name.lower() not in heroes.driver.page_source.lower()
+        # The heroes open the entry before the draw and go back to it (shared, as undo is).
+        heroes.js(
+            "arguments[0].scrollIntoView({block: 'center'});",
+            heroes.driver.find_element("css selector", "section.timeline"),
+        )
+        heroes.js("var s = document.querySelectorAll('section.timeline summary'); s[s.length - 2].click();")
+        button = heroes.text("section.timeline details[open] form.back button")
+        assert button == "Back to here: take back the 1 action after it", button
+        heroes.press("section.timeline details[open] form.back button")
+        _same(phones, heroes.version)
+        for phone in phones.values():
+            assert f"the heroes undid: {secret}" in phone.text("section.step p.notice")
+            assert phone.text("form.redo button") == f"Redo: {secret}"
+        _shoot(phones, "back")
+        dragon.press("form.redo button")
+        _same(phones, dragon.version)
+        for phone in phones.values():
+            assert f"the dragon player redid: {secret}" in phone.text("section.step p.notice")
+            assert phone.text("section.timeline").splitlines()[-1].endswith(secret)
+        assert name.lower() not in heroes.driver.page_source.lower()
+    except Exception as exc:
+        _shoot(phones, "failed")
+        raise AssertionError(f"{exc} (screenshots: {tmp_path})") from exc
+    finally:
+        served.stop()
 
 
 def test_the_haunted_tower_with_three_seats(drivers, tmp_path):

@@ -42,7 +42,7 @@ def test_commands_subcommands_and_options_come_from_the_tree(shell_on):
     assert values(c, "rol") == ["roll"]
     assert set(values(c, "tally ")) == {"add", "hit", "heal", "remove"}
     assert "--got" in values(c, "roll 2d6 --")
-    assert set(values(c, "h")) == {"hp", "haunted", "help"}  # "h" itself is already a short form
+    assert set(values(c, "h")) == {"hp", "haunted", "help", "history"}  # "h" itself is already a short form
 
 
 def test_live_names_tallies_sessions_games(shell_on):

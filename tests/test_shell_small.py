@@ -72,6 +72,39 @@ def test_hints_inside_the_shell_use_the_shells_forms():
     assert "companion redo" not in out.stdout
 
 
+def test_a_hint_in_colour_is_said_in_the_shells_forms_too():
+    from companion.shell.forms import prefix_pattern, shell_forms
+
+    forms = prefix_pattern(["redo", "undo"])
+    styled = "Undone: a note (#1). \x1b[2mcompanion redo\x1b[0m brings it back."
+    assert shell_forms(styled, forms) == "Undone: a note (#1). \x1b[2mredo\x1b[0m brings it back."
+    assert shell_forms("see /usr/bin/companion redo", forms) == "see /usr/bin/companion redo"
+
+
+def history() -> dict:
+    return json.loads(companion("history", "--json").stdout)
+
+
+def test_undo_in_the_shell_goes_back_over_the_draws_it_made_at_once_and_redo_brings_them_back():
+    companion("new", "dragons-den", "--name", "den", "--seed", "4")
+    shell = [COMPANION, "shell"]
+    # three chits drawn at once after the answer "companion draws them": u takes them back with it
+    out = subprocess.run(shell, input="7\nst\nco\nu\n", capture_output=True, text=True, env=dict(os.environ),
+                         timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "(#3). redo brings it back." in out.stdout  # the answer that led to the draws, said last
+    taken = history()
+    assert [a["n"] for a in taken["actions"]] == [1, 2]  # not drawn again at once: the undo holds
+    assert all(t["redo"] for t in taken["undone"]) and len(taken["undone"]) == 4
+    out = subprocess.run(shell, input="redo\n", capture_output=True, text=True, env=dict(os.environ),
+                         timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    back = history()
+    assert [a["n"] for a in back["actions"]] == [1, 2, 3, 4, 5, 6]
+    assert back["undone"] == []  # the same draws, redone: nothing left apart, nothing drawn anew
+    assert "Redone: draw a dragon chit to set aside (10 in the cup) → drawn in secret (#6)." in out.stdout
+
+
 def test_draws_are_made_at_once_and_a_private_menu_leaves_no_trace():
     companion("new", "dragons-den", "--name", "den", "--seed", "4")
     t = Term("shell", cols=100, rows=30)

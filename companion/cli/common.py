@@ -74,5 +74,13 @@ def dump_state(session: Any, viewer: str = "public") -> dict[str, Any]:
     seen = session.spec.view(session.state, viewer)  # the one filter: what the viewer may see
     state = codec.dump(seen.state(session.state))
     state.pop("log", None)
+    if not session.state.seed_shown:  # a sealed seed and its salt stay out until revealed
+        state["meta"] = {**state["meta"], "seed": None, "salt": None}
     data = {"session": session.name, "game": session.meta.game, "events": session.count, "state": state}
     return data | {"withheld": [s.what for s in seen.withheld]}
+
+
+def off_the_edge(env: Any) -> None:
+    """At a terminal, write nothing in its last column (a terminal wraps there, breaking a word)."""
+    if env.stdout_isatty:
+        env.out.width = max(20, env.out.width - 1)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from companion.cli import dice_cmds
 from companion.cli.common import JsonOpt
 from companion.i18n import _, ngettext
 
@@ -340,7 +341,7 @@ def audit(
         rolls.unknown += part.unknown
         rolls.amended += part.amended
     results = run_audit(rolls.faces)
-    scope = "all sessions" if every else names[0]
+    scope = _("all sessions") if every else names[0]
     if json_out:
         env.print_json(
             {
@@ -358,7 +359,8 @@ def audit(
     say = functools.partial(_say, env, width)
     say(_("Dice audit of {scope}: each die type against a fair die (a chi-square test).").format(scope=scope))
     for r in results:
-        head = f"{die_label(r.die)}, {r.source}" + (" (control)" if r.source == "virtual" else "")
+        heads = {"physical": _("{die}, physical"), "virtual": _("{die}, virtual (control)")}
+        head = heads.get(r.source, "{die}, " + r.source).format(die=die_label(r.die))
         env.echo("")
         env.echo(head)
         say(r.verdict, indent="  ")
@@ -414,8 +416,13 @@ def _say(env: Env, width: int, text: str, indent: str = "", sep: str = " ") -> N
 
 audit.__doc__ = AUDIT_HELP
 
-dice = typer.Typer(rich_markup_mode=None, help="Your dice: is each one fair? (companion dice audit)")
+dice = typer.Typer(
+    rich_markup_mode=None,
+    help="Your dice: is each one fair (companion dice audit); sealed dice anyone can check (dice reveal, dice verify).",
+)
 dice.command("audit")(audit)
+dice.command("reveal")(dice_cmds.reveal)
+dice.command("verify")(dice_cmds.verify)
 
 app = typer.Typer(rich_markup_mode=None)
 app.command("export")(export)

@@ -14,7 +14,7 @@ from companion.i18n import N_
 SECTIONS: dict[str, tuple[str, ...]] = {
     N_("Dice"): ("roll", "odds", "tables", "fight"),
     N_("Sessions"): (
-        "new", "play", "next", "sessions", "use", "status", "undo", "redo", "amend", "note", "mode", "log",
+        "new", "play", "next", "sessions", "use", "status", "history", "undo", "redo", "amend", "note", "mode", "log",
         "export", "gamedata",
     ),
     N_("Trackers"): (
@@ -40,15 +40,16 @@ COMMAND_MODULES: dict[str, str] = {
     "sessions": "companion.cli.session_cmds",
     "use": "companion.cli.session_cmds",
     "status": "companion.cli.session_cmds",
-    "undo": "companion.cli.session_cmds",
-    "redo": "companion.cli.session_cmds",
+    "history": "companion.cli.history_cmds",
+    "undo": "companion.cli.history_cmds",
+    "redo": "companion.cli.history_cmds",
     "amend": "companion.cli.amend_cmds",
     "note": "companion.cli.session_cmds",
     "mode": "companion.cli.session_cmds",
     "log": "companion.cli.session_cmds",
     "export": "companion.cli.export_cmds",
     "dice": "companion.cli.export_cmds",
-    "gamedata": "companion.cli.session_cmds",
+    "gamedata": "companion.cli.gamedata_cmds",
     "tally": "companion.cli.tracker_cmds",
     "hp": "companion.cli.tracker_cmds",
     "xp": "companion.cli.tracker_cmds",

@@ -100,11 +100,13 @@ def section(
 
 
 def shape(sections: Sections) -> dict[str, Any]:
-    """``{"path": [1, 213, 1], "visits": {"1": 2, "213": 1}, "current": 1}``."""
+    """``{"path": [1, 213, 1], "visits": {"1": 2, "213": 1}, "current": 1, "branches": [...]}``: each
+    branch a way tried and left, ``{"from": 1, "path": [213], "how": "back"}`` (``undo``: taken back)."""
     return {
         "path": list(sections.path),
         "visits": {str(n): k for n, k in sections.visits().items()},
         "current": sections.current,
+        "branches": [{"from": b.start, "path": list(b.path), "how": b.how} for b in sections.branches],
     }
 
 
@@ -139,6 +141,13 @@ def sections_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     env.echo(_("Now at §{n}; the way back: {trail}").format(
         n=sections.current, trail=" ← ".join(f"§{n}" for n in reversed(sections.trail[:-1])) or _("none")
     ))  # fmt: skip
+    for b in sections.branches:
+        way = " → ".join(f"§{n}" for n in b.path)
+        if b.how == "undo":
+            text = _("Tried from §{start}: {way}, taken back by undo").format(start=b.start, way=way)
+        else:
+            text = _("Tried from §{start}: {way}, went back").format(start=b.start, way=way)
+        env.echo(text)
 
 
 app = typer.Typer(rich_markup_mode=None)

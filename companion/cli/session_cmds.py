@@ -1,6 +1,7 @@
-"""Session commands: new, sessions, use, status, undo, redo, note, mode, log, gamedata.
+"""Session commands: new, sessions, use, status, note, mode, log.
 
-``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds."""
+``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds, ``gamedata`` in
+companion.cli.gamedata_cmds, ``history``, ``undo`` and ``redo`` in companion.cli.history_cmds."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from companion.cli.common import GotStartOpt, JsonOpt, check_name, dump_state
 from companion.cli.complete import game_names, session_names, variant_names
 from companion.cli.sessions_rename import sessions_rename
 from companion.cli.sessions_repair import sessions_repair
-from companion.i18n import _, owned, quote
+from companion.i18n import _, quote
 
 if TYPE_CHECKING:
     from companion.cli.env import Env
@@ -39,6 +40,14 @@ def new(
     ] = None,
     physical: Annotated[
         bool, typer.Option("--physical", help="Default to physical dice: you type what you rolled.")
+    ] = False,
+    sealed: Annotated[
+        bool,
+        typer.Option(
+            "--sealed",
+            help="Seal the virtual dice: companion draws the seed and shows only its SHA-256 commitment until "
+            "companion dice reveal (or the game's end); then anyone can check every roll (companion dice verify).",
+        ),
     ] = False,
     variant: Annotated[
         list[str] | None,
@@ -86,6 +95,14 @@ def new(
     check_name(name, hero)
     game = canonical(game)
     language = choose(game, lang)
+    if sealed and seed is not None:
+        from companion.errors import InputError
+
+        raise InputError(_("--sealed draws its own seed and keeps it hidden: leave out --seed"))
+    if language is not None:  # the session's language from its first line: its mistakes too
+        from companion import i18n
+
+        i18n.activate(language, game)
     from companion.cli import pack_start, pack_use  # packs and rolled scores first: a mistake leaves no session
 
     packs, starting = pack_use.prepare(env, list(tables or []), game, got, physical)
@@ -105,6 +122,7 @@ def new(
         logs_dir=logs_dir(env.logs_dir),
         hero=hero,
         lang=language,
+        sealed=sealed,
     )
     warn_all(env, session)  # e.g. a logs folder that cannot be written
     created, scores = pack_use.attach(env, session, packs, starting) if packs else ([], {})
@@ -115,7 +133,8 @@ def new(
                 "session": session.name,
                 "slug": session.files.slug,
                 "game": game,
-                "seed": session.meta.seed,
+                "seed": None if sealed else session.meta.seed,
+                "sealed": session.meta.sealed,
                 "dice": session.meta.dice,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
@@ -127,15 +146,31 @@ def new(
         return
     from companion.cli.env import styled
 
-    env.print(
-        styled(
-            _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice)."),
-            game=_(session.spec.title),
-            session=session.files.slug,
-            seed=session.meta.seed,
-            dice=_(session.meta.dice),
+    if sealed:
+        from companion.cli.common import off_the_edge
+
+        off_the_edge(env)
+        env.print(
+            styled(
+                _("[bold]{game}[/bold]: session [bold]{session}[/bold] started ({dice} dice, sealed)."),
+                game=_(session.spec.title),
+                session=session.files.slug,
+                dice=_(session.meta.dice),
+            )
         )
-    )
+        env.print(_("Sealed dice (SHA-256):"))
+        env.echo(f"  {session.meta.sealed}")
+        env.print(_("Share that line now; companion dice reveal (or the game's end) shows the seed it seals."))
+    else:
+        env.print(
+            styled(
+                _("[bold]{game}[/bold]: session [bold]{session}[/bold] started (seed {seed}, {dice} dice)."),
+                game=_(session.spec.title),
+                session=session.files.slug,
+                seed=session.meta.seed,
+                dice=_(session.meta.dice),
+            )
+        )
     env.print(_("Log: {path}").format(path=session.meta.log_path))
     for p in packs:
         names = ", ".join(f"DR {t}" for t in p.tables) + "".join(f", check {c}" for c in p.checks)
@@ -215,13 +250,26 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         table.add_row(
             "*" if r["current"] else "",
             r["session"],
-            r["game"],
+            game_title(r["game"]),
             str(r["events"]),
             _(r["dice"]),
             r["updated"] or "",
             _(r["finished"]) if r["finished"] else _("in play"),
         )
     env.print(table)
+
+
+def game_title(game: str) -> str:
+    """A game as a list names it: its id (as typed) in English; in another language its title in that
+    language when the game speaks it (Тёмная Башня), else its id."""
+    from companion import i18n
+
+    lang = i18n.language()
+    if lang == i18n.SOURCE or lang not in i18n.languages(game):
+        return game
+    from companion.games import load
+
+    return i18n.translator(lang, game).gettext(load(game).title)
 
 
 @sessions_app.command("rm")
@@ -304,9 +352,14 @@ def use(
     st = store(env)
     files = st.open(name)
     st.set_current(files.slug)
+    from companion import i18n
     from companion.cli.env import styled
+    from companion.cli.kit import active_language
     from companion.i18n import _
 
+    found = active_language(env)  # said in the language of the session it switches to
+    if found is not None:
+        i18n.activate(found[0] or i18n.choose(found[1]), found[1])
     env.print(styled(_("Current session: [bold]{name}[/bold]"), name=files.slug))
 
 
@@ -319,7 +372,8 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         if json_out:
             data = dump_state(session)
             data["meta"] = session.summary() | {
-                "seed": session.meta.seed,
+                "seed": session.meta.seed if session.state.seed_shown else None,
+                "sealed": session.meta.sealed,
                 "variants": session.meta.variants,
                 "log": session.meta.log_path,
                 "name": session.meta.name,
@@ -329,105 +383,6 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         from companion.shell.panels import status_panel
 
         env.print(status_panel(session))
-
-
-def describe_event(event: dict[str, Any]) -> str:  # as undo and redo say it, and the page's undo button
-    from companion.i18n import _, language
-
-    t = event.get("t")
-    if t == "roll":
-        return _("roll {dice}").format(dice=event.get("expr"))
-    if t == "note":
-        return _("note")
-    if t == "table":  # a table pack's roll (docs/tables.md), with every table it led to
-        return f"DR {event['table']}" if event.get("table") else f"check {event.get('check')}"
-    if t == "table_reset":  # companion tables reset NAME: a unique table's drawn rows put back
-        return "tables reset " + ", ".join(k.rpartition("/")[2] for k in event.get("tables", ()))
-    words = _tracker_words(event)
-    if words:
-        return words
-    if language() != "en":  # the event's own words are English data: say what kind of step it was
-        from companion.games import COMMAND_GROUPS
-
-        if t in COMMAND_GROUPS and event.get("op"):  # a game's own command, as typed: dark trade
-            return f"{t} {event['op']}"
-        return _("an answer") if t == "answer" else _("a step")
-    if t == "answer":
-        from companion.cli.answer_words import answer_words
-
-        return answer_words(event)
-    return f"{t} {event.get('name') or event.get('op') or ''}".strip()
-
-
-def _tracker_words(event: dict[str, Any]) -> str | None:
-    """A tracker change in the words the player typed it: ``HP −1``, ``2 hits on Orc``, ``rope +1``."""
-    from companion.i18n import _, ngettext
-
-    t = event.get("t")
-    name = str(event.get("name", ""))
-
-    def signed(n: Any) -> str:
-        return f"{int(n):+d}".replace("-", "−")
-
-    if t == "counter":
-        label = event.get("label") or (name.upper() if len(name) <= 3 else name.capitalize())
-        parts = []
-        if "max" in event:
-            parts.append(_("max {n}").format(n=event["max"]))
-        if event.get("op") == "set":
-            parts.append(f"={event['value']}")
-        elif event.get("op") == "add":
-            parts.append(signed(event["value"]))
-        return f"{label} " + ", ".join(parts) if parts else None
-    if t in ("xp", "item"):
-        return f"XP {signed(event.get('n', 0))}" if t == "xp" else f"{name} {signed(event.get('delta', 0))}"
-    if t == "tally":
-        n = int(event.get("n", 1))
-        words = {
-            "hit": ngettext("{n} hit on {name}", "{n} hits on {name}", n),
-            "heal": ngettext("{n} hit taken off {name}", "{n} hits taken off {name}", n),
-            "add": _("a tally for {name}"),
-            "remove": _("{name}'s tally removed"),
-        }.get(str(event.get("op")))
-        return owned(words.format(n=n, name=name), name) if words else None
-    return None
-
-
-def undo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """Take back the last action (it can be redone until a new action is recorded)."""
-    env: Env = ctx.obj
-    from companion.cli.kit import opened
-
-    with opened(env) as session:
-        event = session.undo()
-        if json_out:
-            env.print_json({"undone": event, "events": session.count})
-            return
-        from companion.cli.env import styled
-        from companion.i18n import _
-
-        env.print(
-            styled(
-                _("Undone: {what} (#{n}). [dim]companion redo[/dim] brings it back."),
-                what=describe_event(event),
-                n=event["id"],
-            )
-        )
-
-
-def redo(ctx: typer.Context, json_out: JsonOpt = False) -> None:
-    """Record again the last action taken back by undo."""
-    env: Env = ctx.obj
-    from companion.cli.kit import opened
-
-    with opened(env) as session:
-        event = session.redo()
-        if json_out:
-            env.print_json({"redone": event, "events": session.count})
-            return
-        from companion.i18n import _
-
-        env.print(_("Redone: {what} (#{n}).").format(what=describe_event(event), n=session.count))
 
 
 def note(
@@ -508,72 +463,14 @@ def log(
     env.print(Markdown(body))
 
 
-def gamedata(
-    ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="The game whose data to show or change.", show_default=False)],
-    assignments: Annotated[
-        list[str] | None,
-        typer.Argument(help="KEY=VALUE pairs to set (a number, true/false, or text).", show_default=False),
-    ] = None,
-    unset: Annotated[
-        list[str] | None, typer.Option("--unset", help="Remove a key (repeat for several).", show_default=False)
-    ] = None,
-    json_out: JsonOpt = False,
-) -> None:
-    """Show or edit the numbers you entered from your own book or cards (kept for every new session)."""
-    env: Env = ctx.obj
-    import json
-
-    from companion.errors import InputError
-    from companion.games import canonical
-    from companion.i18n import _
-    from companion.session import catalogue
-    from companion.store.paths import data_dir
-
-    game = canonical(game)
-    folder = data_dir(env.data_dir)
-    values = catalogue.load(folder, game)
-    changed = False
-    for item in assignments or []:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise InputError(_("{item} is not KEY=VALUE (e.g. paladin.hit=4)").format(item=quote(item)))
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        values[key.strip()] = value
-        changed = True
-    for key in unset or []:
-        if values.pop(key, None) is not None:
-            changed = True
-    if changed:
-        catalogue.save(folder, game, values)
-    if json_out:
-        env.print_json({"game": game, "values": values, "file": str(catalogue.path(folder, game))})
-        return
-    if not values:
-        env.print(
-            _("No game data for {game} yet; companion asks for it the first time it is needed.").format(game=game)
-        )
-        return
-    for key in sorted(values):
-        value = values[key]
-        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
-        env.print(f"{key} = {shown}")
-
-
 app = typer.Typer(rich_markup_mode=None)
 for _fn, _name in (
     (new, "new"),
     (use, "use"),
     (status, "status"),
-    (undo, "undo"),
-    (redo, "redo"),
     (note, "note"),
     (mode, "mode"),
     (log, "log"),
-    (gamedata, "gamedata"),
 ):
     app.command(_name)(_fn)
 app.add_typer(sessions_app, name="sessions")

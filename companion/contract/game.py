@@ -31,7 +31,9 @@ The members, by what they are for:
 - **moments and odds**: ``moments`` (the exports' probe), ``odds`` (its ``companion odds fight`` entry);
 - **the table's people and secrets**: ``seats`` (who sits at the table, each with its own page),
   ``turn`` (whose step a request is: the figure or player that answers it, or anyone), ``secrets``
-  (:mod:`companion.contract.secrets`), ``draws`` (which rolls are draws from a cup or a deck, not dice).
+  (:mod:`companion.contract.secrets`), ``draws`` (which rolls are draws from a cup or a deck, not dice);
+- **words**: ``words``, what each of the game's own actions did in the player's words
+  (:class:`companion.contract.words.Words`: what undo, redo, history and the page say).
 
 This module sits below the session layer: a game's state is ``Any`` here (it is
 :class:`companion.session.state.State`, which imports this module, not the reverse).
@@ -45,6 +47,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from companion.contract.secrets import ANYONE, PUBLIC, Seat, Secret, View, held_by, view_for
+from companion.contract.words import NONE, Words
 
 if TYPE_CHECKING:  # below the session layer: the engine's requests are plain data, imported for types only
     from companion.engine.requests import Request
@@ -176,6 +179,7 @@ _KINDS: dict[str, tuple[str, bool]] = {
     "turn": ("call", False),
     "secrets": ("secrets", True),
     "draws": ("draws", True),
+    "words": ("words", True),
 }
 
 
@@ -272,6 +276,12 @@ class Game:
     secrets: tuple[Secret, ...] | NotApplicable
     #: Which rolls are draws from a cup or a deck, not dice.
     draws: Draws | NotApplicable
+    # ---- words -------------------------------------------------------------------------------
+    #: What each of the game's own one-shot actions did, in the player's words (catalogue messages
+    #: with named placeholders), and any guided step it words otherwise than by the step's question:
+    #: undo, redo, history and the page say it (companion/session/labels.py). Not applicable: the game
+    #: records no action of its own (every one is a shared one: a roll, a note, a tracker...).
+    words: Words | NotApplicable
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -428,6 +438,10 @@ class Game:
         """Whether a roll ``payload`` of ``event`` is a draw from a cup or a deck (not a die)."""
         return self.draws.is_draw(event, payload) if isinstance(self.draws, Draws) else False
 
+    def words_of(self) -> Words:
+        """The game's words for its own actions (none where it has no action of its own)."""
+        return self.words if isinstance(self.words, Words) else NONE
+
     def probe(self) -> Any:
         """A fresh probe of the game's fights for one replay (companion/export/moments.py), or None."""
         if not self.provides("moments"):
@@ -455,6 +469,8 @@ def _fits(kind: str, value: Any) -> bool:
         return isinstance(value, tuple) and bool(value) and all(isinstance(v, Secret) for v in value)
     if kind == "draws":
         return isinstance(value, Draws)
+    if kind == "words":
+        return isinstance(value, Words)
     return False
 
 

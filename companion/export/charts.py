@@ -158,13 +158,17 @@ def _timeline(
 def health_chart(replay: Replay, narrow: bool = False) -> str | None:
     """HP, each hero's hits left, each figure's health, over the session's actions."""
     series: dict[str, list[int | None]] = {}
+    hp_or_hits = False
     for kind in ("hp", "hits", "health"):
-        series.update(replay.series(kind))
-    series = {n: v for n, v in series.items() if any(x is not None for x in v)}
+        found = {n: v for n, v in replay.series(kind).items() if any(x is not None for x in v)}
+        hp_or_hits = hp_or_hits or (kind in ("hp", "hits") and bool(found))
+        series.update(found)
     if not series:
         return None
     top = max([x for v in series.values() for x in v if x is not None] + list(replay.maxima.values()) + [1])
-    return _timeline(_("HP and hits left over the session"), replay, series, top, "health", narrow)
+    # a game that counts only its figures' health (the Dark Tower) is not told of HP or hits it never has
+    title = _("HP and hits left over the session") if hp_or_hits else _("Health over the session")
+    return _timeline(title, replay, series, top, "health", narrow)
 
 
 def _ticks(top: float) -> list[int]:

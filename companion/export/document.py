@@ -21,11 +21,12 @@ FORMAT = "companion-session/1"
 def document(source: Source) -> dict[str, Any]:
     meta, state = source.meta, source.state
     folded = codec.dump(state)
-    folded.pop("meta", None)  # the same as "session" below
+    folded.pop("meta", None)  # the same as "session" below (a sealed seed and its salt withheld)
     log = folded.get("log")
     if isinstance(log, dict):  # keep the entries; the key index and flags are the store's business
         folded["log"] = {"entries": log.get("entries", [])}
     rolls = collect(source.events)
+    shown = state.seed_shown
     return {
         "format": FORMAT,
         "companion": __version__,
@@ -34,7 +35,10 @@ def document(source: Source) -> dict[str, Any]:
             "slug": meta.slug,
             "game": meta.game,
             "title": source.title,
-            "seed": meta.seed,
+            "seed": meta.seed if shown else None,
+            "sealed": {"commitment": meta.sealed, "salt": meta.salt if shown else None, "revealed": state.revealed}
+            if meta.sealed
+            else None,
             "dice": state.dice,
             "variants": list(meta.variants),
             "started": meta.created,
@@ -45,6 +49,7 @@ def document(source: Source) -> dict[str, Any]:
         #: What the rules still hide (withheld below until the game reveals it).
         "withheld": [s.what for s in source.view.withheld],
         "events": source.events,
+        "undone": source.undone,
         "state": folded,
         "dice_audit": [a.to_json() for a in audit(rolls.faces)],
     }

@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from companion import __version__, i18n
+from companion.dice import seal
 from companion.export import charts, when
 from companion.export.audit import DieAudit, audit, die_label, needed
 from companion.export.moments import At, Fight, Moments, moments, outcome
@@ -102,9 +103,9 @@ _MARKDOWN = re.compile(r"\\(.)|`|\*\*")
 
 def _roll_text(r: dict[str, Any]) -> str:
     """A roll as the log says it, in the log's language, without its markdown: ``DC +1 STR → [4] ...``."""
-    from companion.log.markdown import roll_text
+    from companion.log.markdown import roll_body
 
-    return _MARKDOWN.sub(lambda m: m.group(1) or "", roll_text(r))[3:]
+    return _MARKDOWN.sub(lambda m: m.group(1) or "", roll_body(r))
 
 
 def _both(draw: Any, *args: Any) -> dict[str, Markup] | None:
@@ -190,7 +191,9 @@ def context(source: Source, replay: Replay, zone: tzinfo | None = None) -> dict[
         "result": outcome(state.finished),
         "date": when.date(state.updated or source.meta.created, zone),
         "played": when.span(source.meta.created, state.updated or source.meta.created, zone),
-        "seed": source.meta.seed,
+        "seed": source.meta.seed if state.seed_shown else seal.short(source.meta.sealed or ""),
+        "sealed": source.meta.sealed,
+        "seed_shown": state.seed_shown,
         "dice_mode_word": i18n._(state.dice),
         "variants": source.meta.variants,
         "actions": len(source.events),
@@ -211,6 +214,7 @@ def context(source: Source, replay: Replay, zone: tzinfo | None = None) -> dict[
         "log": markdown_html(source.markdown),
         "sections": sections(state),
         "sections_read": len(state.trackers.sections.visits()),
+        "branches": branches(state),
         "version": __version__,
     }
 
@@ -219,6 +223,18 @@ def sections(state: Any) -> list[str]:
     """A gamebook's sections as the decision log keeps them, one line a visit (``§213 — took the left
     stair``, ``§1 — back 1, from §213``), in the order they were read."""
     return [e["t"] for e in state.log.entries if e["k"] == "line" and str(e.get("key", "")).startswith("section-")]
+
+
+def branches(state: Any) -> list[str]:
+    """The ways tried and left, one line each (``from §1: §52 → §7, went back``)."""
+    out = []
+    for b in state.trackers.sections.branches:
+        way = " → ".join(f"§{n}" for n in b.path)
+        if b.how == "undo":
+            out.append(i18n._("from §{start}: {way}, taken back by undo").format(start=b.start, way=way))
+        else:
+            out.append(i18n._("from §{start}: {way}, went back").format(start=b.start, way=way))
+    return out
 
 
 def page(source: Source, replay: Replay, zone: tzinfo | None = None) -> str:

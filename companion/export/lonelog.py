@@ -30,6 +30,7 @@ from companion.engine.requests import Choice, Number, Text
 from companion.export import sheet as tags
 from companion.export.replay import Replay, Step
 from companion.export.source import Source
+from companion.i18n import N_
 from companion.log.model import Entry
 
 #: How a lonelog line may start (besides a header, a blank line and the player's own notes).
@@ -42,7 +43,12 @@ def _one_line(text: str) -> str:
 
 
 def _source(r: dict, seed: int | None) -> str:
-    return f"virtual, seed {seed}" if r["source"] == "virtual" and seed is not None else r["source"]
+    """``physical``, ``virtual, seed 17``: in the session's language (``настоящие``, ``виртуальные, зерно 17``)."""
+    from companion.i18n import _, pgettext
+
+    if r["source"] == "virtual" and seed is not None:
+        return pgettext("lonelog", "virtual, seed {seed}").format(seed=seed)
+    return _(r["source"])
 
 
 def table_line(r: dict, seed: int | None = None) -> str:
@@ -61,9 +67,12 @@ def roll_line(r: dict, seed: int | None = None) -> str:
     if str(r["expr"]).startswith("DR ") and len(str(r["expr"]).split()) > 1 and not r.get("target"):
         return table_line(r, seed)
     head = f"{_one_line(r['why'])}: " if r.get("why") else ""
-    dice = r["dice"] if r["dice"] != "(total only)" else "total only"
+    from companion.i18n import _, pgettext
+
+    dice = r["dice"] if r["dice"] != "(total only)" else _("total only")
     if r.get("amended_from"):
-        dice += f" (amended from {r['amended_from']}" + (f": {_one_line(r['reason'])}" if r.get("reason") else "") + ")"
+        reason = f": {_one_line(r['reason'])}" if r.get("reason") else ""
+        dice += pgettext("lonelog", " (amended from {dice}{reason})").format(dice=r["amended_from"], reason=reason)
     parts = [r["expr"]]
     if r.get("mods"):
         parts.append(r["mods"])
@@ -73,7 +82,7 @@ def roll_line(r: dict, seed: int | None = None) -> str:
     if (several or (r.get("mods") and not r.get("target"))) and not str(r["outcome"]).startswith(f"{r['total']},"):
         text += f" = {r['total']}"
     if r.get("target"):
-        text += f" vs {r['target']}"
+        text += pgettext("lonelog", " vs {target}").format(target=r["target"])
     outcome = r["outcome"] if r["outcome"] else str(r["total"])
     text += f" -> {_one_line(outcome)}"
     if r.get("natural"):
@@ -120,43 +129,68 @@ def _entry(e: Entry, seed: int | None = None) -> list[str]:
     if not text:
         return []
     if text.startswith(_meta_prefixes()):
-        return [f"(note: {text})"]
+        from companion.i18n import pgettext
+
+        return [pgettext("lonelog", "(note: {text})").format(text=text)]
     return [f"=> {text}"]
 
 
+#: The header's keys (Lonelog's campaign header): as they are in English, in the session's language else.
+HEADER_KEYS = (
+    N_("title"), N_("ruleset"), N_("genre"), N_("pcs"), N_("start_date"), N_("last_update"), N_("seed"),
+    N_("variants"), N_("tools"),
+)  # fmt: skip
+
+
 def _header(source: Source, scenes: int) -> list[str]:
+    from companion.i18n import _, pgettext
+
     meta, state = source.meta, source.state
-    fields = {
-        "title": f"{source.title}: {meta.name}",
-        "ruleset": source.title,
-        "genre": "dungeon crawl",
-        "pcs": source.hero or "",
-        "start_date": (meta.created or "")[:10],
-        "last_update": source.date,
-        "seed": meta.seed,
-        "variants": ", ".join(meta.variants),
-        "tools": "companion",
-    }
+    title = _(source.title)
+    values = (
+        f"{title}: {meta.name}",
+        title,
+        pgettext("lonelog", "dungeon crawl"),
+        source.hero or "",
+        (meta.created or "")[:10],
+        source.date,
+        meta.seed if state.seed_shown else _("sealed, SHA-256 {hash}").format(hash=meta.sealed),
+        ", ".join(meta.variants),
+        "companion",
+    )
+    fields = {_(key): value for key, value in zip(HEADER_KEYS, values, strict=True)}
     lines = ["---", *(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()), "---", ""]
-    lines += [f"# {_one_line(source.title)}: {_one_line(meta.name)}", ""]
-    result = state.finished or "in play"
-    scene_text = f" | Scenes: S1-S{scenes}" if scenes else ""
-    lines += ["## Session 1", f"*Date: {source.date}{scene_text} | Result: {_one_line(result)}*"]
+    lines += [f"# {_one_line(title)}: {_one_line(meta.name)}", ""]
+    result = _(state.finished) if state.finished else _("in play")
+    scene_text = pgettext("lonelog", " | Scenes: S1-S{n}").format(n=scenes) if scenes else ""
+    lines += [
+        pgettext("lonelog", "## Session 1"),
+        pgettext("lonelog", "*Date: {date}{scenes} | Result: {result}*").format(
+            date=source.date, scenes=scene_text, result=_one_line(result)
+        ),
+    ]
     return lines
 
 
 def _tags(source: Source) -> list[str]:
     """The monsters (and heroes by their hits) as Lonelog tags, the way the sheet keeps them."""
     from companion.export.replay import figures
+    from companion.i18n import pgettext
 
     t = source.state.trackers
     out = []
     for tally in t.tallies.values():
-        state = "slain" if tally.slain else f"{tally.left} of {tally.max_hits} hits left"
+        state = (
+            pgettext("lonelog", "slain")
+            if tally.slain
+            else pgettext("lonelog", "{left} of {most} hits left").format(left=tally.left, most=tally.max_hits)
+        )
         out.append(f"[{'N' if tally.monster else 'PC'}:{tags.one_line(tally.name)}|{state}]")
     for name, health, most, level in figures(source.state.game):
-        shown = f"health {health}/{most}" if most is not None else f"health {health}"
-        out.append(f"[N:{tags.one_line(name)}|{shown}" + (f"|level {level}" if level is not None else "") + "]")
+        shown = pgettext("lonelog", "health {health}").format(health=f"{health}/{most}" if most is not None else health)
+        if level is not None:
+            shown += "|" + pgettext("lonelog", "level {n}").format(n=level)
+        out.append(f"[N:{tags.one_line(name)}|{shown}]")
     return out
 
 
@@ -164,7 +198,7 @@ class _Writer:
     """The body as it is written: scenes, each a list of notation lines (fenced when written out)."""
 
     def __init__(self, source: Source, replay: Replay) -> None:
-        self.seed = source.meta.seed
+        self.seed = source.meta.seed if source.state.seed_shown else None
         self.hero = source.state.hero or source.meta.hero or source.hero or "Hero"
         #: (scene heading or None before the first one, its lines).
         self.scenes: list[tuple[str | None, list[str]]] = [(None, [])]

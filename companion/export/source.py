@@ -37,6 +37,9 @@ class Source:
     view: View = field(default=OPEN)
     #: The events as recorded: only the replay folds them (and filters what it reads of each step).
     played: list[dict[str, Any]] = field(default_factory=list)
+    #: What undo took back, kept for the record (companion.store.undone): one record per undo, its
+    #: events as the public may see them.
+    undone: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def of(cls, session: Session) -> Source:
@@ -54,6 +57,7 @@ class Source:
             markdown=session.log_text(),
             view=view,
             played=events,
+            undone=[{**r, "events": view.events(r["events"])} for r in session.files.undone.read()],
         )
 
     @property

@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from companion.controls import visible
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, _, ngettext, pgettext
 from companion.log.model import Entry
 
 if TYPE_CHECKING:
@@ -62,6 +62,7 @@ LABELS = {
     "title": N_("title"),
     "session": N_("session"),
     "seed": N_("seed"),
+    "sealed": N_("sealed dice (SHA-256)"),
     "dice": N_("dice"),
     "variants": N_("variants"),
     "started": N_("started"),
@@ -77,7 +78,8 @@ def front_matter(state: State, title: str, hero: str | None) -> str:
         "game": meta.game,
         "title": title,
         "session": meta.name,
-        "seed": meta.seed,
+        "seed": meta.seed if state.seed_shown else None,
+        **({"sealed": meta.sealed} if meta.sealed else {}),
         "dice": _(state.dice),
         "variants": list(meta.variants),
         "started": meta.created,
@@ -90,7 +92,12 @@ def front_matter(state: State, title: str, hero: str | None) -> str:
 
 
 def roll_text(r: dict[str, Any]) -> str:
-    """``d: `DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — why``."""
+    """A roll's line in the log: ``d: `2d6` → `[3] [4]` = 7 · virtual``; in Russian ``🎲 `2d6` → ...``."""
+    return pgettext("log", "d: ") + roll_body(r)
+
+
+def roll_body(r: dict[str, Any]) -> str:
+    """```DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — why``: a roll's line without its mark."""
     dice_shown = r["dice"]
     mods = r.get("mods", "")
     parts = [f"`{r['expr']}`"]
@@ -119,7 +126,7 @@ def roll_text(r: dict[str, Any]) -> str:
     text += f" · {_(r['source'])}"
     if r.get("why"):
         text += f" — {escape(r['why'])}"
-    return "d: " + text
+    return text
 
 
 def entry_text(entry: Entry) -> str:

@@ -18,6 +18,8 @@ Every door (:mod:`companion.serve.seats`) has the same routes under its own path
 ``POST item``      ``item``: ``companion item NAME +1``
 ``POST note``      ``note``: ``companion note TEXT``
 ``POST undo``      ``companion undo``
+``POST back``      ``to``: a timeline entry's "back to here", run as ``companion undo --to N --yes``
+``POST redo``      ``companion redo``
 =================  ============================================================================
 
 A POST carries ``v``, the version of the table the page showed: an answer or an undo made on a page
@@ -82,6 +84,8 @@ def make_app(table: Table, address: Address) -> Any:
         ("item", site.item, "POST"),
         ("note", site.note, "POST"),
         ("undo", site.undo, "POST"),
+        ("back", site.back, "POST"),
+        ("redo", site.redo, "POST"),
     ]
     routes = [Route(f"/{path}", handler, methods=[method]) for path, handler, method in pages]
     routes += [Route(f"/s/{{slug}}/{path}", handler, methods=[method]) for path, handler, method in pages]
@@ -343,3 +347,29 @@ class _Site:
         if self._stale(form):
             return self._stale_reply(request, door)
         return self._done(request, door, self._run(["undo"], door))
+
+    async def back(self, request: Request) -> Response:
+        """A timeline entry's "back to here": every action after it taken back at once. Shared as undo
+        is (any door may); the entry must be on this door's own timeline, and a page that was behind
+        (it showed the table before its step last moved on) is refused, as an undo is."""
+        got = await self._form(request)
+        if isinstance(got, Response):
+            return got
+        door, form = got
+        to = form.get("to", [""])[0].strip()
+        shown = self.table.page(door).view.timeline
+        if not to.isdigit() or not any(s.n == int(to) and s.back for s in shown):
+            return self._done(request, door, None, _("that action is no longer on the timeline"), status=409)
+        if self._stale(form):
+            return self._stale_reply(request, door)
+        return self._done(request, door, self._run(["undo", "--to", to, "--yes"], door))
+
+    async def redo(self, request: Request) -> Response:
+        """Redo: shared as undo is."""
+        got = await self._form(request)
+        if isinstance(got, Response):
+            return got
+        door, form = got
+        if self._stale(form):
+            return self._stale_reply(request, door)
+        return self._done(request, door, self._run(["redo"], door))

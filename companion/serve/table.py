@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.contract.secrets import ANYONE
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.serve.seats import Door, Doors
 from companion.shell.repl import Shell
 
@@ -180,15 +180,16 @@ class Table(Shell):
 
     def command(self, words: list[str], *, by: Door | None = None) -> Result:
         """Run ``companion WORDS`` on the held session, as typed (tapped at door ``by``); then every
-        door's page is made again. An undo leaves a notice on every page: what it undid, and where."""
-        said = {slug: page.view.undo for slug, page in self.pages.items()} if words[:1] == ["undo"] else {}
+        door's page is made again. An undo, a timeline's "back to here" and a redo leave a notice on
+        every page: what they took back or brought back, in that page's own words, and where."""
+        said = {slug: before(page.view, words) for slug, page in self.pages.items()}
         code = self.invoke(words)
         out, err = self._captured or (io.StringIO(), io.StringIO())
         self._captured = None
         self.undone = {}
-        if said and code == 0:
+        if code == 0 and words[:1] in (["undo"], ["redo"]):
             who = self.said_by(by)
-            self.undone = {slug: undid(who, what) for slug, what in said.items()}
+            self.undone = {slug: notice(who, words, what) for slug, what in said.items()}
         self.refresh(moved=code == 0 and words[:1] != ["note"])
         return Result(code, out.getvalue(), err.getvalue())
 
@@ -250,6 +251,36 @@ class Table(Shell):
 def undid(who: str, what: str) -> str:
     """An undo's notice: "the heroes undid: note"."""
     return _("{who} undid: {what}").format(who=who, what=what) if what else _("{who} undid a step").format(who=who)
+
+
+def before(view: View, words: list[str]) -> tuple[str, ...]:
+    """What a door's page said a command would take back or bring back, in its words (through its own
+    filter), before it runs: undo's button, the timeline's entries after ``undo --to N``, redo's button."""
+    if words == ["undo"]:
+        return (view.undo,)
+    if words[:2] == ["undo", "--to"] and len(words) > 2 and words[2].isdigit():
+        return tuple(s.words for s in view.timeline if s.n > int(words[2]))
+    if words == ["redo"]:
+        return (view.redo,)
+    return ()
+
+
+def notice(who: str, words: list[str], what: tuple[str, ...]) -> str:
+    """The notice a change of the timeline leaves on every page: "the heroes undid: note", "the host's
+    page went back to #4: 3 actions taken back (#5 ... #7)", "the dragon player redid: note"."""
+    if words == ["redo"]:
+        return (
+            _("{who} redid: {what}").format(who=who, what=what[0])
+            if what and what[0]
+            else _("{who} redid a step").format(who=who)
+        )
+    if words[:2] == ["undo", "--to"] and len(what) > 1:
+        return ngettext(
+            "{who} went back to #{n}: {count} action taken back ({first} … {last})",
+            "{who} went back to #{n}: {count} actions taken back ({first} … {last})",
+            len(what),
+        ).format(who=who, n=words[2], count=len(what), first=what[0], last=what[-1])
+    return undid(who, what[0] if what else "")
 
 
 def waiting_line(seat: Seat, pending: Pending | None) -> str:

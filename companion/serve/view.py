@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 #: How many of the log's last entries the page shows.
 LOG_LINES = 8
+#: How many of the last actions the page's timeline shows (``companion history`` shows them all).
+HISTORY = 12
 #: A die with more faces than this is answered by typing its face, not by a button per face.
 MOST_FACES = 20
 
@@ -57,6 +59,27 @@ class Face:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One action on the page's timeline: its number, its words, and how many actions "back to here"
+    takes back (0 for the last)."""
+
+    n: int
+    words: str
+    back: int = 0
+
+    @property
+    def back_words(self) -> str:
+        """The words of its "back to here" button."""
+        from companion.i18n import ngettext
+
+        return ngettext(
+            "Back to here: take back the {n} action after it",
+            "Back to here: take back the {n} actions after it",
+            self.back,
+        ).format(n=self.back)
+
+
+@dataclass(frozen=True)
 class View:
     version: int
     session: str
@@ -73,6 +96,13 @@ class View:
     log: tuple[str, ...] = ()
     #: What undo takes back, in the words ``companion undo`` says it ("" when there is nothing).
     undo: str = ""
+    #: The last actions, oldest first, each with what "back to here" would take back.
+    timeline: tuple[Step, ...] = ()
+    #: How many earlier actions the timeline leaves out.
+    earlier: int = 0
+    #: What redo brings back next, in words ("" when nothing), and how many actions redo can bring back.
+    redo: str = ""
+    redo_count: int = 0
     finished: str = ""
     error: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -137,6 +167,7 @@ def of_session(
         waiting=side.waiting if not side.answers else "",
         notice=seen.text(side.undone),
         held=session.spec.held(state, side.viewer),
+        **timeline(session, seen),
     )
 
 
@@ -183,6 +214,35 @@ def plain(markdown: str) -> str:
     return "".join(out)
 
 
+def timeline(session: Session, seen: SecretsView = OPEN) -> dict[str, Any]:
+    """The page's timeline: the last actions in words (kept by the session between taps, so each tap
+    says only its own), and what redo would bring back; every word as the public may see it
+    (:func:`companion.session.timeline.said`) and then as ``seen`` (the page's seat) may: a secret draw
+    is named on no page whose seat may not see it."""
+    from companion.session.labels import label
+    from companion.session.timeline import said
+
+    if session.said is None:
+        session.said = {}
+    count = session.count
+    first = max(1, count - HISTORY + 1)
+    steps = tuple(Step(a.id, seen.text(a.label.line()), count - a.id) for a in said(session, first, count))
+    if steps and steps[0].n == 1 and _catalogue(session):
+        steps = steps[1:]  # the copy of the player's catalogue a session starts with is no action
+    redo, redo_count = "", len(session.redo_entries)
+    if redo_count:
+        nxt = session.redo_stack[-1]
+        request = session.waiting().pending if nxt.get("t") == "answer" else None
+        public = session.spec.view(session.state)
+        redo = seen.text(label(session.spec, nxt, session.state, request).seen(public).line())
+    return {"timeline": steps, "earlier": first - 1, "redo": redo, "redo_count": redo_count}
+
+
+def _catalogue(session: Session) -> bool:
+    first = session.files.events.event(1)
+    return first.get("t") == "gamedata" and first.get("source") == "catalogue"
+
+
 def last_event(session: Session) -> dict[str, Any] | None:
     """The event ``companion undo`` would take back now (None: nothing can be undone)."""
     if session.count == 0:
@@ -202,6 +262,6 @@ def undo_words(session: Session, seen: SecretsView = OPEN) -> str:
     last = last_event(session)
     if last is None:
         return ""
-    from companion.cli.session_cmds import describe_event
+    from companion.session.timeline import said
 
-    return describe_event(seen.events([last])[0])
+    return seen.text(said(session, last["id"], last["id"])[0].label.line())

@@ -22,6 +22,7 @@ from companion.errors import CompanionError, InputError
 from companion.i18n import N_, _, ngettext, quote
 from companion.log.corrections import corrected
 from companion.log.rolls import roll_line
+from companion.session.labels import keep
 from companion.session.state import State
 from companion.session.trackers import Room, Tally
 
@@ -39,7 +40,7 @@ GAME_DATA_ENTERED = N_("Game data (entered): {values}.")
 #: Event types whose arrival changes the meaning of earlier events: the session rebuilds after them.
 REBUILD_AFTER = {"amend"}
 #: Event types that never change what a waiting engine would ask (see ``Game.refresh``).
-NO_REFRESH = {"answer", "roll", "note", "mode", "amend", "section"}
+NO_REFRESH = {"answer", "roll", "note", "mode", "amend", "section", "reveal"}
 
 
 def roll_from(expr: Expr, payload: dict[str, Any], mod: int = 0, parts: tuple = (), source: str | None = None) -> Roll:
@@ -88,6 +89,9 @@ class Fold:
         #: True while a new action is folded (Session.record): a refusal that a rule made later must
         #: not stop an old save from folding its events again (they were accepted when recorded).
         self.live = False
+        #: Where each event folded is said in words, by id (companion.session.labels), when someone
+        #: keeps them (the shell, the page, history): ``{id: (fingerprint, language, Label)}``.
+        self.said: dict[int, tuple[str, str, Any]] | None = None
         self._reducers: dict[str, Callable[[Fold, dict[str, Any]], None]] = {
             "roll": Fold._roll,
             "answer": Fold._answer,
@@ -108,12 +112,19 @@ class Fold:
             "table_reset": Fold._table_reset,
             "fight": Fold._fight,
             "section": Fold._section,
+            "reveal": Fold._reveal,
         }
 
     # ---- dispatch --------------------------------------------------------------------------
     def apply(self, event: dict[str, Any]) -> None:
         kind = event.get("t")
         self.state.log.mark = len(self.state.log.entries)
+        if kind != "answer":  # said with the table as it stands before it
+            keep(self.said, self.spec, event, self.state, None)
+        if event.get("tried"):  # the first action after an undo that took sections back: a branch left
+            from companion.session.sections import fold_tried
+
+            fold_tried(self.state, event)
         reducer = self._reducers.get(kind)  # type: ignore[arg-type]
         if kind in self.spec.reducers:  # a game may give a tracker its own reading (e.g. XP)
             self.spec.reducers[kind](self.state, self._game_roll(event))  # type: ignore[index]
@@ -230,6 +241,7 @@ class Fold:
                     n=event.get("id"), key=repr(event.get("key")), asked=repr(request.key)
                 )
             )
+        keep(self.said, self.spec, event, self.state, request)  # with the step it answers
         payload = event["v"]
         original = None
         if isinstance(request, RollRequest):
@@ -362,6 +374,13 @@ class Fold:
         from companion.session.sections import fold_section
 
         fold_section(self.state, event)
+
+    def _reveal(self, event: dict[str, Any]) -> None:
+        """A sealed session's seed shown (``companion dice reveal``, or the game's end)."""
+        from companion.session.reveal import fold_reveal
+
+        if not fold_reveal(self.state, event):
+            raise ReplayError(_("event {n} reveals a seed this session was not sealed with").format(n=event.get("id")))
 
     def _note(self, event: dict[str, Any]) -> None:
         self.state.log.note(event["text"], event=event.get("id"))

@@ -60,6 +60,9 @@ class Folded:
         self._trial: Any = None
         #: The seeded stream's state after some number of draws (see ``Session.dice``).
         self._stream: tuple[Any, int] | None = None
+        #: Each event folded in words (companion.session.labels), by id, when a front end that stays
+        #: open keeps them (the shell, the page): ``{id: (fingerprint, language, Label)}``; None: not kept.
+        self.said: dict[int, tuple[str, str, Any]] | None = None
 
     @property
     def state(self) -> State:
@@ -107,6 +110,7 @@ class Folded:
         return session
 
     def _apply(self, event: dict[str, Any], live: bool = False) -> None:
+        self.fold.said = self.said
         self.fold.live = live
         try:
             self.fold.apply(event)
@@ -131,6 +135,7 @@ class Folded:
         if events is None:
             events = self.files.read_events()
         fold = Fold(self.spec, new_state(self.spec, self.meta), amended=amendments(events))
+        fold.said = self.said
         for event in events:
             fold.apply(event)
         self.fold = fold

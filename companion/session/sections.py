@@ -6,6 +6,12 @@
 
 Each is a line of the log, ``§213 — took the left stair`` or ``§1 — back 2, from §213``, and the
 rolls, notes and fights that follow hang under it until the next section or room: the decision log.
+
+A way left is kept as a branch (:class:`companion.session.trackers.Branch`), and said under the line
+where it was left: ``tried: §52 → §7, went back``. ``section back`` leaves the sections it goes back
+over; undo leaves the sections it took back once something else is done instead: the next action
+recorded after an undo carries them (``"tried": [52, 7]``, :func:`tried`), so the journal is only
+appended to and the log is still made from it alone.
 """
 
 from __future__ import annotations
@@ -28,18 +34,56 @@ def fold_section(state: State, event: dict[str, Any]) -> None:
         if not 1 <= steps < len(s.trail):
             raise InputError(back_refusal(s.trail, steps))
         came = s.trail[-1]
+        left = list(s.trail[-steps:])
         del s.trail[-steps:]
         here = s.trail[-1]
         s.path.append(here)
         text = _("§{n} — back {steps}, from §{came}").format(n=here, steps=steps, came=came)
     else:
         here = int(event["n"])
+        left = []
         s.path.append(here)
         s.trail.append(here)
         text = f"§{here}"
     if note:
         text += f" — {note}"
     state.log.line(f"section-{len(s.path)}", text, event=event.get("id"))
+    if left:
+        branch(state, here, left, "back", event.get("id"))
+
+
+def fold_tried(state: State, event: dict[str, Any]) -> None:
+    """The first action after an undo that took sections back carries them: a branch left there."""
+    branch(state, state.trackers.sections.current, list(event["tried"]), "undo", event.get("id"))
+
+
+def branch(state: State, start: int | None, path: list[int], how: str, event: int | None) -> None:
+    """Keep a way tried and left, and say it under the log's line in play."""
+    from companion.i18n import _
+    from companion.session.trackers import Branch
+
+    state.trackers.sections.branches.append(Branch(start, list(path), how))
+    way = " → ".join(f"§{n}" for n in path)
+    state.log.text(_("tried: {way}, went back").format(way=way), event=event)
+
+
+def tried(trail: list[int], undone: list[dict[str, Any]]) -> list[int]:
+    """The sections read along the ``undone`` events (oldest first), from where the way stands now
+    (``trail``): what a branch left by undo keeps ([] when they read none)."""
+    trail = list(trail)
+    read: list[int] = []
+    for event in undone:
+        if event.get("t") != "section":
+            continue
+        if "back" in event:
+            steps = int(event["back"])
+            if 1 <= steps < len(trail):
+                del trail[-steps:]
+                read.append(trail[-1])
+        elif isinstance(event.get("n"), int):
+            trail.append(event["n"])
+            read.append(event["n"])
+    return read
 
 
 def back_refusal(trail: list[int], steps: int) -> str:

@@ -25,7 +25,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion import __version__, i18n
 from companion.contract.game import REVISION, Game
 from companion.contract.registry import canonical, load
 from companion.dice.source import VirtualDice
@@ -38,7 +38,7 @@ from companion.session.errors import not_done, unflushed
 from companion.session.fold import REBUILD_AFTER, Fold
 from companion.session.folded import Folded, title_hero
 from companion.session.state import Meta, State, new_state
-from companion.session.undo import undo
+from companion.session.undo import undo, undo_to
 from companion.store import acts
 from companion.store.atomic import WriteError
 from companion.store.journal import Unflushed, fingerprint
@@ -100,7 +100,10 @@ class Session(Folded):
         logs_dir: Path,
         hero: str | None = None,
         lang: str | None = None,
+        sealed: bool = False,
     ) -> Session:
+        """A new session. ``sealed`` draws the seed (``seed`` is not used) and keeps it hidden behind
+        its commitment until it is revealed (companion.dice.seal)."""
         game = canonical(game)
         spec = load(game)
         unknown = [v for v in variants if v not in spec.variants]
@@ -110,11 +113,19 @@ class Session(Folded):
             known = ", ".join(spec.variants) or _("none")
             raise InputError(
                 _("{game} has no variant {name}; its variants: {known}").format(
-                    game=spec.title, name=quote(unknown[0]), known=known
+                    game=i18n.translator(lang or i18n.language(), game).gettext(spec.title),  # Тёмная Башня
+                    name=quote(unknown[0]),
+                    known=known,
                 ),
                 hint=did_you_mean(unknown[0], spec.variants),
             )
         slug = store.files(name).slug
+        commit = salt = None
+        if sealed:
+            from companion.dice import seal
+
+            seed, salt = seal.draw()
+            commit = seal.commitment(seed, salt)
         meta = Meta(
             name=name,
             slug=slug,
@@ -127,6 +138,8 @@ class Session(Folded):
             hero=hero,
             lang=lang,
             revision=REVISION,
+            sealed=commit,
+            salt=salt,
         )
         first: list[dict[str, Any]] = []
         values = catalogue.load(store.data, game)
@@ -249,6 +262,12 @@ class Session(Folded):
         event = dict(event)
         event.setdefault("at", now())
         event["id"] = self.count + 1
+        if self.redo_entries and "tried" not in event:  # what undo took back is left for good now
+            from companion.session.sections import tried
+
+            left = tried(self.state.trackers.sections.trail, list(reversed(self.redo_stack)))
+            if left:
+                event["tried"] = left
         acts.begin(str(event.get("t", "")))
         try:
             self._apply_new(event)
@@ -262,10 +281,35 @@ class Session(Folded):
             except CompanionError as exc:  # recorded all the same: the session keeps its own copy
                 self.warn(_("warning: {why}; the answer is recorded in the session").format(why=exc.message))
         acts.end()
+        self._reveal_at_the_end()
         return event["id"]
 
+    # ---- sealed dice -------------------------------------------------------------------------
+    def secret_kept(self) -> bool:
+        """Whether the game keeps a secret from the table now (a sealed seed would give it away)."""
+        return self.spec.view(self.state).hides
+
+    def reveal(self, how: str = "asked") -> int:
+        """Record the sealed seed's reveal (with its salt, and where the dice stream stands); its id."""
+        if not self.meta.sealed:
+            raise InputError(_("this session's dice are not sealed: its seed is shown already (companion status)"))
+        if self.state.revealed is not None:
+            raise InputError(_("the seed is revealed already (#{n})").format(n=self.state.revealed))
+        if self.secret_kept():
+            raise InputError(
+                _("the game still keeps a secret its dice would give away: the seed is revealed at the game's end")
+            )
+        event = {"t": "reveal", "seed": self.meta.seed, "salt": self.meta.salt, "draws": self.fold.draws, "how": how}
+        return self.record(event)
+
+    def _reveal_at_the_end(self) -> None:
+        """A sealed game that ends reveals its seed (once nothing waits on redo)."""
+        waiting = self.meta.sealed and self.state.revealed is None and not self.redo_entries
+        if waiting and self.state.finished and not self.secret_kept():
+            self.reveal("end")
+
     def _apply_new(self, event: dict[str, Any]) -> None:
-        self._before = (self.state.finished, self.state.dice)
+        self._before = (self.state.finished, self.state.dice, self.language())
         if self.broken:
             raise CompanionError(_("the session must be opened again after a failed save; run the command again"))
         if self.layout is None and self.shown and not self.state.log.partial:
@@ -305,7 +349,8 @@ class Session(Folded):
         self.redo_entries = redo
         if had_redo or redo:
             self._save_redo()
-        changed = self._before != (self.state.finished, self.state.dice)  # the listing reads the checkpoint
+        # the listing, and every command's first line (its language), read the checkpoint's summary
+        changed = self._before != (self.state.finished, self.state.dice, self.language())
         self._derived(force=changed or event["t"] in REBUILD_AFTER or event["t"] == "answer")
 
     def _save_redo(self) -> None:
@@ -363,6 +408,13 @@ class Session(Folded):
         acts.end()
         return last
 
+    def undo_to(self, target: int) -> list[dict[str, Any]]:
+        """Take back every action after event ``target`` in one step (companion.session.undo)."""
+        acts.begin("undo")
+        taken = undo_to(self, target)
+        acts.end()
+        return taken
+
     def redo(self) -> dict[str, Any]:
         if not self.redo_entries:
             raise CompanionError(_("nothing to redo"))
@@ -370,9 +422,15 @@ class Session(Folded):
         entries = list(self.redo_entries)
         event = dict(entries.pop()["event"])
         event["id"] = self.count + 1
+        data = dict(self.state.data)
         self._apply_new(event)
         self._commit(event, entries)
+        added = {k: v for k, v in self.state.data.items() if data.get(k) != v}
+        if added and event.get("t") != "gamedata":  # a card redone is kept in the catalogue again
+            with suppress(OSError, CompanionError):
+                catalogue.merge(self.data_dir, self.meta.game, added)
         acts.end()
+        self._reveal_at_the_end()
         return event
 
     # ---- saving ------------------------------------------------------------------------------
@@ -383,7 +441,13 @@ class Session(Folded):
             "updated": self.state.updated,
             "finished": self.state.finished,
             "dice": self.state.dice,
+            "lang": self.language(),
         }
+
+    def language(self) -> str | None:
+        """The language the session speaks now: its game's own choice (the setup question, ``dark lang``),
+        else the one it was started in (``--lang``, ``COMPANION_LANG``, the locale); None for none."""
+        return getattr(self.state.game, "lang", None) or self.meta.lang
 
     def save(self) -> None:
         """Write the log whole and a checkpoint (after events were written some other way)."""
@@ -414,11 +478,12 @@ class Session(Folded):
 
 
 def _valid_redo(stack: list[dict[str, Any]], count: int, last_fp: str) -> list[dict[str, Any]]:
-    """The redo list as it stands after the events. An entry whose event is the last event already (an
-    undo cut short before the journal changed, a redo whose list was not saved) is dropped; a list that
-    does not go on from the last event (a new action came after the undo) is empty."""
+    """The redo list as it stands after the events. Entries whose events are in the journal already (an
+    undo cut short before the journal changed, or part way through an ``undo --to`` that reached into a
+    sealed file, a redo whose list was not saved) are dropped; a list that does not go on from the last
+    event (a new action came after the undo) is empty."""
     stack = list(stack)
-    if stack and stack[-1]["event"].get("id") == count and fingerprint(stack[-1]["event"]) == last_fp:
+    while stack and isinstance(stack[-1]["event"].get("id"), int) and stack[-1]["event"]["id"] <= count:
         stack.pop()
     if stack and (stack[-1]["event"].get("id") != count + 1 or stack[-1].get("after") != last_fp):
         return []

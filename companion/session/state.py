@@ -33,6 +33,10 @@ class Meta:
     #: The game contract's revision the session was made with (companion.contract.game.REVISION): its
     #: events replay as they were played (0: made before the contract).
     revision: int = 0
+    #: Sealed dice (``companion new --sealed``): the commitment (SHA-256 of ``SEED:SALT``, hex) shown
+    #: instead of the seed until it is revealed, and the salt; None for a session whose seed is known.
+    sealed: str | None = None
+    salt: str | None = None
 
 
 @dataclass
@@ -50,6 +54,13 @@ class State:
     rolls: int = 0
     #: Game data the player entered once (numbers their own book prints), kept with the session.
     data: dict[str, Any] = field(default_factory=dict)
+    #: The event that revealed a sealed session's seed (``companion dice reveal``, or the game's end).
+    revealed: int | None = None
+
+    @property
+    def seed_shown(self) -> bool:
+        """Whether the seed may be shown: a session not sealed, or sealed and revealed."""
+        return not self.meta.sealed or self.revealed is not None
 
 
 def new_state(spec: Game, meta: Meta) -> State:

@@ -146,15 +146,27 @@ class TalismanSearch:
 
 
 @dataclass
+class Branch:
+    """A way tried and left: the sections read along it (``[52, 7]``), the section it started from
+    (None before the first), and how it was left: ``back`` (``section back``) or ``undo`` (taken back
+    by undo, and something else done instead)."""
+
+    start: int | None
+    path: list[int]
+    how: str = "back"
+
+
+@dataclass
 class Sections:
     """A gamebook's numbered sections: where the reader has been, and the way back.
 
     ``path`` is every section read, in order, returns included (``[1, 213, 1]``); ``trail`` is the way
     forward as a finger keeps it (``section back`` returns along it, so going back twice goes two
-    sections back, not forth again)."""
+    sections back, not forth again); ``branches`` the ways tried and left, in the order they were left."""
 
     path: list[int] = field(default_factory=list)
     trail: list[int] = field(default_factory=list)
+    branches: list[Branch] = field(default_factory=list)
 
     @property
     def current(self) -> int | None:

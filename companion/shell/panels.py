@@ -10,11 +10,12 @@ from rich.table import Table
 from rich.text import Text
 
 from companion.i18n import N_, _, ngettext
-from companion.log.markdown import roll_text
+from companion.log.markdown import roll_body
 from companion.log.model import Entry
 
 if TYPE_CHECKING:
     from companion.session.service import Session
+    from companion.session.state import State
 
 
 def bar(value: int, maximum: int, width: int = 10) -> Text:
@@ -96,7 +97,7 @@ def status_panel(session: Session, width: int | None = None) -> Panel:
     title = f"{_(session.spec.title)} · {session.meta.name}"
     footer = ngettext(
         "{dice} dice · seed {seed} · {n} action", "{dice} dice · seed {seed} · {n} actions", session.count
-    ).format(dice=_(state.dice), seed=session.meta.seed, n=session.count)
+    ).format(dice=_(state.dice), seed=seed_text(state), n=session.count)
     if state.finished:
         footer += f" · {_(state.finished)}"
     body = (
@@ -112,7 +113,7 @@ def entry_renderable(entry: Entry) -> Text:
     if kind == "heading":
         return Text(f"\n{text}", style="bold underline")
     if kind == "roll":
-        return Text("  🎲 " + roll_text(entry["r"]).removeprefix("d: ").replace("`", "").replace("**", ""))
+        return Text("  🎲 " + roll_body(entry["r"]).replace("`", "").replace("**", ""))
     if kind == "note":
         return Text(f"  ✎ {text}", style="italic")
     if kind == "line":
@@ -152,6 +153,40 @@ def held(text: Text) -> Text:
     return text
 
 
+def hang(text: Text, width: int, indent: int = 2) -> Text:
+    """``text`` wrapped between words at ``width``: its first line from the left edge, every line after it
+    ``indent`` columns in (a question, a hint, a menu's option: never continued at column 0)."""
+    from rich.cells import cell_len
+
+    if cell_len(text.plain) <= width or width <= indent + 10:
+        return text
+    plain = text.plain
+    cut = plain.rfind(" ", 0, width + 1)
+    while cut > 0 and cell_len(plain[:cut]) > width:
+        cut = plain.rfind(" ", 0, cut)
+    if cut <= indent:
+        return text
+    first, rest = text[:cut], text[cut + 1 :]
+    out = Text()
+    out.append_text(first)
+    out.append("\n" + " " * indent)
+    out.append_text(hang(rest, width - indent, 0) if indent else hang(rest, width, 0))
+    return _indented(out, indent)
+
+
+def _indented(text: Text, indent: int) -> Text:
+    """Every line break of ``text`` followed by ``indent`` spaces (once)."""
+    pad = " " * indent
+    out = Text()
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            out.append("\n")
+            if not line.plain.startswith(pad):
+                out.append(pad)
+        out.append_text(line)
+    return out
+
+
 def hanging(text: Text, extra: int = 0) -> RenderableType:
     """``text`` with its wrapped lines under its first word, not at the screen's edge.
 
@@ -174,3 +209,13 @@ def hanging(text: Text, extra: int = 0) -> RenderableType:
     grid.add_column()
     grid.add_row(text[:lead], held(text[lead:]))
     return NoBreak(grid) if NBSP in plain else grid
+
+
+def seed_text(state: State) -> str:
+    """The seed as the status shows it: the seed, or a sealed session's commitment until it is revealed."""
+    meta = state.meta
+    if state.seed_shown:
+        return str(meta.seed)
+    from companion.dice.seal import short
+
+    return _("sealed: SHA-256 {commitment}").format(commitment=short(meta.sealed or ""))

@@ -147,7 +147,11 @@ def play(env: Env, session: Session) -> None:
                 event = session.undo()  # a draw made at once is undone with the answer that led to it
                 session.fold.start()
             shown = len(session.state.log.entries)
-            env.print(RichText(_("Undone #{n}.").format(n=event["id"]), style="yellow"))
+            from companion.session.labels import label
+
+            words = label(session.spec, event, session.state, session.fold.pending)
+            words = words.seen(session.spec.view(session.state)).line()
+            env.print(RichText(_("Undone: {what} (#{n}).").format(what=words, n=event["id"]), style="yellow"))
             continue
         if answer == "switch":
             session.record({"t": "mode", "dice": "virtual" if physical else "physical"})

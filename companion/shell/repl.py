@@ -65,6 +65,8 @@ class Shell:
         #: The step the session's game waits for (None: none, or no guided game), and what of it
         #: was shown last (a step is shown again only when it changed).
         self.pending: Pending | None = None
+        #: The session's actions, and how many undo took back that redo can bring back.
+        self.count = self.redo_left = 0
         self._shown: tuple | None = None
         self.board: Board | None = None
         self._forms: re.Pattern[str] | None = None
@@ -105,17 +107,20 @@ class Shell:
         from companion.engine.pending import of_session
         from companion.shell.toolbar import figures
 
-        self.pending, self.board = None, None
+        self.pending, self.board, self.count, self.redo_left = None, None, 0, 0
         if self.name is None:
-            self.head, self.figures = "no session", ["start one: new GAME", "or pick one: use NAME"]
+            self.head, self.figures = _("no session"), [_("start one: new GAME"), _("or pick one: use NAME")]
             return
         try:
             with opened(self._env(self.name), wait=0) as session:
-                self.head = f"{session.name} ({session.meta.game})"
+                from companion.shell.toolbar import game_words
+
+                self.head = f"{session.name} ({game_words(session)})"
+                self.count, self.redo_left = session.count, len(session.redo_entries)
                 here = session.state.trackers.sections.current
                 if here is not None and session.spec.provides("board"):  # the section read, in view
                     self.head += f" §{here}"  # (without a board, the figures say it: status's rows)
-                self.figures = figures(session) or ["nothing tracked yet"]
+                self.figures = figures(session) or [_("nothing tracked yet")]
                 self.board = session.spec.board_of(session.state)
                 self.pending = of_session(session)
                 if self.pending is None and session.state.trackers.fight is not None:
@@ -123,7 +128,7 @@ class Shell:
 
                     self.pending = pending_step(self._env(self.name), session)
         except Exception as exc:  # the toolbar never ends the shell
-            self.head, self.figures = self.name, [f"cannot read the session: {exc}"]
+            self.head, self.figures = self.name, [_("cannot read the session: {why}").format(why=exc)]
 
     def toolbar(self, width: int) -> list[str]:
         from companion.shell.toolbar import bar
@@ -153,10 +158,16 @@ class Shell:
     def show_keys(self) -> None:
         p = self.pending
         assert p is not None
+        from companion.cli.env import fold_for
+
         self.env.echo(_("Answers to this step:"))
-        for key in p.keys:
-            self.env.echo(f"  {key}")
-        self.env.echo(_("  a command word is always a command (next ANSWER answers too); help lists them"))
+        for key in p.keys:  # folded between words, the rest under the line's start
+            self.env.echo(fold_for(self.env.stdout, f"  {key}"))
+        self.env.echo(
+            fold_for(
+                self.env.stdout, _("  a command word is always a command (next ANSWER answers too); help lists them")
+            )
+        )
 
     def bare(self, words: list[str], line: str) -> list[str] | int | None:
         """A line read as an answer to the pending step: the words of ``next`` it runs, an exit code
@@ -314,7 +325,7 @@ class Shell:
             self.follow(after)
         else:
             self.refresh()
-        self._draws()
+        self._draws(args[0] if code == 0 and args[:1] in (["undo"], ["redo"]) else None)
         if args[:1] == ["next"]:
             self._shown = self._signature()  # next showed the step itself
         else:
@@ -334,15 +345,23 @@ class Shell:
         self._shown = self._signature()  # next showed the next step itself
         return code
 
-    def _draws(self) -> None:
+    def _draws(self, after: str | None = None) -> None:
         """A draw companion makes from a cup it keeps (a virtual-only roll) is made at once, as guided
-        play makes it: ``next roll``, with the session's virtual dice."""
+        play makes it: ``next roll``, with the session's virtual dice. After an ``undo`` that leaves
+        one waiting, the shell goes back over it too (``undo`` again, as guided play's u does), rather
+        than draw it again; after a ``redo``, the draws undo took back are redone, so that redo can
+        still bring back what came after them."""
         from companion.engine.requests import RollRequest
 
         for _draw in range(100):  # a game draws a few chits at a time, never without end
             p = self.pending
             request = p.request if p is not None else None
-            if not (isinstance(request, RollRequest) and request.virtual) or self.invoke(["next", "roll"]) != 0:
+            if not (isinstance(request, RollRequest) and request.virtual):
+                return
+            if after == "undo":
+                if not self.count or self.invoke(["undo"]) != 0:
+                    return
+            elif self.invoke(["redo"] if after == "redo" and self.redo_left else ["next", "roll"]) != 0:
                 return
             self.refresh()
 
@@ -407,7 +426,7 @@ class Shell:
         except KeyboardInterrupt as exc:
             if isinstance(exc, Terminated):
                 raise  # SIGTERM or SIGHUP ends the shell: its line, the lock released, 143 or 129
-            sys.stderr.write("\ncompanion: interrupted; every completed action is saved.\n")
+            sys.stderr.write("\ncompanion: " + _("interrupted; every completed action is saved.") + "\n")
             return 130
         except Exception as exc:
             if os.environ.get("COMPANION_DEBUG"):

@@ -276,10 +276,20 @@ class Events:
 
     def drop_last(self) -> None:
         """Remove the last event (undo), bringing a sealed file's events back first if need be."""
-        assert self.journal is not None
-        if not self.journal.lines:
+        self.drop_to(self.count - 1)
+
+    def drop_to(self, count: int) -> None:
+        """Remove every event after ``count`` (undo, ``undo --to``), bringing back first the sealed
+        files' events it reaches into, one at a time (rare: the journal keeps at least a file's worth).
+        A crash between two files leaves the session at the first of them, whole: the redo list is read
+        from there on (``companion.session.service._valid_redo``)."""
+        assert self.journal is not None and 0 <= count < self.count
+        while self.journal.base > count:  # a sealed file at a time, as undo past it always did
+            if self.journal.lines:
+                self.journal.drop_to(self.journal.base)
             self._unseal()
-        self.journal.drop_last()
+        if count < self.journal.count:
+            self.journal.drop_to(count)
 
     def _unseal(self) -> None:
         j = self.journal

@@ -20,8 +20,9 @@ was recorded: a whole line with its check that only lost its newline is then com
 Anything else that does not read as the events ``base + 1, base + 2, ...`` in order, each with its
 check, is damage, reported and never rewritten.
 
-Undo cuts the last line off (``ftruncate``, fsynced). Sealing (companion.store.events) and the rare
-undo past the journal's first event replace the whole file atomically.
+Undo cuts the last lines off (``ftruncate``, fsynced: one cut for ``undo --to`` too). Sealing
+(companion.store.events) and the rare undo past the journal's first event replace the whole file
+atomically.
 """
 
 from __future__ import annotations
@@ -187,11 +188,17 @@ class Journal:
         acts.saved(self.count)
 
     def drop_last(self) -> None:
-        """Cut the last event off (undo) and fsync: then it is undone. If the cut fails, or the fsync and
-        the line is written back, it is not (WriteError); if it cannot be written back, the undo stands
-        on a disk that failed a flush (:class:`Unflushed`)."""
-        line = self.lines[-1]
-        size = self.size - len(line)
+        """Cut the last event off (undo): :meth:`drop_to` the one before it."""
+        self.drop_to(self.count - 1)
+
+    def drop_to(self, count: int) -> None:
+        """Cut every event after ``count`` off (undo, ``undo --to``: one cut, one fsync): then they are
+        undone. If the cut fails, or the fsync and the lines are written back, nothing is (WriteError);
+        if they cannot be written back, the undo stands on a disk that failed a flush (:class:`Unflushed`)."""
+        keep = count - self.base
+        assert 0 <= keep < len(self.lines)
+        cut = b"".join(self.lines[keep:])
+        size = self.size - len(cut)
         try:
             fd = open_file(self.path, os.O_WRONLY)
         except WriteError:
@@ -200,11 +207,11 @@ class Journal:
             raise WriteError(self.path, exc) from None
         try:
             with acts.critical():
-                self._drop(fd, line, size)
+                self._drop(fd, cut, keep, size)
         finally:
             os.close(fd)
 
-    def _drop(self, fd: int, line: bytes, size: int) -> None:
+    def _drop(self, fd: int, cut: bytes, keep: int, size: int) -> None:
         undone = self.count
         try:
             os.ftruncate(fd, size)
@@ -213,20 +220,20 @@ class Journal:
         try:
             os.fsync(fd)
         except OSError as exc:
-            try:  # put it back, so what the player is told (nothing undone) stays true
+            try:  # put them back, so what the player is told (nothing undone) stays true
                 os.ftruncate(fd, self.size)
-                _pwrite_all(fd, line, size)
+                _pwrite_all(fd, cut, size)
             except OSError:
                 with suppress(OSError):
                     os.ftruncate(fd, size)
-                self.lines.pop()
+                del self.lines[keep:]
                 self.size = size
                 acts.saved(undone)
                 raise Unflushed(self.path, exc) from None
             with suppress(OSError):
                 os.fsync(fd)
             raise WriteError(self.path, exc) from None
-        self.lines.pop()
+        del self.lines[keep:]
         self.size = size
         acts.saved(undone)
 

@@ -45,6 +45,10 @@ GAME = Game(
         "  companion tally hit Krylla (or Xorn), roll for the Talisman after a kill",
         "  with companion talisman; companion dungeon areas shows the map.",
     ),
+    words=NotApplicable(
+        "the game records no action of its own: its fights are guided steps (said by their questions), "
+        "and by hand it keeps the shared tallies, the Talisman search and the book's numbers"
+    ),
     state_type=Dungeon,
     setup=engine.setup,
     play=engine.play,

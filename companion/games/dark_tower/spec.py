@@ -9,6 +9,7 @@ from companion.contract.secrets import ANYONE, Seat
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
 from companion.games.dark_tower.rules import hand
+from companion.games.dark_tower.words import WORDS
 from companion.i18n import N_
 
 if TYPE_CHECKING:
@@ -97,6 +98,7 @@ GAME = Game(
     },
     tables={},
     ways=(),
+    words=WORDS,
     state_type=DarkTower,
     setup=setup,
     play=play,

@@ -12,6 +12,7 @@ from companion.games.dragons_den import data, engine, rules, view
 from companion.games.dragons_den.engine import actions
 from companion.games.dragons_den.model import HEROES, HIDDEN, OVER, SETUP, Den, Figure
 from companion.games.dragons_den.rules import hand
+from companion.games.dragons_den.words import WORDS
 from companion.session.state import State
 
 
@@ -156,6 +157,7 @@ GAME = Game(
     },
     tables={},
     ways=(),
+    words=WORDS,
     state_type=Den,
     setup=setup,
     play=engine.play,

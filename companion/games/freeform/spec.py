@@ -19,6 +19,7 @@ GAME = Game(
     variants={},
     tables={},
     ways=(),
+    words=NotApplicable(f"{NO_RULES}: every action is a shared one (a roll, a note, a tracker, a pack's roll)"),
     state_type=NotApplicable(f"{NO_RULES}: its state is the generic trackers"),
     setup=NotApplicable(f"{NO_RULES}: a new session starts with no trackers"),
     play=NotApplicable(f"{NO_RULES}: no guided play (a table pack's fight is played with companion fight)"),

@@ -9,6 +9,7 @@ from companion.contract.secrets import ANYONE, Seat
 from companion.games.haunted_tower.data import DEAD_SCORE, RUN_FAIL_TURN, SPECTER_UNDEAD
 from companion.games.haunted_tower.model import HauntedTower
 from companion.games.haunted_tower.rules import hand
+from companion.games.haunted_tower.words import WORDS
 
 if TYPE_CHECKING:
     from companion.engine.requests import Engine, Request
@@ -157,6 +158,7 @@ GAME = Game(
     variants=VARIANTS,
     tables={},
     ways=(),
+    words=WORDS,
     state_type=HauntedTower,
     setup=setup,
     play=play,

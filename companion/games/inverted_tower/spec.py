@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.contract.game import Game, NotApplicable, Refresh, anyone, one_table
+from companion.games.inverted_tower.words import WORDS
 
 from . import data, rules, view
 from .engine import play
@@ -17,6 +18,7 @@ GAME = Game(
     variants=data.VARIANTS,
     tables=TABLES,
     ways=(),
+    words=WORDS,
     state_type=Tower,
     setup=rules.setup,
     play=play,
