@@ -94,8 +94,9 @@ class Need:
 
 #: The contract's revision a new session is made with (``Meta.revision``). A session keeps the revision
 #: it was made with, so its events replay as they were played: 1 rebuilds the pending step after a
-#: hand command in every game that declares ``Refresh(since=1)`` (sessions made before replay as they were).
-REVISION = 1
+#: hand command in every game that declares ``Refresh(since=1)`` (sessions made before replay as they were);
+#: 2 does it in the Adventure in the Dungeon too, whose hand commands then work beside guided play.
+REVISION = 2
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,20 @@ class Draws:
         return event.get("t") == "answer" and self.answers(str(event.get("key", "")))
 
 
+@dataclass(frozen=True)
+class Names:
+    """The names a game knows on the table as it stands, by kind: what a player types after a command
+    (``tally hit``, a game's own) by any unique start or word (``cad`` for the Cadaver Creeper), and what
+    Tab completes. Each is the name as the commands take it."""
+
+    heroes: tuple[str, ...] = ()
+    monsters: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+
+    def all(self) -> tuple[str, ...]:
+        return (*self.heroes, *self.monsters, *self.items)
+
+
 #: The kind of value each member takes: "call" (a function), "text", "map", "lines", "flag", "type",
 #: "seats", "secrets", "draws"; a member marked ``na`` may be declared NotApplicable instead.
 _KINDS: dict[str, tuple[str, bool]] = {
@@ -174,6 +189,7 @@ _KINDS: dict[str, tuple[str, bool]] = {
     "hero": ("call", True),
     "moments": ("text", True),
     "odds": ("text", True),
+    "names": ("call", True),
     "seats": ("call", False),
     "secrets": ("secrets", True),
     "draws": ("draws", True),
@@ -260,6 +276,9 @@ class Game:
     #: The name of its entry in ``companion odds fight`` (:data:`companion.sim.fights.FIGHT_ODDS`).
     odds: str | NotApplicable
     # ---- the table's people and secrets ------------------------------------------------------
+    #: The names on the table (:class:`Names`: heroes, monsters, items), for the commands that take a
+    #: name by any unique start or word, and for Tab.
+    names: Callable[[State], Names] | NotApplicable
     #: The seats at the table (solo: one ``table`` seat), for the state as it stands.
     seats: Callable[[State], tuple[Seat, ...]]
     #: What the rules hide, from whom and until when (:class:`companion.contract.secrets.Secret`).
@@ -402,6 +421,15 @@ class Game:
         line = self.hero(seen.state(state)) if self.provides("hero") else None  # type: ignore[operator]
         line = line if line is not None else state.hero
         return seen.text(line) if line else line
+
+    def names_of(self, state: State, viewer: str = PUBLIC) -> Names:
+        """The names on the table as ``viewer`` may see them (a secret's name is not among them)."""
+        if not self.provides("names"):
+            return Names()
+        seen = self.view(state, viewer)
+        names = self.names(seen.state(state))  # type: ignore[operator]
+        kept = [n for n in names.all() if seen.text(n) == n]
+        return Names(*(tuple(n for n in group if n in kept) for group in (names.heroes, names.monsters, names.items)))
 
     def seats_of(self, state: State) -> tuple[Seat, ...]:
         return tuple(self.seats(state))

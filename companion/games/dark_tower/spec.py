@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.contract.game import Chance, Draws, Game, NotApplicable, Refresh, Variant
+from companion.contract.game import Chance, Draws, Game, Names, NotApplicable, Refresh, Variant
 from companion.contract.secrets import Seat
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
@@ -61,6 +61,16 @@ def hero(state: State) -> str | None:
     return ", ".join(f"{h.player} ({cards.title(lookup.hero_card(state, h))})" for h in g.heroes)
 
 
+def names(state: State) -> Names:
+    """The players, the monsters on the table, the items the heroes hold (the cards' names)."""
+    from companion.games.dark_tower.rules import lookup
+
+    g: DarkTower = state.game
+    monsters = tuple(lookup.name_of(state, "monster", slug) for slug in g.group)
+    items = tuple(dict.fromkeys(lookup.name_of(state, "item", i.card) for h in g.heroes for i in h.items))
+    return Names(tuple(h.player for h in g.heroes), monsters, items)
+
+
 def seats(state: State) -> tuple[Seat, ...]:
     """One seat a player once the players are known (issue 38 gives each a page); the table before."""
     g = state.game
@@ -113,6 +123,7 @@ GAME = Game(
     hero=hero,
     moments="companion.games.dark_tower.moments:Probe",
     odds="dark-tower",
+    names=names,
     seats=seats,
     secrets=NotApplicable("a co-operative game: every card drawn is played face up"),
     draws=Draws("cards drawn from the decks, and items picked at random", ("pick.", "lose.item")),
