@@ -101,10 +101,14 @@ def read_physical(
     stripped = text.strip()
     values = _split(stripped)
     plain_sum = expr.kind in ("sum", "talisman") and not expr.has_dt and n > 1
-    if n > 1 and len(values) == 1 and _digit_faces(dice, values[0]):
-        # 53 for two dice: a digit a die, where it cannot be their total (a total that fits stays one).
-        if not plain_sum or not _fits_total(expr, values[0]):
-            values = list(values[0])
+    # 53 for two dice: a digit a die, where it cannot be their total (a total that fits stays one).
+    if (
+        n > 1
+        and len(values) == 1
+        and _digit_faces(dice, values[0])
+        and not (plain_sum and _fits_total(expr, values[0]))
+    ):
+        values = list(values[0])
     if plain_sum and (stripped.startswith("=") or (allow_total and len(values) == 1)):
         if stripped.startswith("=") and len(_split(stripped.lstrip("="))) != 1:
             from companion.i18n import _
