@@ -72,6 +72,9 @@ class Shell:
         self._forms: re.Pattern[str] | None = None
         #: A person at a terminal (steps shown above the prompt), not lines from a pipe.
         self.interactive = env.interactive
+        #: What a bare line holds past the answer to the step it was read against: the answers of the
+        #: steps after it (``54`` at a menu: option 5, then 4 for the roll it leads to).
+        self._rest = ""
 
     # ---- the session ---------------------------------------------------------------------------
 
@@ -219,6 +222,7 @@ class Shell:
             )
             return 2
         if reading.ok:
+            self._rest = reading.rest if p.run == ("next",) else ""
             return [*p.run, *reading.words]
         if dice:
             return None
@@ -301,11 +305,12 @@ class Shell:
         if words == ["clear"]:
             self.clear()
             return 0
+        self._rest = ""
         answer = self.bare(words, line)
         if isinstance(answer, int):
             return answer
         if answer is not None:
-            return self._answer(answer)
+            return self._ahead(self._answer(answer))
         if words[0] in HELP_WORDS:
             if len(words) == 1:
                 self.help()
@@ -343,6 +348,28 @@ class Shell:
         if private and code == 0:
             self.show_step(again=True)  # the screen was cleared under next's own showing of it
         self._shown = self._signature()  # next showed the next step itself
+        return code
+
+    def _ahead(self, code: int) -> int:
+        """The rest of a bare line, read against each next step in turn (``54``: option 5, then 4), as
+        long as each part is taken; a part no step takes is said in one line, and nothing after it runs."""
+        from companion.engine.pending import read_bare
+
+        for _step in range(50):  # a line holds a few answers, never without end
+            rest, self._rest = self._rest.strip(), ""
+            if not rest or code != 0:
+                return code
+            p = self.pending
+            if p is None or p.run != ("next",) or (p.secret and not p.enter_rolls):
+                self.env.error(_("{rest} was not taken: no step waits for it").format(rest=rest))
+                return 2
+            reading = read_bare(p, rest)
+            if not reading.ok:
+                why = reading.both or reading.error
+                self.env.error(_("{rest} was not taken: {why}").format(rest=rest, why=why))
+                return 2
+            self._rest = reading.rest
+            code = self._answer([*p.run, *reading.words])
         return code
 
     def _draws(self, after: str | None = None) -> None:

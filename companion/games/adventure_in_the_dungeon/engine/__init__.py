@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import TALISMAN
+from companion.engine.keys import assign, letters, words
 from companion.engine.requests import REFRESH, Choice, Option, RollRequest
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
@@ -244,6 +245,18 @@ def start(state: State) -> None:
     log.text(f"{monsters} monsters guard the dungeon; one of them holds the Holy Talisman of St. Cuthbert.")
 
 
+#: The keys of the menus (:mod:`companion.engine.keys`): a cure is its hero's letters, an area its
+#: monster's, made once over every hero and every monster of the area list (Area 12's, the player's
+#: own, takes the first letters left), so that each keeps its key while the others fall.
+HERO_KEYS = assign((h.name for h in HEROES), ("le", "gi", "fi", "fl"))
+AREA_KEYS = assign((a.monster for a in D.AREAS), ("le", "gi", "fi", "fl", *HERO_KEYS.values()))
+
+
+def area_key(monster: str) -> str:
+    """The key of the area whose monster is ``monster``."""
+    return AREA_KEYS.get(monster) or letters(words(monster), (*AREA_KEYS.values(), *HERO_KEYS.values()), name=True)
+
+
 def monsters_left(state: State) -> list[int]:
     g: Dungeon = state.game
     return [n for n in R.areas(state.data) if n not in g.cleared]
@@ -256,7 +269,7 @@ def area_choice(state: State) -> Choice:
     tallies = state.trackers.tallies
     options: list[Option] = []
     if ts.found:
-        options.append(Option("leave", "Leave the dungeon with the Talisman"))
+        options.append(Option("leave", "Leave the dungeon with the Talisman", key="le"))
     for n, area in R.areas(state.data).items():
         if n in g.cleared:
             continue
@@ -266,10 +279,10 @@ def area_choice(state: State) -> Choice:
             hint += f"; it has {hits_text(t.hits)} already"
         if area.only and not living(state) & sum(1 << h for h in area.only):
             hint += "; no one left can hurt it"
-        options.append(Option(str(n), f"Area {n}: {area.place}", hint))
+        options.append(Option(str(n), f"Area {n}: {area.place}", hint, area_key(area.monster)))
     options.extend(cure_options(state))
     if not ts.found:
-        options.append(Option("abandon", "Give up the quest (the party leaves without the Talisman)"))
+        options.append(Option("abandon", "Give up the quest (the party leaves without the Talisman)", key="gi"))
     prompt = (
         "The Talisman is found: leave the dungeon!"
         if ts.found
@@ -303,7 +316,7 @@ def cure_options(state: State) -> list[Option]:
         others = [HEROES[j].name for j in range(4) if g.para & (1 << j) and j != i]
         if others:
             hint += f"; {' and '.join(others)}, still paralysed, then {'die' if len(others) > 1 else 'dies'}"
-        out.append(Option(f"cure:{hero.key}", cure_words(i), hint))
+        out.append(Option(f"cure:{hero.key}", cure_words(i), hint, HERO_KEYS[hero.name]))
     return out
 
 
@@ -491,10 +504,10 @@ def action_choice(state: State, model: Model) -> Choice:
         pass  # no living hero can hurt it: the party can only flee
     elif attackers:
         options.append(
-            Option("fight", "Fight on", ", ".join(attackers) + (" attacks" if len(attackers) == 1 else " attack"))
+            Option("fight", "Fight on", ", ".join(attackers) + (" attacks" if len(attackers) == 1 else " attack"), "fi")
         )
     else:
-        options.append(Option("fight", "Stay and fight", "no one can attack this round"))
+        options.append(Option("fight", "Stay and fight", "no one can attack this round", "fi"))
     if model.flee_ok:
         area = model.area
         keeps = area.says("keeps its", "keep their")
@@ -506,7 +519,7 @@ def action_choice(state: State, model: Model) -> Choice:
                     warn.append(f"{hero.name}, entwined, drowns")
                 elif live & s.trap & b:
                     warn.append(f"{hero.name} is left in the webs")
-        options.append(Option("flee", "Flee the area", "; ".join(warn)))
+        options.append(Option("flee", "Flee the area", "; ".join(warn), "fl"))
     options.extend(cure_options(state))
     if model.flee_ok:
         prompt = f"Round {state.game.round}: fight the {monster} or flee?"
