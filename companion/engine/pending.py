@@ -266,7 +266,7 @@ def of_session(session: Session) -> Pending | None:
     # Who acts is said where several heroes share the table (a one-hero game's hero always acts):
     # the hero the step names, else whose turn the board marks.
     actor = ""
-    if board is not None and len(board.heroes) > 1:
+    if board is not None and len(board.heroes) > 1 and not getattr(request, "private", False):
         text = getattr(request, "why", "") or getattr(request, "prompt", "")
         figures = (*board.heroes, *board.fight)
         named = [(text.find(f.name), f.name) for f in figures if f.name and f.name in text]

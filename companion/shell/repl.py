@@ -68,6 +68,10 @@ class Shell:
         #: The session's actions, and how many undo took back that redo can bring back.
         self.count = self.redo_left = 0
         self._shown: tuple | None = None
+        #: A menu for one player's eyes as everyone may see it (the secret left out), and the step
+        #: whose secret was shown once: shown again, it is shown without it.
+        self.public: Pending | None = None
+        self._private_shown: tuple | None = None
         self.board: Board | None = None
         self._forms: re.Pattern[str] | None = None
         #: A person at a terminal (steps shown above the prompt), not lines from a pipe.
@@ -110,7 +114,7 @@ class Shell:
         from companion.engine.pending import of_session
         from companion.shell.toolbar import figures
 
-        self.pending, self.board, self.count, self.redo_left = None, None, 0, 0
+        self.pending, self.board, self.count, self.redo_left, self.public = None, None, 0, 0, None
         if self.name is None:
             self.head, self.figures = _("no session"), [_("start one: new GAME"), _("or pick one: use NAME")]
             return
@@ -126,6 +130,8 @@ class Shell:
                 self.figures = figures(session) or [_("nothing tracked yet")]
                 self.board = session.spec.board_of(session.state)
                 self.pending = of_session(session)
+                if self.pending is not None and self.pending.private:  # the dragon player's look
+                    self.public = session.spec.view(session.state).pending(self.pending)
                 if self.pending is None and session.state.trackers.fight is not None:
                     from companion.cli.pack_fight import pending_step  # a table pack's fight: its next round
 
@@ -144,6 +150,12 @@ class Shell:
         p = self.pending
         return None if p is None else (self.name, p.key, p.text, tuple(o.label for o in p.options), p.enter_rolls)
 
+    def _seen(self) -> None:
+        """The step was shown (by ``next`` itself): a secret on it, once."""
+        self._shown = self._signature()
+        if self.pending is not None and self.pending.private:
+            self._private_shown = self._shown
+
     def show_step(self, again: bool = False) -> None:
         """Show the pending step above the prompt (once; ``again`` shows it anyway)."""
         signature = self._signature()
@@ -155,8 +167,14 @@ class Shell:
         self._shown = signature
         if not self.interactive:
             return  # piped lines print what their commands print, as one-shot, and no more
+        step = self.pending
+        if step.private and self.public is not None:
+            # A secret is shown once (the dragon player's look): shown again, through the game's view.
+            if self._private_shown == signature:
+                step = self.public
+            self._private_shown = signature
         with self._in_shell():
-            show_pending(self._env(self.name), self.pending, shell=True)
+            show_pending(self._env(self.name), step, shell=True)
 
     def show_keys(self) -> None:
         p = self.pending
@@ -291,6 +309,10 @@ class Shell:
             return 2
         if not words and self.pending is not None and self.pending.secret and not self.pending.enter_rolls:
             return self._secret()  # Enter at a secret step: typed unseen
+        if not words and self.pending is not None and self.pending.private and self.pending.options:
+            # Enter at a menu for one player's eyes takes its first option (Hide it), as guided play does:
+            # the secret is never shown twice.
+            return self._answer([*self.pending.run, f"={self.pending.options[0].value}"])
         if not words:
             if self.pending is not None and self.pending.kind == "roll" and self.pending.enter_rolls:
                 # Enter: the session's virtual dice
@@ -332,7 +354,7 @@ class Shell:
             self.refresh()
         self._draws(args[0] if code == 0 and args[:1] in (["undo"], ["redo"]) else None)
         if args[:1] == ["next"]:
-            self._shown = self._signature()  # next showed the step itself
+            self._seen()  # next showed the step itself
         else:
             self.show_step()
         return code
@@ -347,7 +369,7 @@ class Shell:
         self._draws()
         if private and code == 0:
             self.show_step(again=True)  # the screen was cleared under next's own showing of it
-        self._shown = self._signature()  # next showed the next step itself
+        self._seen()  # next showed the next step itself
         return code
 
     def _ahead(self, code: int) -> int:
