@@ -585,3 +585,36 @@ def test_the_shared_trackers_ask_the_game_first(game, table):
         before = events()
         assert run(table, *args).exit_code == 0, args
         assert events() == before + 1, args
+
+
+#: What a second terminal reads while a shell or a page holds the session (issue 33, situation 7).
+READERS = (
+    ("status",),
+    ("status", "--json"),
+    ("log",),
+    ("export", "-", "-f", "md"),
+    ("export", "-", "-f", "json"),
+    ("sessions", "--json"),
+)
+
+
+def test_a_session_held_elsewhere_is_read_at_once_and_changed_by_nothing(game, table, monkeypatch):
+    """While another process holds the session (a shell, a page, guided play), status, log, export and
+    sessions read a consistent copy at once, the same words as when nobody holds it; a command that
+    changes the session is refused with the holder's line, and nothing is changed."""
+    from companion.store.sessions import Store
+
+    monkeypatch.setenv("COMPANION_LOCK_WAIT", "0.2")  # a reader that waited for the lock would be refused
+    free = {args: ok(table, *args) for args in READERS}
+    files = Store(table / "home").open("g")
+    with files.locked():
+        held = {args: run(table, *args) for args in READERS}
+        kept = run(table, "export")
+        refused = run(table, "note", "from the other terminal")
+    for args, result in held.items():
+        assert result.exit_code == 0, f"{game}: companion {' '.join(args)} while held: {result.stderr}"
+        assert result.stdout == free[args], f"{game}: companion {' '.join(args)} reads another table while held"
+    assert kept.exit_code == 0 and "kept up to date" in kept.stdout, kept.stderr
+    assert refused.exit_code == 1 and "in use by another companion process" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert json.loads(ok(table, "status", "--json"))["events"] == json.loads(free[("status", "--json")])["events"]

@@ -372,7 +372,7 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     env: Env = ctx.obj
     from companion.cli.kit import opened
 
-    with opened(env) as session:
+    with opened(env, read=True) as session:  # a session held elsewhere: read at once, not waited for
         if json_out:
             data = dump_state(session)
             data["meta"] = session.summary() | {
@@ -446,7 +446,7 @@ def log(
     env: Env = ctx.obj
     from companion.cli.kit import opened
 
-    with opened(env) as session:
+    with opened(env, read=True) as session:
         if rolls:
             from companion.i18n import _
             from companion.session.amend import physical_rolls, roll_words

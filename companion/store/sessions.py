@@ -81,6 +81,10 @@ class SessionFiles:
         #: Every action undo took back, kept for the record (companion.store.undone).
         self.undone = Undone(folder)
         self._locked = 0
+        #: Read without the lock while another process holds it (:meth:`reader`): the events up to
+        #: the journal's last whole line; a checkpoint or the log's record ahead of them is that
+        #: writer's, not damage.
+        self.reading = False
 
     def is_session(self) -> bool:
         """A session's folder: its ``session.json``, or (when that is lost) its journal, whose header keeps
@@ -128,6 +132,13 @@ class SessionFiles:
         finally:
             self._locked = 0
             lock.release()
+
+    def reader(self) -> SessionFiles:
+        """The same session's files for reading without the lock, while another process holds it and may
+        append: what is read is the events up to the journal's last whole line, each line checked."""
+        files = SessionFiles(self.dir)
+        files.reading = True
+        return files
 
     @property
     def is_locked(self) -> bool:
@@ -194,6 +205,8 @@ class SessionFiles:
         except Damaged as exc:
             raise self._witnessed(exc).counted(self.intact) from None
         count = found.count
+        if self.reading:
+            return found  # a writer elsewhere may be a line ahead: its derived files are no witness here
         newest = self._newest_checkpoint(count)
         if newest > count:
             raise Damaged.missing(

@@ -128,7 +128,7 @@ def fight_step(state: State) -> Flow:
     plan = Plan()
     helpers = rules_fights.can_help(state)
     if helpers:
-        options = [Option("alone", _("Fight alone"), _win_hint(state, plan), "fi")]
+        options = [Option("alone", _("Fight alone"), _win_hint(state, plan), key="fi")]
         # A helper's key is the player's letters, made over every player at the table (issue 33).
         keys = assign([h.player for h in g.heroes], ("fi",))
         for i in helpers:
