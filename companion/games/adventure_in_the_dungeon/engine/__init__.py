@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import TALISMAN
-from companion.engine.keys import assign, letters, words
+from companion.engine.keys import assign, letters
+from companion.engine.keys import words as name_words  # the package's own words module shadows the name
 from companion.engine.requests import REFRESH, Choice, Option, RollRequest
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
@@ -254,7 +255,7 @@ AREA_KEYS = assign((a.monster for a in D.AREAS), ("le", "gi", "fi", "fl", *HERO_
 
 def area_key(monster: str) -> str:
     """The key of the area whose monster is ``monster``."""
-    return AREA_KEYS.get(monster) or letters(words(monster), (*AREA_KEYS.values(), *HERO_KEYS.values()), name=True)
+    return AREA_KEYS.get(monster) or letters(name_words(monster), (*AREA_KEYS.values(), *HERO_KEYS.values()), name=True)
 
 
 def monsters_left(state: State) -> list[int]:
