@@ -102,12 +102,7 @@ def read_physical(
     values = _split(stripped)
     plain_sum = expr.kind in ("sum", "talisman") and not expr.has_dt and n > 1
     # 53 for two dice: a digit a die, where it cannot be their total (a total that fits stays one).
-    if (
-        n > 1
-        and len(values) == 1
-        and _digit_faces(dice, values[0])
-        and not (plain_sum and _fits_total(expr, values[0]))
-    ):
+    if n > 1 and len(values) == 1 and _digit_faces(dice, values[0]) and not (plain_sum and fits_total(expr, values[0])):
         values = list(values[0])
     if plain_sum and (stripped.startswith("=") or (allow_total and len(values) == 1)):
         if stripped.startswith("=") and len(_split(stripped.lstrip("="))) != 1:
@@ -182,7 +177,8 @@ def _digit_faces(dice: Sequence[Die], text: str) -> bool:
     )
 
 
-def _fits_total(expr: Expr, text: str) -> bool:
+def fits_total(expr: Expr, text: str) -> bool:
+    """Whether ``text`` is a total the dice of ``expr`` can make (``12`` for 2d6; ``464`` for 3d6 is not)."""
     try:
         _read_total(expr, text)
     except InputError:

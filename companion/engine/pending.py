@@ -381,7 +381,7 @@ def read_bare(pending: Pending, text: str) -> Reading:
 
 
 def _read_faces(request: RollRequest, t: str) -> Reading:
-    from companion.dice.source import read_physical
+    from companion.dice.source import fits_total, read_physical
 
     def reads(s: str, total: bool = True) -> bool:
         try:
@@ -395,7 +395,10 @@ def _read_faces(request: RollRequest, t: str) -> Reading:
     if n > 1 and t.isdigit() and t.isascii() and len(t) == n:
         spread = " ".join(t)
         as_faces = reads(spread, total=False)
-        as_total = reads(t)
+        expr = request.expr
+        # A total only where the dice make one and this number is one of them: 12 for 2d6 (464 for 3d6 is
+        # three faces, as read_physical reads it, never a second reading).
+        as_total = expr.kind in ("sum", "talisman") and not expr.has_dt and fits_total(expr, t) and reads(t)
         if as_faces and as_total:
             return Reading(
                 both=_("{t} reads two ways: the dice {faces} (type {faces}) or a total of {t} (type ={t})").format(
