@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.cli.signals import Terminated, ended
 from companion.i18n import N_, _
+from companion.shell.ahead import answer_ahead
 from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SECTION_FORM, SHELL_WORDS, SHORT_FORMS
 
 if TYPE_CHECKING:
@@ -332,7 +333,7 @@ class Shell:
         if isinstance(answer, int):
             return answer
         if answer is not None:
-            return self._ahead(self._answer(answer))
+            return answer_ahead(self, self._answer(answer))
         if words[0] in HELP_WORDS:
             if len(words) == 1:
                 self.help()
@@ -370,28 +371,6 @@ class Shell:
         if private and code == 0:
             self.show_step(again=True)  # the screen was cleared under next's own showing of it
         self._seen()  # next showed the next step itself
-        return code
-
-    def _ahead(self, code: int) -> int:
-        """The rest of a bare line, read against each next step in turn (``54``: option 5, then 4), as
-        long as each part is taken; a part no step takes is said in one line, and nothing after it runs."""
-        from companion.engine.pending import read_bare
-
-        for _step in range(50):  # a line holds a few answers, never without end
-            rest, self._rest = self._rest.strip(), ""
-            if not rest or code != 0:
-                return code
-            p = self.pending
-            if p is None or p.run != ("next",) or (p.secret and not p.enter_rolls):
-                self.env.error(_("{rest} was not taken: no step waits for it").format(rest=rest))
-                return 2
-            reading = read_bare(p, rest)
-            if not reading.ok:
-                why = reading.both or reading.error
-                self.env.error(_("{rest} was not taken: {why}").format(rest=rest, why=why))
-                return 2
-            self._rest = reading.rest
-            code = self._answer([*p.run, *reading.words])
         return code
 
     def _draws(self, after: str | None = None) -> None:

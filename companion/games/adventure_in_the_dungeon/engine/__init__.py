@@ -15,13 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import TALISMAN
-from companion.engine.keys import assign, letters
-from companion.engine.keys import words as name_words  # the package's own words module shadows the name
 from companion.engine.requests import REFRESH, Choice, Option, RollRequest
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS, Area
 from companion.games.adventure_in_the_dungeon.engine import table
+from companion.games.adventure_in_the_dungeon.engine.menu_keys import HERO_KEYS, area_key
 from companion.games.adventure_in_the_dungeon.engine.numbers import ask_data
 from companion.games.adventure_in_the_dungeon.engine.requests import first_choice, hero_request, monster_request
 from companion.games.adventure_in_the_dungeon.engine.words import (
@@ -244,18 +243,6 @@ def start(state: State) -> None:
     log.text("Area 12: " + (f"{twelve.monster}, {twelve.hits} hits to slay." if twelve else "no monster."))
     monsters = len(R.areas(state.data))
     log.text(f"{monsters} monsters guard the dungeon; one of them holds the Holy Talisman of St. Cuthbert.")
-
-
-#: The keys of the menus (:mod:`companion.engine.keys`): a cure is its hero's letters, an area its
-#: monster's, made once over every hero and every monster of the area list (Area 12's, the player's
-#: own, takes the first letters left), so that each keeps its key while the others fall.
-HERO_KEYS = assign((h.name for h in HEROES), ("le", "gi", "fi", "fl"))
-AREA_KEYS = assign((a.monster for a in D.AREAS), ("le", "gi", "fi", "fl", *HERO_KEYS.values()))
-
-
-def area_key(monster: str) -> str:
-    """The key of the area whose monster is ``monster``."""
-    return AREA_KEYS.get(monster) or letters(name_words(monster), (*AREA_KEYS.values(), *HERO_KEYS.values()), name=True)
 
 
 def monsters_left(state: State) -> list[int]:
