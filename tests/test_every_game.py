@@ -518,8 +518,8 @@ REFUSED: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
         (("floor", "2"), "companion dungeon areas"),
         (("room", "3", "hall"), "companion dungeon areas"),
         (("hp", "-1"), "heroes take hits on their tallies"),
-        (("tally", "remove", "Adelhardt"), "in guided play the rules keep the tallies"),
-        (("talisman", "--left", "0"), "in guided play companion asks for the Talisman roll"),
+        (("tally", "remove", "Adelhardt"), "the four heroes keep their tallies for the whole adventure"),
+        (("talisman", "--left", "0"), "the Talisman is held by the last monster only"),
     ),
     "haunted-tower": (
         (("floor", "2"), "companion haunted climb HERO"),
