@@ -1,4 +1,5 @@
-"""The rest of a bare line at the shell, answered ahead (``54``: option 5, then 4; ``ro 4``)."""
+"""The rest of a bare line at the shell, answered ahead (``54``: option 5, then 4; ``ro 4``), and the
+line for faces of several rolls typed apart."""
 
 from __future__ import annotations
 
@@ -28,3 +29,13 @@ def answer_ahead(self: Any, code: int) -> int:  # the Shell (companion.shell.rep
         self._rest = reading.rest
         code = self._answer([*p.run, *reading.words])
     return code
+
+
+def ungrouped(env: Any, p: Any) -> int:
+    """Faces of several rolls (a pack fight's round) that do not split into each roll's dice: one line."""
+    env.error(
+        _("type each die, {n} in all (each roll's dice in turn, e.g. {example}), or Enter to roll them").format(
+            n=sum(p.split), example=p.example
+        )
+    )
+    return 2

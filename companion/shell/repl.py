@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.cli.signals import Terminated, ended
 from companion.i18n import N_, _
-from companion.shell.ahead import answer_ahead
+from companion.shell.ahead import answer_ahead, ungrouped
 from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SECTION_FORM, SHELL_WORDS, SHORT_FORMS
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ class Shell:
         reading = read_bare(p, " ".join(words) if p.kind != "text" else line)
         dice = _dice_expression(first)
         if p.split and all(w.replace(",", "").isdigit() for w in words):  # faces of several rolls
-            return (_grouped(p, reading.words) if reading.ok else None) or self._ungrouped(p)
+            return (_grouped(p, reading.words) if reading.ok else None) or ungrouped(self.env, p)
         if reading.both:
             self.env.error(reading.both)
             return 2
@@ -256,16 +256,6 @@ class Shell:
             maybe = _("or did you mean one of the commands {cmds}?").format(cmds=", ".join(near)) + " "
         hint = maybe + _("? shows this step's answers; help, the commands")
         self.env.error(reading.error, hint)
-        return 2
-
-    def _ungrouped(self, p: Pending) -> int:
-        from companion.i18n import _
-
-        self.env.error(
-            _("type each die, {n} in all (each roll's dice in turn, e.g. {example}), or Enter to roll them").format(
-                n=sum(p.split), example=p.example
-            )
-        )
         return 2
 
     # ---- a line --------------------------------------------------------------------------------
