@@ -123,8 +123,10 @@ def test_typed_totals_are_checked():
     enter_numbers()
     step(9)
     step("wait")
-    result = run("next", "13", code=2)
+    result = run("next", "=13", code=2)
     assert "13 cannot be rolled on 2d6" in result.stderr
+    result = run("next", "19", code=2)  # neither a total nor a digit a die (no 9 on a d6)
+    assert "19 cannot be rolled on 2d6" in result.stderr
     out = step("11")  # a total is accepted for 2d6
     assert out["request"]["key"] == "monster.rangeress"
 

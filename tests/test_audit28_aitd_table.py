@@ -130,5 +130,14 @@ def test_guided_play_after_the_table_goes_on_from_the_sheet_and_the_map():
     assert "9" not in options  # the Xorn is slain: not offered again as alive
     assert "it has 1 hit already" in options["4"]["hint"]
     assert _tallies()["Krylla"]["book"] == "Krylla – RANGERESS: 7 6 5"
-    refused("tally", "hit", "Krylla", says="in guided play the rules keep the tallies")
-    refused("talisman", "--got", "6,6", says="in guided play companion asks for the Talisman roll after each kill")
+    # Guided play begun, the hand commands still work beside it (issue 33): a hit marked from the book
+    # is on the sheet, and the step is built again from the table.
+    run("tally", "hit", "Krylla")
+    assert _tallies()["Krylla"]["book"] == "Krylla – RANGERESS: 7 6 5 4"
+    refused("talisman", "--got", "6,6", says="no kill waits for its Talisman roll")
+    run("tally", "hit", "ogre", "3")  # the Ogre Mage, by the start of its name: slain at the table
+    request = json.loads(run("next", "--json").stdout)["request"]
+    assert request["key"] == "talisman"  # its Talisman roll is the table's next step
+    run("talisman", "--got", "2,5")  # made by hand: the step moves on
+    request = json.loads(run("next", "--json").stdout)["request"]
+    assert request["key"] == "area.enter" and not any("Ogre" in o["label"] for o in request["options"])

@@ -305,3 +305,23 @@ def test_property_physical_equals_virtual_reading(a, b, mod):
     r = read_physical(e, f"{a},{b}", mod)
     assert r == evaluate(e, (a, b), mod, source="physical")
     assert read_physical(e, f"={a + b}", mod).total == r.total
+
+
+@pytest.mark.parametrize(
+    ("expr", "typed", "faces", "both"),
+    [
+        ("2d6", "53", ("5", "3"), False),  # no total of 53: the faces
+        ("2d6", "12", None, True),  # a total of 12, or the dice 1 and 2: both readings said
+        ("3d6", "464", ("4", "6", "4"), False),  # no total of 464: three faces, never 'two ways'
+        ("3d6", "111", ("1", "1", "1"), False),
+        ("3dt", "464", ("4", "6", "4"), False),  # Dark Tower dice have no total to type
+    ],
+)
+def test_a_bare_line_of_one_digit_a_die_reads_as_the_faces_unless_it_is_also_a_total(expr, typed, faces, both):
+    from companion.engine.pending import _read_faces
+    from companion.engine.requests import RollRequest
+
+    reading = _read_faces(RollRequest("k", parse(expr), "a roll"), typed)
+    assert bool(reading.both) == both, reading
+    if faces is not None:
+        assert reading.words == faces and reading.ok

@@ -41,9 +41,12 @@ def test_number_keys_pick_at_once_and_letters_move_to_an_option():
     assert ask("i" + ENTER, FIGHT) == "INT"
     assert ask("d" + ENTER, FIGHT, best="STR") == "DEX"
     twelve = choice("fight.monster", "Which?", *((str(i), f"Monster {i}") for i in range(1, 13)))
-    assert ask("12", twelve) == "12"  # 1 waits for a second digit in a menu of twelve; 12 picks at once
-    assert ask("1" + ENTER, twelve) == "1"
+    # Issue 33: 1 picks at once in a menu of twelve too (a digit never waits for a second one: the key
+    # typed next, often a die's face, is never swallowed); options past nine by ↑/↓ or a letter.
+    assert ask("1", twelve) == "1"
     assert ask("9", twelve) == "9"
+    assert ask("0" + "1", twelve) == "1"  # 0 picks nothing
+    assert ask("m" * 10 + ENTER, twelve) == "11"  # from the first, M ten times: the eleventh monster
 
 
 def test_switching_the_dice_is_on_v_and_p_not_a_menu_entry():

@@ -54,7 +54,7 @@ def test_next_json_says_who_acts_and_the_best_option_in_a_haunted_tower_fight():
     assert [o["number"] for o in pending["options"]] == list(range(1, len(pending["options"]) + 1))
     assert any(line.startswith("Fight on to the end: win") for line in pending["info"])
     assert pending["options"][0]["label"] in run("next")  # the same step, as text
-    assert "1. Attack ★" in run("next")
+    assert "1. at  Attack ★" in run("next")
 
 
 def test_next_json_gives_a_roll_with_its_odds_and_keys():

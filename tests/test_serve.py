@@ -68,12 +68,17 @@ def test_the_first_line_is_the_table_seats_address_a_qr_code_with_qr_and_the_loc
         assert re.search(r"^read-only  http://127\.0\.0\.1:\d+/state\.json\?token=[A-Za-z0-9_-]{32}$", text, re.M)
         assert text.count("seat ") == 1  # no other seat
         # A second serve on the same session, on another port, and a shell: refused, exit 1, the lock's line.
-        for args in (["serve", "--port", "0"], ["shell"], ["status"]):
+        for args in (["serve", "--port", "0"], ["shell"]):
             done = companion(tower, *args, timeout=120)
             assert done.returncode == 1, (args, done.stdout, done.stderr)
             assert "is in use by another companion process" in done.stderr
             assert "companion serve" in done.stderr  # who holds it
             assert "Traceback" not in done.stderr
+        # A reader reads it while it is held (#33), and a change is refused with the holder's line.
+        done = companion(tower, "status", timeout=120)
+        assert done.returncode == 0 and "The Inverted Tower" in done.stdout, (done.stdout, done.stderr)
+        done = companion(tower, "note", "x", timeout=120)
+        assert done.returncode == 1 and "companion serve" in done.stderr, (done.stdout, done.stderr)
     finally:
         code, _out = served.stop()
     assert code == 143

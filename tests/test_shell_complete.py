@@ -57,8 +57,8 @@ def test_live_names_tallies_sessions_games(shell_on):
 
 def test_the_pending_next_question_and_the_game_tables(shell_on):
     c = shell_on("inverted-tower", ["next", "Aria"])
-    assert values(c, "next ") == ["STR", "DEX", "INT"]
-    assert values(c, "n D") == ["DEX"]
+    assert values(c, "next ") == ["st", "de", "in"]  # the options' keys (issue 33), never their values
+    assert values(c, "n D") == ["de"]
     tables = values(c, "roll DR ")
     assert tables and all(isinstance(t, str) for t in tables)
 
@@ -140,8 +140,45 @@ def test_a_name_with_a_space_is_inserted_quoted(shell_on):
 
     c = shell_on("dark-tower")
     done = list(c.get_completions(Document("dark draw monster Gel"), None))
-    assert [(x.text, x.start_position) for x in done] == [("'Gelatinous Cube'", -3)]
+    assert [(x.text, x.start_position) for x in done] == [("'Gelatinous Cube' ", -3)]  # and the space after it
     done = list(c.get_completions(Document('dark draw monster "Gel'), None))
-    assert [(x.text, x.start_position) for x in done] == [("'Gelatinous Cube'", -4)]
+    assert [(x.text, x.start_position) for x in done] == [("'Gelatinous Cube' ", -4)]
     done = list(c.get_completions(Document("rol"), None))
-    assert [(x.text, x.start_position) for x in done] == [("roll", -3)]
+    assert [(x.text, x.start_position) for x in done] == [("roll ", -3)]
+
+
+# ---- issue 33: every name at the table, a bare answer, pack paths ---------------------------------------
+
+
+def test_monsters_heroes_by_any_start_or_word_in_the_adventure(shell_on):
+    c = shell_on("talisman")
+    assert values(c, "h cad") == ["Cadaver Creeper"]  # a monster of the area list, not tallied yet
+    assert values(c, "tally hit creep") == ["Cadaver Creeper"]  # a word of the name
+    assert values(c, "h kr") == ["Krylla"]
+    assert {"Xorn", "Adelhardt"} <= set(values(c, "h "))
+
+
+def test_a_bare_answer_completes_to_the_menus_keys(shell_on, tmp_path):
+    c = shell_on("dragons-den", *(["next", a] for a in ("2", "7", "done", "virtual", "roll", "roll", "roll", "hide")))
+    c.shell.refresh()
+    first = values(c, "")
+    assert {"ad", "ro", "en", "lo"} <= set(first) and "roll" in first  # the keys, then the commands
+    assert values(c, "en")[:1] == ["en"]
+    assert not [v for v in first if ":" in v]  # never an option's value
+
+
+def test_trackers_sections_and_pack_paths(shell_on, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    keep = Path(__file__).resolve().parent.parent / "examples" / "tables" / "ashen-keep.toml"
+    c = shell_on("freeform")
+    c.shell.invoke(["new", "freeform", "--name", "p", "--tables", str(keep), "--got", "3/3,3/4"])
+    c.shell.hold("p")
+    assert {"SKILL", "STAMINA", "LUCK"} <= set(values(c, "tracker "))
+    assert values(c, "tracker ST") == ["STAMINA"]
+    c.shell.invoke(["section", "1"])
+    c.shell.invoke(["section", "213"])
+    assert values(c, "section ") == ["back", "1"]
+    monkeypatch.chdir(keep.parent.parent)
+    assert "tables/" in values(c, "new freeform --tables ")
+    assert values(c, "new freeform --tables tables/ashen") == ["tables/ashen-keep.toml"]

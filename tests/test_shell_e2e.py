@@ -91,7 +91,7 @@ def test_guided_play_from_the_shell_next_play_quit_back_then_status(state_dir):
     t = Term("shell", cols=100)
     t.wait_for("inverted-tower-1>")
     t.line("next Aria" + ENTER, "put 1 point in which attribute?")
-    t.typed("next ST" + TAB, "> next STR")  # Tab completes the pending question's options
+    t.typed("next ST" + TAB, "> next st")  # Tab completes the pending question's options to their keys (#33)
     t.line(ENTER, "Aria: +1 STR")
     out = t.line("n roll" + ENTER, "inverted-tower-1>")  # the short form of next; virtual dice
     assert "DC" in out

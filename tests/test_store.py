@@ -196,6 +196,37 @@ def test_a_second_process_gets_a_clear_message_while_the_save_is_held(tmp_path: 
     assert open_session(home, "held").count == 0
 
 
+def test_a_reader_takes_the_events_up_to_the_last_whole_line_while_another_process_writes(tmp_path: Path) -> None:
+    """A shell holds the session and is half-way through appending an event: status from another terminal
+    reads the events up to the journal's last whole line at once, and repairs nothing (the line is the
+    writer's); a command that changes the session is still refused with the holder's line."""
+    assert cli("new", "freeform", "--name", "held", "--seed", "1").exit_code == 0
+    assert cli("note", "one").exit_code == 0
+    home = Path(os.environ["COMPANION_HOME"])
+    files = store(home).open("held")
+    env = dict(os.environ, COMPANION_LOCK_WAIT="0.5")  # a reader that waited for the lock would be refused
+
+    def other(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "companion", *args], capture_output=True, text=True, env=env, timeout=60
+        )
+
+    with files.locked():
+        journal = files.events.journal_path
+        whole = journal.read_bytes()
+        with open(journal, "ab") as out:
+            out.write(b'{"id": 2, "t": "note", "te')  # the holder's next line, not yet whole
+        status = other("status", "--json")
+        refused = other("note", "two")
+        assert journal.read_bytes().startswith(whole) and journal.read_bytes() != whole  # the reader cut nothing
+        with open(journal, "r+b") as out:
+            out.truncate(len(whole))
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["events"] == 1
+    assert refused.returncode == 1 and "is in use by another companion process" in refused.stderr
+    assert open_session(home, "held").count == 1
+
+
 def test_two_processes_on_one_save_lose_nothing(tmp_path: Path) -> None:
     """Two writers take turns on the lock; every action both reported done is in the save."""
     assert cli("new", "freeform", "--name", "shared", "--seed", "1").exit_code == 0

@@ -82,7 +82,10 @@ def test_freeform_accepts_every_tracker():
     assert "XP: 2" in run("xp", "+2").stdout
 
 
-def test_in_guided_play_the_rules_keep_the_tallies():
+def test_in_a_session_made_before_revision_2_guided_play_keeps_the_tallies(monkeypatch):
+    """Made before the hand commands went beside guided play (issue 33), a session replays as it was
+    played: there guided play, once begun, keeps the tallies."""
+    monkeypatch.setattr("companion.session.service.REVISION", 1)
     guided_dungeon()
     before = tallies()
     assert before["Adelhardt"]["role"].upper() == "PALADIN"
@@ -99,6 +102,24 @@ def test_in_guided_play_the_rules_keep_the_tallies():
     assert tallies() == before
     # The guided way still plays on.
     assert json.loads(run("next", "--json").stdout)["request"]
+
+
+def test_guided_play_and_the_hand_tallies_go_side_by_side():
+    """Issue 33: a player who plays from the book marks hits by hand while guided play waits; the
+    step is then built again from the table (a monster slain by hand: its Talisman roll)."""
+    guided_dungeon()
+    step = json.loads(run("next", "--json").stdout)["request"]
+    assert step["key"] == "area.enter" and "which area" in step["prompt"]
+    run("tally", "hit", "Adelhardt")
+    assert tallies()["Adelhardt"]["hits"] == 1
+    run("tally", "hit", "xorn", "2")  # fought from the book: the step says so, the bar has its fight
+    step = json.loads(run("next", "--json").stdout)["request"]
+    assert step["key"] == "area.enter" and "fights the Xorn" in step["prompt"] and "at the table" in step["prompt"]
+    run("tally", "hit", "xorn", "3")  # its last hit: slain, and the Talisman roll is next
+    assert json.loads(run("next", "--json").stdout)["request"]["key"] == "talisman"
+    run("next", "3", "4")
+    step = json.loads(run("next", "--json").stdout)["request"]
+    assert step["key"] == "area.enter" and not any("Xorn" in o["label"] for o in step["options"])
 
 
 def test_freeform_xp_says_no_levels_are_tracked():

@@ -262,10 +262,89 @@ def _matching(names: Any, incomplete: str) -> list[Item]:
     return [(name, "") for name in seen]
 
 
+def _by_start(names: Any, incomplete: str) -> list[Item]:
+    """The names ``incomplete`` starts, or one of whose words it starts (``cad`` and ``creep`` for the
+    Cadaver Creeper), as a command takes them (:mod:`companion.cli.names`)."""
+    from companion.cli.names import matches
+
+    names = [str(n) for n in names if n]
+    if not incomplete:
+        return [(n, "") for n in dict.fromkeys(names)]
+    return [(n, "") for n in matches(incomplete, names)]
+
+
 def tally_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
-    """The session's hit tallies (characters and monsters)."""
+    """The session's hit tallies, and the heroes and monsters its game knows (the Adventure's area list:
+    ``tally hit cad`` marks the Cadaver Creeper)."""
     session = _session_state(ctx)
-    return [] if session is None else _matching(session.state.trackers.tallies, incomplete)
+    if session is None:
+        return []
+    names = session.spec.names_of(session.state)
+    return _by_start([*session.state.trackers.tallies, *names.heroes, *names.monsters], incomplete)
+
+
+def item_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The items the session keeps, and those its game's heroes hold."""
+    session = _session_state(ctx)
+    if session is None:
+        return []
+    return _by_start([*session.state.trackers.items, *session.spec.names_of(session.state).items], incomplete)
+
+
+def tracker_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """The trackers a table pack gave the session (SKILL, LUCK, STAMINA), as ``tracker`` shows them."""
+    session = _session_state(ctx)
+    if session is None:
+        return []
+    counters = session.state.trackers.counters
+    shown = [c.label or (k.upper() if len(k) <= 3 else k.capitalize()) for k, c in counters.items()]
+    return [(n, "") for n in shown if n.lower().startswith(incomplete.lower())]
+
+
+def section_names(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """``back`` (where there is a way back), and the sections read so far, the latest first."""
+    session = _session_state(ctx)
+    if session is None:
+        return []
+    sections = session.state.trackers.sections
+    here = sections.current
+    found: list[Item] = [("back", "")] if len(sections.trail) > 1 else []
+    for n in reversed(dict.fromkeys(sections.path)):
+        if n != here:
+            found.append((str(n), ""))
+    return [(v, about) for v, about in found if v.startswith(incomplete)]
+
+
+def pack_paths(ctx: Any = None, incomplete: str = "") -> list[Item]:
+    """A table pack: a ``.toml`` file or a folder under what is typed (``~`` for home), and the packs
+    in the player's tables folder by name."""
+    found: list[Item] = []
+    try:
+        typed = Path(incomplete).expanduser() if incomplete else Path(".")
+        folder = typed if incomplete.endswith("/") or not incomplete else typed.parent
+        stem = "" if incomplete.endswith("/") or not incomplete else typed.name
+        lead = incomplete[: len(incomplete) - len(stem)] if stem else incomplete
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)[:500]:
+            if not entry.name.startswith(stem) or (entry.name.startswith(".") and not stem.startswith(".")):
+                continue
+            if entry.is_dir():
+                found.append((lead + entry.name + "/", ""))
+            elif entry.suffix.lower() == ".toml":
+                found.append((lead + entry.name, ""))
+    except OSError:
+        pass
+    if "/" not in incomplete:
+        try:
+            from companion.packs.find import config_dir, scan
+
+            root = _root(ctx)
+            override = getattr(getattr(root, "obj", None), "data_dir", None)
+            for pack in scan(config_dir(override)).packs:
+                if pack.name.startswith(incomplete) and all(v != pack.name for v, _a in found):
+                    found.append((pack.name, pack.title))
+        except Exception:
+            pass
+    return found
 
 
 def next_answers(ctx: Any = None, incomplete: str = "") -> list[Item]:
@@ -276,29 +355,34 @@ def next_answers(ctx: Any = None, incomplete: str = "") -> list[Item]:
         return []
     options = getattr(request, "options", None)
     if options is not None:
-        return [(o.value, getattr(o, "label", "")) for o in options if o.value.lower().startswith(incomplete.lower())]
+        return option_keys(request, incomplete)
     if hasattr(request, "expr"):
         return [("roll", f"virtual dice for {request.expr}")] if "roll".startswith(incomplete) else []
     return []
 
 
+def option_keys(request: Any, incomplete: str = "") -> list[Item]:
+    """A menu's answers for Tab: each option's key (:mod:`companion.engine.keys`) with its label, where
+    the key, or a word of the label, starts with what is typed."""
+    from companion.engine.keys import keys_of, words
+
+    low = incomplete.lower()
+    pairs = list(zip(request.options, keys_of(request.options), strict=True))
+    keyed = [(key, o.label) for o, key in pairs if key.startswith(low)]
+    worded = [
+        (key, o.label) for o, key in pairs if not key.startswith(low) and any(w.startswith(low) for w in words(o.label))
+    ]
+    return keyed + worded  # the keys that start so first, then the options a word of which does
+
+
 def _game_figures(ctx: Any, incomplete: str, *, heroes: bool = True, monsters: bool = True) -> list[Item]:
+    """The heroes and monsters the session's game names on the table (``Game.names_of``: a secret's name
+    is never among them); a game without names: the tallies."""
     session = _session_state(ctx)
     if session is None:
         return []
-    game, g = session.meta.game, session.state.game
-    names: list[str] = []
-    if game == "haunted-tower":
-        if heroes:
-            names += [h.name for h in g.heroes]
-        if monsters:
-            from companion.games.haunted_tower.data.monsters import MONSTERS
-
-            names += [m.key for m in MONSTERS.values()]
-    elif game == "dragons-den":
-        names += [f.key for f in g.figures() if (heroes and f.kind == "hero") or (monsters and f.kind != "hero")]
-    elif game == "dark-tower":
-        names += [h.player for h in g.heroes] if heroes else []
+    known = session.spec.names_of(session.state)
+    names = [*(known.heroes if heroes else ()), *(known.monsters if monsters else ())]
     if heroes and not names:
         names += list(session.state.trackers.tallies)
     return _matching(names, incomplete)
@@ -369,6 +453,11 @@ VALUES = {
     ("tally heal", "name"): tally_names,
     ("tally remove", "name"): tally_names,
     ("next", "answer"): next_answers,
+    ("item", "name"): item_names,
+    ("tracker", "name"): tracker_names,
+    ("section", "where"): section_names,
+    ("new", "tables"): pack_paths,
+    ("odds fight pack", "tables"): pack_paths,
     ("dark join", "hero"): dark_cards,
     ("dark item", "player"): hero_names,
     ("dark item", "name"): dark_cards,

@@ -7,6 +7,7 @@ whose html page alone imports Jinja2 and pygal (see docs/log-format.md).
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -110,8 +111,12 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None, 
     from companion.export import EXTENSIONS
     from companion.export.source import Source
 
-    with opened(env, name=name) as session:
-        if fmt == "md" and str(path) != "-":
+    with opened(env, name=name, read=True) as session:  # held elsewhere: a copy read at once
+        own = path is None or os.path.abspath(path) == os.path.abspath(session.meta.log_path)
+        if fmt == "md" and own and not session.files.is_locked:
+            # The session's own log: the process that holds the session keeps it, up to date.
+            return {"session": session.files.slug, "format": fmt, "file": session.meta.log_path, "kept": True}
+        if fmt == "md" and str(path) != "-" and session.files.is_locked:
             session.rebuild()
             target = session.write_log(path, force=force, ask=_asker(env))
             return {"session": session.files.slug, "format": fmt, "file": str(target)}
@@ -172,6 +177,12 @@ def export(
     done.pop("source", None)
     if json_out:
         env.print_json(done)
+    elif done.get("kept"):
+        env.echo(
+            _("The log is at {path}, kept up to date by the companion process that holds the session").format(
+                path=done["file"]
+            )
+        )
     elif done["file"] != "-":
         written = {
             "md": _("Log written to {path}"),

@@ -84,18 +84,33 @@ def holding(files: SessionFiles, wait: float) -> Iterator[SessionFiles]:
 
 
 @contextmanager
-def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: float | None = None) -> Iterator[Session]:
+def opened(
+    env: Env, *, engine: bool = False, name: str | None = None, wait: float | None = None, read: bool = False
+) -> Iterator[Session]:
     """The active (or named) session, loaded while its lock is held.
 
     In a shell (:func:`holding`), the session stays in memory from one command to the next: nobody
     else can change it while the lock is held. It is read again when its files changed all the same (a
     rename), when a command needs the game's engine it lacks, and after a command that failed or that
-    left it apart from its events (see ``Session.reusable``)."""
+    left it apart from its events (see ``Session.reusable``).
+
+    ``read``: a command that only reads (status, log, export, odds) does not wait for a session another
+    process holds (a shell, a page, guided play): it reads a consistent copy at once, without the lock,
+    the events up to the journal's last whole line (:func:`read_copy`). Anything that changes a session
+    still waits for the lock, and is refused with the holder's line."""
     from companion.session.service import Session
 
     files = store(env).open(name or require_name(env))
     held = _HELD.get(files.dir)
     files = held or files
+    if read and held is None and _busy(files):
+        with save_shape(files.slug):
+            session = read_copy(files, engine=engine)
+        try:
+            yield session
+        finally:
+            warn_all(env, session)
+        return
     with files.locked(wait):
         kept = _KEPT.pop(files.dir, None) if held is not None else None
         session = kept[0] if kept is not None and kept[0].reusable(engine, kept[1]) else None
@@ -118,6 +133,36 @@ def opened(env: Env, *, engine: bool = False, name: str | None = None, wait: flo
             _KEPT[files.dir] = (session, session.stamp())
         else:
             _KEPT.pop(files.dir, None)
+
+
+def _busy(files: SessionFiles) -> bool:
+    """Whether another process holds the session's lock now (a shell, a page, guided play)."""
+    from companion.store.locks import Busy
+
+    try:
+        with files.locked(0):
+            return False
+    except Busy:
+        return True
+
+
+def read_copy(files: SessionFiles, *, engine: bool = False) -> Session:
+    """The session as its files stand, read without the lock while another process holds it: a writer
+    there appends a line at a time, so the events read are those up to the journal's last whole line,
+    each checked. A seal or an undo caught half-way is read again (a few times, then its line)."""
+    import time
+
+    from companion.session.service import Session
+    from companion.store.damage import Damaged
+
+    for attempt in range(4):
+        try:
+            return Session.open(files.reader(), engine=engine)
+        except Damaged:
+            if attempt == 3:
+                raise
+            time.sleep(0.05 * (attempt + 1))  # a writer mid-way through a seal: its files settle at once
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 @contextmanager
@@ -284,9 +329,12 @@ def _example(expr: Expr) -> str:
 
 
 @contextmanager
-def game_session(env: Env, game: str, refuse: Callable[[Session], Exception]) -> Iterator[Session]:
-    """The active session, opened under its lock, refused with ``refuse(session)`` unless it plays ``game``."""
-    with opened(env) as session:
+def game_session(
+    env: Env, game: str, refuse: Callable[[Session], Exception], *, read: bool = False
+) -> Iterator[Session]:
+    """The active session, opened under its lock, refused with ``refuse(session)`` unless it plays ``game``
+    (``read``: a command that only reads it reads a copy of one held elsewhere at once, :func:`opened`)."""
+    with opened(env, read=read) as session:
         if session.meta.game != game:
             raise refuse(session)
         yield session

@@ -36,7 +36,7 @@ def odds(env: Env, words: list[str], *, mod: int, json_out: bool) -> bool:
         if obj.draw == "unique" and active_name(env) is not None:
             from companion.cli.pack_roll import drawn_in
 
-            with opened(env) as s:
+            with opened(env, read=True) as s:
                 drawn = drawn_in(s, pack).get(obj.name, [])
         show_table_odds(env, pack, obj, json_out, drawn)
         return True
@@ -45,7 +45,7 @@ def odds(env: Env, words: list[str], *, mod: int, json_out: bool) -> bool:
     from companion.packs.rolling import check_expr
 
     if active_name(env) is not None:
-        with opened(env) as s:
+        with opened(env, read=True) as s:
             value, note = tracker_value(obj, s)
     else:
         value, note = tracker_value(obj, None)

@@ -163,8 +163,9 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
     """The step the game waits for, as ``companion next`` and the shell show it: the question (with
     who acts, in the shell), a roll's exact odds, the menu numbered, the game's odds and advice."""
     from companion.cli.env import styled
+    from companion.engine.pending import NUMBERED
     from companion.engine.requests import RollRequest
-    from companion.i18n import _, language
+    from companion.i18n import _
 
     if shell and env.stdout_isatty:
         env.out.width = max(20, env.out.width - 1)  # never the terminal's last column (it would wrap there)
@@ -201,17 +202,17 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
             say(_("answer with: companion next roll   (or the faces you rolled)"), "dim")
     elif pending.kind == "choice":
         say(head, "bold")
-        # In English the value a script may answer with is shown too; in another language the
-        # number answers (the values are English words). The shell answers with the number.
-        english = language() == "en" and not shell
+        # Each option with its number (1-9) and its key: the letters that stay the same while the
+        # table changes (past nine, its key only: a digit never waits for a second one).
+        width = max((len(o.key) for o in pending.options), default=2)
         for o in pending.options:
-            about = ", ".join(([o.value] if english else []) + ([o.hint] if o.hint else []))
             mark = " ★" if o.best else ""
-            template = "  {n}. {label}{mark}" + (" [dim]({about})[/dim]" if about else "")
-            option = styled(template, n=o.number, label=o.label, mark=mark, about=about)
-            say(option, indent=len(f"{o.number}. "))  # at a terminal, wrapped under the label
+            number = f"{o.number}." if o.number <= NUMBERED else ""
+            template = "  {n:>3} [bold]{key}[/bold]  {label}{mark}" + (" [dim]({about})[/dim]" if o.hint else "")
+            option = styled(template, n=number, key=o.key.ljust(width), label=o.label, mark=mark, about=o.hint)
+            say(option, indent=6 + width)  # at a terminal, wrapped under the label
         if shell:
-            say(_("type its number or its first letters · ? keys"), "dim")
+            say(_("type its number or its key · ? keys"), "dim")
     else:
         template = "[bold]{head}[/bold]" + (" [dim]({where})[/dim]" if pending.where else "")
         say(styled(template, head=head, where=pending.where or ""))

@@ -18,6 +18,7 @@ ROLL_HELP = """Roll dice, virtually or with the faces you rolled yourself (--got
 Expressions: DR [TABLE], DC, EC, SR [A,B,C], talisman, NdX±M with an optional
 comparison (2d6, 1d6+3>=7, d20, 1d10>=5, d%), and Dark Tower pools (dt, 3dt, 4dt).
 
+The faces may follow the dice as they are (2d6 53, 2d6 5 3: a digit a die), as --got.
 When a session is active the roll is recorded in it and in its dungeon log.
 """
 
@@ -27,6 +28,7 @@ Examples:
   companion roll DC --mod 1
   companion roll DC --got 5
   companion roll 2d6 --got 3,5
+  companion roll 2d6 35
   companion roll SR STR,DEX,INT
   companion roll "1d6+3>=7" --seed 7
   companion roll 3dt --got 1,heart,star
@@ -49,6 +51,26 @@ def _table_names(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     from companion.cli.complete import table_names
 
     return table_names(ctx, incomplete)
+
+
+def _faces_after(words: list[str], got: str | None) -> tuple[list[str], str | None]:
+    """``2d6 53`` or ``2d6 5 3``: the dice, then the faces rolled (as ``--got``), where the first word is
+    dice alone and every word after it is faces (digits, with commas): a roll at the shell in the dice
+    and the faces. Anything else is the expression's own words (``SR STR,DEX``, ``DR room``)."""
+    import re
+
+    if got is not None or len(words) < 2 or not all(re.fullmatch(r"\d+(,\d+)*", w) for w in words[1:]):
+        return words, got
+    from companion.dice.expr import parse
+    from companion.errors import InputError
+
+    try:
+        first = parse(words[0])
+    except InputError:
+        return words, got
+    if not first.dice or first.kind == "DR":
+        return words, got
+    return words[:1], " ".join(words[1:])
 
 
 def _expr(words: list[str]) -> Expr:
@@ -138,6 +160,7 @@ def roll(
             # README's `roll DC --seed 7` in a game just started), said in one line, not refused.
             aside = active_name(env)
             scratch = aside is not None
+    expr, got = _faces_after(expr, got)
     if pack_use.wants(expr):
         from companion.cli.pack_roll import roll as pack_roll
 

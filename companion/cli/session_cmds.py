@@ -355,9 +355,13 @@ def use(
     from companion import i18n
     from companion.cli.env import styled
     from companion.cli.kit import active_language
+    from companion.errors import CompanionError
     from companion.i18n import _
 
-    found = active_language(env)  # said in the language of the session it switches to
+    try:  # said in the language of the session it switches to
+        found = active_language(env)
+    except CompanionError:  # a session to repair (no session.json): said in the language spoken now
+        found = None
     if found is not None:
         i18n.activate(found[0] or i18n.choose(found[1]), found[1])
     env.print(styled(_("Current session: [bold]{name}[/bold]"), name=files.slug))
@@ -368,7 +372,7 @@ def status(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     env: Env = ctx.obj
     from companion.cli.kit import opened
 
-    with opened(env) as session:
+    with opened(env, read=True) as session:  # a session held elsewhere: read at once, not waited for
         if json_out:
             data = dump_state(session)
             data["meta"] = session.summary() | {
@@ -442,7 +446,7 @@ def log(
     env: Env = ctx.obj
     from companion.cli.kit import opened
 
-    with opened(env) as session:
+    with opened(env, read=True) as session:
         if rolls:
             from companion.i18n import _
             from companion.session.amend import physical_rolls, roll_words

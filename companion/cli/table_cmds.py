@@ -347,6 +347,9 @@ def tracker(
             if not counters:
                 env.echo(_("No trackers yet: start a session with companion new freeform --tables FILE."))
             return
+        from companion.cli.names import resolve
+
+        name = resolve(name, shown.values())  # by any unique start: tracker st -2 is STAMINA
         key = next((k for k, label in shown.items() if name.lower() in (k.lower(), label.lower())), None)
         if key is None:
             known = ", ".join(shown.values()) or "none"

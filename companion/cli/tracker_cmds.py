@@ -93,6 +93,10 @@ def _change_tally(env: Env, event: dict[str, Any], replace: bool = False, correc
     if correct:
         event["correct"] = True
     with opened(env) as session:
+        if event["op"] != "add":  # a tally, a hero or a monster by any unique start or word (h cad)
+            from companion.cli.names import resolve, table_names
+
+            event["name"] = resolve(event["name"], table_names(session))
         name = event["name"]
         _refuse_guided_tally(session, name)
         if event["op"] != "add":
@@ -175,8 +179,9 @@ def _tally_change(op: str):
         json_out: JsonOpt = False,
     ) -> None:
         env: Env = ctx.obj
-        session = _change_tally(env, {"t": "tally", "op": op, "name": name, "n": n}, correct=correct)
-        _show_tally(env, session, name, json_out)
+        event = {"t": "tally", "op": op, "name": name, "n": n}
+        session = _change_tally(env, event, correct=correct)
+        _show_tally(env, session, event["name"], json_out)
 
     command.__doc__ = {
         "hit": "Mark hits on a tally.\n\n\b\nExamples:\n  companion tally hit Adelhardt\n"

@@ -95,8 +95,9 @@ class Need:
 
 #: The contract's revision a new session is made with (``Meta.revision``). A session keeps the revision
 #: it was made with, so its events replay as they were played: 1 rebuilds the pending step after a
-#: hand command in every game that declares ``Refresh(since=1)`` (sessions made before replay as they were).
-REVISION = 1
+#: hand command in every game that declares ``Refresh(since=1)`` (sessions made before replay as they were);
+#: 2 does it in the Adventure in the Dungeon too, whose hand commands then work beside guided play.
+REVISION = 2
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,20 @@ class Draws:
         return event.get("t") == "answer" and self.answers(str(event.get("key", "")))
 
 
+@dataclass(frozen=True)
+class Names:
+    """The names a game knows on the table as it stands, by kind: what a player types after a command
+    (``tally hit``, a game's own) by any unique start or word (``cad`` for the Cadaver Creeper), and what
+    Tab completes. Each is the name as the commands take it."""
+
+    heroes: tuple[str, ...] = ()
+    monsters: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+
+    def all(self) -> tuple[str, ...]:
+        return (*self.heroes, *self.monsters, *self.items)
+
+
 #: The kind of value each member takes: "call" (a function), "text", "map", "lines", "flag", "type",
 #: "seats", "secrets", "draws"; a member marked ``na`` may be declared NotApplicable instead.
 _KINDS: dict[str, tuple[str, bool]] = {
@@ -175,6 +190,7 @@ _KINDS: dict[str, tuple[str, bool]] = {
     "hero": ("call", True),
     "moments": ("text", True),
     "odds": ("text", True),
+    "names": ("call", True),
     "seats": ("call", False),
     "turn": ("call", False),
     "secrets": ("secrets", True),
@@ -262,6 +278,9 @@ class Game:
     #: The name of its entry in ``companion odds fight`` (:data:`companion.sim.fights.FIGHT_ODDS`).
     odds: str | NotApplicable
     # ---- the table's people and secrets ------------------------------------------------------
+    #: The names on the table (:class:`Names`: heroes, monsters, items), for the commands that take a
+    #: name by any unique start or word, and for Tab.
+    names: Callable[[State], Names] | NotApplicable
     #: The seats at the table (solo: one ``table`` seat), for the state as it stands:
     #: ``seats(state, per_player)``; ``per_player`` asks for one seat a player where players share one
     #: (``companion serve --seat-per-player``: the Dragon's Den's heroes each on their own page).
@@ -433,6 +452,15 @@ class Game:
         if actor == ANYONE:
             return None
         return next((s for s in seats if actor in s.figures), None)
+
+    def names_of(self, state: State, viewer: str = PUBLIC) -> Names:
+        """The names on the table as ``viewer`` may see them (a secret's name is not among them)."""
+        if not self.provides("names"):
+            return Names()
+        seen = self.view(state, viewer)
+        names = self.names(seen.state(state))  # type: ignore[operator]
+        kept = [n for n in names.all() if seen.text(n) == n]
+        return Names(*(tuple(n for n in group if n in kept) for group in (names.heroes, names.monsters, names.items)))
 
     def is_draw(self, event: dict[str, Any], payload: dict[str, Any]) -> bool:
         """Whether a roll ``payload`` of ``event`` is a draw from a cup or a deck (not a die)."""

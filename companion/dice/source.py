@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 
 from companion.dice.expr import Expr
-from companion.dice.faces import read_face
+from companion.dice.faces import Die, read_face
 from companion.dice.roll import NO_MODIFIER, Roll, check_modifier, evaluate, evaluate_total, single
 from companion.errors import InputError
 
@@ -100,6 +101,9 @@ def read_physical(
     stripped = text.strip()
     values = _split(stripped)
     plain_sum = expr.kind in ("sum", "talisman") and not expr.has_dt and n > 1
+    # 53 for two dice: a digit a die, where it cannot be their total (a total that fits stays one).
+    if n > 1 and len(values) == 1 and _digit_faces(dice, values[0]) and not (plain_sum and fits_total(expr, values[0])):
+        values = list(values[0])
     if plain_sum and (stripped.startswith("=") or (allow_total and len(values) == 1)):
         if stripped.startswith("=") and len(_split(stripped.lstrip("="))) != 1:
             from companion.i18n import _
@@ -161,6 +165,25 @@ def _expectation(expr: Expr) -> str:
     if expr.kind in ("sum", "talisman") and not expr.has_dt:
         extra = _(", or one number for the total ({n} or ={n})").format(n=len(dice) * 3 + 1)
     return _("type {n} faces separated by commas or spaces ({each}){extra}").format(n=len(dice), each=each, extra=extra)
+
+
+def _digit_faces(dice: Sequence[Die], text: str) -> bool:
+    """Whether ``text`` is one digit a die, each a face of its die (``53`` for two d6)."""
+    return (
+        text.isascii()
+        and text.isdigit()
+        and len(text) == len(dice)
+        and all(read_face(d, c) is not None for d, c in zip(dice, text, strict=True))
+    )
+
+
+def fits_total(expr: Expr, text: str) -> bool:
+    """Whether ``text`` is a total the dice of ``expr`` can make (``12`` for 2d6; ``464`` for 3d6 is not)."""
+    try:
+        _read_total(expr, text)
+    except InputError:
+        return False
+    return True
 
 
 def _read_total(expr: Expr, text: str) -> int:

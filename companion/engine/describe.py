@@ -7,7 +7,7 @@ from typing import Any
 from companion.dice.odds import odds, target_text
 from companion.engine.requests import Choice, Number, Request, RollRequest, Text
 from companion.errors import InputError
-from companion.i18n import _, language, quote
+from companion.i18n import _, quote
 
 
 def request_json(request: Request, advice: list[str] | None = None) -> dict[str, Any]:
@@ -49,13 +49,19 @@ def request_json(request: Request, advice: list[str] | None = None) -> dict[str,
 
 
 def parse_choice(request: Choice, text: str) -> str:
-    """A choice by its number in the list (1-based), ``=VALUE``, its value, or the start of its label.
+    """A choice by its number in the list (1-based), ``=VALUE``, its key, its value, or the start of a
+    word of its label (or of its key).
 
     One rule for every menu: a number always picks the option with that number in the list as
     ``companion next`` prints it, even on a menu whose values are numbers too (an area, a room, a count
     of daggers, a hero's place at the table). ``=VALUE`` gives an option's value exactly, as ``--json``
-    shows it (what a script sends); any other word is a value or the start of a label.
+    shows it (what a script sends). A key (:mod:`companion.engine.keys`) picks its option; any other
+    word picks the one option a word of whose label (or whose key) starts with it, and a start that fits
+    several is refused with their words ("ambiguous: ...").
     """
+    from companion.engine.keys import keys_of
+    from companion.engine.keys import words as label_words
+
     t = text.strip()
     values = request.values()
     if t.startswith("=") and t[1:].strip() in values:
@@ -66,14 +72,36 @@ def parse_choice(request: Choice, text: str) -> str:
         raise InputError(
             _("{n} is not a number in the list: give 1 to {last} (or =VALUE for a value)").format(n=t, last=len(values))
         )
+    keys = keys_of(request.options)
+    low = t.lower()
+    by_key = [o.value for o, k in zip(request.options, keys, strict=True) if k == low]
+    if by_key:
+        return by_key[0]
     if t in values:
         return t
-    low = t.lower()
-    matches = [o.value for o in request.options if o.label.lower().startswith(low) or o.value.lower().startswith(low)]
-    if low and len(matches) == 1:
+    matches = [
+        o.value
+        for o, k in zip(request.options, keys, strict=True)
+        if low
+        and (
+            k.startswith(low) or o.label.lower().startswith(low) or any(w.startswith(low) for w in label_words(o.label))
+        )
+    ]
+    if not matches and low:  # what a script may type: the start of a value
+        matches = [o.value for o in request.options if o.value.lower().startswith(low)]
+    if len(matches) == 1:
         return matches[0]
-    shown = (lambda o: o.value) if language() == "en" else (lambda o: o.label)
-    listed = "; ".join(f"{i}. {shown(o)}" for i, o in enumerate(request.options, 1))
+    if matches:
+        raise InputError(
+            _("ambiguous: {text} could be {options}").format(
+                text=quote(t), options="; ".join(request.option(v).label for v in matches)
+            ),
+            hint=_("type more letters, the key or the number"),
+        )
+    listed = "; ".join(
+        f"{k} {o.label}" if i > 9 else f"{i} {k} {o.label}"
+        for i, (o, k) in enumerate(zip(request.options, keys, strict=True), 1)
+    )
     raise InputError(_("{text} is not one of the choices: {listed}").format(text=quote(text), listed=listed))
 
 

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from companion.session.service import Session
 
 
+#: Menu options answer to their numbers up to this one; past it, to their keys only (a digit never
+#: waits for a second one, and ``54`` is option 5 then the next step's 4).
+NUMBERED = 9
+
+
 @dataclass(frozen=True)
 class Option:
     number: int
@@ -33,6 +38,13 @@ class Option:
     hint: str = ""
     #: The option the game's odds favour (the highest chance to win), where the game knows them.
     best: bool = False
+    #: Its key (:mod:`companion.engine.keys`): the same letters while the table changes.
+    key: str = ""
+
+    @property
+    def shortcut(self) -> str:
+        """What answers it shortest: its number (1-9), else its key."""
+        return str(self.number) if self.number <= NUMBERED else self.key
 
 
 @dataclass(frozen=True)
@@ -87,7 +99,7 @@ class Pending:
         if self.kind == "roll":
             return f"▶ {head}", str(self.odds or self.dice)
         if self.kind == "choice" and not self.private:
-            return f"▶ {head}", "  ".join(f"{o.number} {o.label}" + (" ★" if o.best else "") for o in self.options)
+            return f"▶ {head}", "  ".join(f"{o.key} {o.label}" + (" ★" if o.best else "") for o in self.options)
         return self._line(head), ""
 
     def _line(self, head: str) -> str:
@@ -127,7 +139,14 @@ class Pending:
         elif self.kind == "choice":
             data |= {
                 "options": [
-                    {"number": o.number, "value": o.value, "label": o.label, "hint": o.hint, "best": o.best}
+                    {
+                        "number": o.number,
+                        "key": o.key,
+                        "value": o.value,
+                        "label": o.label,
+                        "hint": o.hint,
+                        "best": o.best,
+                    }
                     for o in self.options
                 ],
                 "best": self.best,
@@ -191,8 +210,18 @@ def describe(
             request=request,
         )
     if isinstance(request, Choice):
-        options = tuple(Option(i, o.value, o.label, o.hint, o.value == best) for i, o in enumerate(request.options, 1))
-        keys = (_("a number from 1 to {n}").format(n=len(options)), _("or the first letters of an option"))
+        from companion.engine.keys import keys_of
+
+        options = tuple(
+            Option(i, o.value, o.label, o.hint, o.value == best, key)
+            for (i, o), key in zip(enumerate(request.options, 1), keys_of(request.options), strict=True)
+        )
+        keys = (
+            _("a number from 1 to {n}").format(n=min(len(options), NUMBERED)),
+            _("or an option's key (its letters: {example}), or the start of a word of it").format(
+                example=", ".join(o.key for o in options[:3])
+            ),
+        )
         return Pending(
             "choice",
             request.key,
@@ -237,7 +266,7 @@ def of_session(session: Session) -> Pending | None:
     # Who acts is said where several heroes share the table (a one-hero game's hero always acts):
     # the hero the step names, else whose turn the board marks.
     actor = ""
-    if board is not None and len(board.heroes) > 1:
+    if board is not None and len(board.heroes) > 1 and not getattr(request, "private", False):
         text = getattr(request, "why", "") or getattr(request, "prompt", "")
         figures = (*board.heroes, *board.fight)
         named = [(text.find(f.name), f.name) for f in figures if f.name and f.name in text]
@@ -290,11 +319,13 @@ def _roll_keys(expr: Expr) -> tuple[str, tuple[str, ...]]:
 @dataclass(frozen=True)
 class Reading:
     """A bare line read against the pending step: the words for ``companion next`` (``words``), or
-    why it is no answer (``error``), or the two ways it reads (``both``)."""
+    why it is no answer (``error``), or the two ways it reads (``both``); ``rest`` is what is left of
+    the line for the steps after this one (``54`` at a menu: option 5, then ``4``)."""
 
     words: tuple[str, ...] = ()
     error: str = ""
     both: str = ""
+    rest: str = ""
 
     @property
     def ok(self) -> bool:
@@ -302,13 +333,16 @@ class Reading:
 
 
 def read_bare(pending: Pending, text: str) -> Reading:
-    """Read ``text`` (a bare line at the shell's prompt) as an answer to ``pending``.
+    """Read ``text`` (a bare line at the shell's prompt) as an answer to ``pending``, and what is left
+    of it for the next steps.
 
     - a roll: Enter (virtual dice, where Enter rolls), the faces (``4 5``, ``4,5``, a face word), or
       ``45`` for two dice; a number that reads both as faces and as a total (``12`` for 2d6) is
-      refused with both readings;
-    - a menu: the option's number, or the first letters of one option (its label or value);
-    - a number: a whole number in range; a text: the line.
+      refused with both readings; faces past the roll's dice are left for the next step (``4 5 3``
+      for 2d6: 4 5, then 3), where every die has one digit;
+    - a menu: the option's number (1-9: ``54`` is option 5 and then 4 for the next step), its key, or
+      the start of a word of one option;
+    - a number: a whole number in range (the next words left for the next step); a text: the line.
     """
     from companion.engine.describe import parse_choice, parse_number
 
@@ -320,20 +354,34 @@ def read_bare(pending: Pending, text: str) -> Reading:
         return _read_faces(request, t)
     if not t:
         return Reading(error=_("an answer is needed"))
+    tokens = t.split()
     try:
         if isinstance(request, Choice):
-            value = parse_choice(request, t)
-            return Reading((t,) if t.isdigit() else (f"={value}",))
+            first = tokens[0]
+            if first.isdigit() and first.isascii():
+                if len(first) > 1 and "0" not in first[:1]:  # 54: option 5, then 4 for the next step
+                    parse_choice(request, first[0])
+                    return Reading((first[0],), rest=" ".join([first[1:], *tokens[1:]]))
+                value = parse_choice(request, first)
+                return Reading((first,), rest=" ".join(tokens[1:]))
+            try:
+                value = parse_choice(request, t)  # a label's words: "run away"
+                return Reading((f"={value}",))
+            except InputError:
+                if len(tokens) == 1:
+                    raise
+            value = parse_choice(request, first)  # a key, then the next steps' answers
+            return Reading((f"={value}",), rest=" ".join(tokens[1:]))
         if isinstance(request, Number):
-            parse_number(request, t)
-            return Reading((t,))
+            parse_number(request, tokens[0])
+            return Reading((tokens[0],), rest=" ".join(tokens[1:]))
     except InputError as exc:
         return Reading(error=exc.message)
     return Reading((t,))
 
 
 def _read_faces(request: RollRequest, t: str) -> Reading:
-    from companion.dice.source import read_physical
+    from companion.dice.source import fits_total, read_physical
 
     def reads(s: str, total: bool = True) -> bool:
         try:
@@ -342,11 +390,15 @@ def _read_faces(request: RollRequest, t: str) -> Reading:
             return False
         return True
 
-    n = len(request.expr.dice)
+    dice = request.expr.dice
+    n = len(dice)
     if n > 1 and t.isdigit() and t.isascii() and len(t) == n:
         spread = " ".join(t)
         as_faces = reads(spread, total=False)
-        as_total = reads(t)
+        expr = request.expr
+        # A total only where the dice make one and this number is one of them: 12 for 2d6 (464 for 3d6 is
+        # three faces, as read_physical reads it, never a second reading).
+        as_total = expr.kind in ("sum", "talisman") and not expr.has_dt and fits_total(expr, t) and reads(t)
         if as_faces and as_total:
             return Reading(
                 both=_("{t} reads two ways: the dice {faces} (type {faces}) or a total of {t} (type ={t})").format(
@@ -358,5 +410,22 @@ def _read_faces(request: RollRequest, t: str) -> Reading:
     try:
         read_physical(request.expr, t, request.mod, allow_total=True, parts=request.parts)
     except InputError as exc:
-        return Reading(error=exc.message)
+        ahead = _faces_ahead(request, t, reads)
+        return ahead if ahead is not None else Reading(error=exc.message)
     return Reading(tuple(t.replace(",", " ").split()))
+
+
+def _faces_ahead(request: RollRequest, t: str, reads: Any) -> Reading | None:
+    """The roll's faces and what is left for the next steps, where ``t`` holds more than the roll's dice:
+    ``5 3 4`` or ``534`` for 2d6 (one digit a die, every die of nine faces or fewer); None where not."""
+    n = len(request.expr.dice)
+    tokens = t.replace(",", " ").split()
+    if n == 0 or t.startswith("="):
+        return None
+    if len(tokens) > n and reads(" ".join(tokens[:n]), False):
+        return Reading(tuple(tokens[:n]), rest=" ".join(tokens[n:]))
+    first = tokens[0]
+    one_digit = all(d.sides <= 9 and not d.custom for d in request.expr.dice)
+    if one_digit and first.isdigit() and first.isascii() and len(first) > n and reads(" ".join(first[:n]), False):
+        return Reading(tuple(first[:n]), rest=" ".join([first[n:], *tokens[1:]]))
+    return None

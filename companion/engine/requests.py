@@ -44,6 +44,9 @@ class Option:
     label: str
     #: A short explanation shown beside the label (odds, costs).
     hint: str = ""
+    #: The option's key, where the game gives it one (:mod:`companion.engine.keys`: else made from its
+    #: value or label): a few letters that stay the same while the table changes.
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,11 @@ def _p_text(p: float) -> str:
 
 
 def _pct(x: float) -> str:
+    """``17%``; a share that happened never reads 0% (``<1%``), nor one short of all 100% (``>99%``)."""
+    if 0 < x < 0.005:
+        return percent(1, 0, sign="<")
+    if 0.995 < x < 1:
+        return percent(99, 0, sign=">")
     return percent(x * 100, 0)
 
 

@@ -92,6 +92,7 @@ class Fold:
         #: Where each event folded is said in words, by id (companion.session.labels), when someone
         #: keeps them (the shell, the page, history): ``{id: (fingerprint, language, Label)}``.
         self.said: dict[int, tuple[str, str, Any]] | None = None
+        self.said_lang: str | None = None  # the language they are said in (else the one shown as it folds)
         self._reducers: dict[str, Callable[[Fold, dict[str, Any]], None]] = {
             "roll": Fold._roll,
             "answer": Fold._answer,
@@ -120,7 +121,7 @@ class Fold:
         kind = event.get("t")
         self.state.log.mark = len(self.state.log.entries)
         if kind != "answer":  # said with the table as it stands before it
-            keep(self.said, self.spec, event, self.state, None)
+            keep(self.said, self.spec, event, self.state, None, self.said_lang)
         if event.get("tried"):  # the first action after an undo that took sections back: a branch left
             from companion.session.sections import fold_tried
 
@@ -241,7 +242,7 @@ class Fold:
                     n=event.get("id"), key=repr(event.get("key")), asked=repr(request.key)
                 )
             )
-        keep(self.said, self.spec, event, self.state, request)  # with the step it answers
+        keep(self.said, self.spec, event, self.state, request, self.said_lang)  # the step it answers
         payload = event["v"]
         original = None
         if isinstance(request, RollRequest):

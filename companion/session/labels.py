@@ -85,13 +85,16 @@ def label(spec: Any, event: dict[str, Any], state: State | None = None, request:
 
 
 def keep(said: dict[int, tuple[str, str, Label]] | None, spec: Any, event: dict[str, Any], state: State,
-         request: Request | None) -> None:  # fmt: skip
-    """Keep ``event`` in ``said`` (a fold's words, by id: its fingerprint, the language, its label)."""
-    from companion.i18n import language
+         request: Request | None, lang: str | None = None) -> None:  # fmt: skip
+    """Keep ``event`` in ``said`` (a fold's words, by id: its fingerprint, the language, its label), in
+    ``lang`` when given (a session's first answer may be the choice of its language: said in the language
+    it chose, as every later action is), else in the language shown now."""
+    from companion import i18n
     from companion.store.journal import fingerprint
 
     if said is not None and "id" in event:
-        said[int(event["id"])] = (fingerprint(event), language(), label(spec, event, state, request))
+        with i18n.using(lang or i18n.language(), state.meta.game):
+            said[int(event["id"])] = (fingerprint(event), i18n.language(), label(spec, event, state, request))
 
 
 # ---- the dice ------------------------------------------------------------------------------------

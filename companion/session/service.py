@@ -164,7 +164,7 @@ class Session(Folded):
     @classmethod
     def open(cls, files: SessionFiles, *, engine: bool = False) -> Session:
         """Load a session (the caller holds its lock). ``engine`` rebuilds the guided engine too."""
-        from companion.store.sessions import finish_rename
+        from companion.store.renaming import finish_rename
 
         doc, version = files.read_meta_file()
         if version == 1:

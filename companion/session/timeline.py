@@ -77,7 +77,7 @@ def said(session: Folded, first: int, last: int) -> list[Said]:
     out: list[Said] = []
     try:
         fold = _fold_to(session, first - 1, events)
-        fold.said = cache
+        fold.said, fold.said_lang = cache, lang
         for event in events:
             fold.apply(event)
             out.append(Said(event["id"], str(event.get("at", "")), cache[event["id"]][2]))

@@ -29,6 +29,8 @@ class Lines(Protocol):
     root: Any
     root_args: list[str]
     name: str | None
+    #: The step the game waits for (a bare answer completes to its menu's keys), or None.
+    pending: Any
 
     def _env(self, session: str | None = None) -> Any: ...
 
@@ -89,8 +91,11 @@ class CommandCompleter(Completer):
         # the menu leaves beside the widest value (its borders and padding take a few columns).
         room = _columns() - max((len(v) for v, _about in found), default=0) - MENU_MARGIN
         for value, about in found:
-            # A name with a space is inserted quoted, so that it stays one word.
+            # A name with a space is inserted quoted, so that it stays one word; a whole word is followed
+            # by a space (the next word can be typed, or Tab pressed again), a folder by nothing.
             insert = shlex.quote(value) if any(c.isspace() or c in "'\"\\$`;&|<>()" for c in value) else value
+            if not value.endswith("/"):
+                insert += " "
             meta = _shorten(about, room) if about else None
             yield Completion(insert, start_position=-typed, display=value, display_meta=meta)
 
@@ -104,8 +109,18 @@ class CommandCompleter(Completer):
         if not words:
             found = self._tree([], incomplete)
             extra = [(w, "") for w in (*HELP_WORDS[:1], *EXIT_WORDS) if w.startswith(incomplete)]
-            return [c for c in found if c[0] != "shell"] + extra
+            return self._answers(incomplete) + [c for c in found if c[0] != "shell"] + extra
         return self._tree(shell.expand(words), incomplete)
+
+    def _answers(self, incomplete: str) -> list[tuple[str, str]]:
+        """A bare answer to the menu the game waits for: its options' keys, with their labels."""
+        pending = getattr(self.shell, "pending", None)
+        request = getattr(pending, "request", None)
+        if request is None or getattr(pending, "kind", "") != "choice" or getattr(pending, "private", False):
+            return []
+        from companion.cli.complete import option_keys
+
+        return option_keys(request, incomplete)
 
     def _tree(self, args: list[str], incomplete: str) -> list[tuple[str, str]]:
         from typer._click.shell_completion import _resolve_context, _resolve_incomplete

@@ -15,14 +15,15 @@ from typing import IO, Any
 
 
 def prefix_pattern(commands: Iterable[str]) -> re.Pattern[str]:
+    """``companion`` before a command's name, where it starts a word (after a style's escape too: a
+    terminal's bold ``Next: companion play`` is the same words)."""
     names = "|".join(re.escape(c) for c in sorted(commands, key=len, reverse=True))
-    # A styled hint ([dim]companion redo[/dim]) reaches a terminal with its colour code just before it.
-    return re.compile(rf"(?<![\w./\\-])(\x1b\[[0-9;]*m)?companion (?=(?:{names})(?![\w-]))")
+    return re.compile(rf"(?P<pre>(?:^|(?<=[^\w./\\-]))(?:\x1b\[[0-9;]*m)*)companion (?=(?:{names})(?![\w-]))")
 
 
 def shell_forms(text: str, pattern: re.Pattern[str]) -> str:
-    """``text`` with ``companion CMD`` said as ``CMD`` (a colour code before it kept)."""
-    return pattern.sub(lambda m: m.group(1) or "", text) if "companion " in text else text
+    """``text`` with ``companion CMD`` said as ``CMD``."""
+    return pattern.sub(r"\g<pre>", text) if "companion " in text else text
 
 
 class ShellForms:

@@ -440,37 +440,29 @@ def _answer(event: Any, control: Any, value: str) -> None:
 
 
 def _bind_options(question: Any, request: Choice) -> None:
-    """Number keys pick an option (at once, when no longer number could follow: ``1`` in a menu of
-    nine; ``1`` then ``2`` in a menu of twelve), and a letter moves to the next option starting with
-    it (its label, case aside; a Latin or a Cyrillic letter), except the menu's own keys."""
+    """Number keys 1-9 pick their option at once, in a menu of any length (a digit never waits for a
+    second one, so the next key typed, often a die's face, is never taken for part of a number);
+    options past nine are reached with ↑/↓ or a letter, then Enter. A letter moves to the next option
+    starting with it (its label, case aside; a Latin or a Cyrillic letter), except the menu's own keys."""
     from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+    from companion.engine.pending import NUMBERED
 
     app = question.application
     control = _control(question)
     if control is None:
         return
     values = request.values()
-    n = len(values)
-    typed = {"digits": ""}
     bindings = KeyBindings()
 
     def digit(event: Any, d: str) -> None:
-        buffer = typed["digits"] + d
-        if not 1 <= int(buffer) <= n:
-            buffer = d
-        number = int(buffer)
-        if not 1 <= number <= n:
-            typed["digits"] = ""
+        number = int(d)
+        if not 1 <= number <= min(len(values), NUMBERED):
             return
-        if number * 10 > n:
-            typeahead.keyed(True)  # as u: an Enter typed after the number is no answer to the next prompt
-            _answer(event, control, values[number - 1])
-            return
-        typed["digits"] = buffer
-        control.pointed_at = number - 1
+        typeahead.keyed(True)  # as u: an Enter typed after the number is no answer to the next prompt
+        _answer(event, control, values[number - 1])
 
     def letter(event: Any, ch: str) -> None:
-        typed["digits"] = ""
         starts = [i for i, o in enumerate(request.options) if o.label.lstrip("←↶✕ ").lower().startswith(ch)]
         if not starts:
             return

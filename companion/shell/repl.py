@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.cli.signals import Terminated, ended
 from companion.i18n import N_, _
+from companion.shell.ahead import answer_ahead, ungrouped
 from companion.shell.words import EXIT_WORDS, HELP_WORDS, KEYS, SECTION_FORM, SHELL_WORDS, SHORT_FORMS
 
 if TYPE_CHECKING:
@@ -68,10 +69,17 @@ class Shell:
         #: The session's actions, and how many undo took back that redo can bring back.
         self.count = self.redo_left = 0
         self._shown: tuple | None = None
+        #: A menu for one player's eyes as everyone may see it (the secret left out), and the step
+        #: whose secret was shown once: shown again, it is shown without it.
+        self.public: Pending | None = None
+        self._private_shown: tuple | None = None
         self.board: Board | None = None
         self._forms: re.Pattern[str] | None = None
         #: A person at a terminal (steps shown above the prompt), not lines from a pipe.
         self.interactive = env.interactive
+        #: What a bare line holds past the answer to the step it was read against: the answers of the
+        #: steps after it (``54`` at a menu: option 5, then 4 for the roll it leads to).
+        self._rest = ""
 
     # ---- the session ---------------------------------------------------------------------------
 
@@ -107,7 +115,7 @@ class Shell:
         from companion.engine.pending import of_session
         from companion.shell.toolbar import figures
 
-        self.pending, self.board, self.count, self.redo_left = None, None, 0, 0
+        self.pending, self.board, self.count, self.redo_left, self.public = None, None, 0, 0, None
         if self.name is None:
             self.head, self.figures = _("no session"), [_("start one: new GAME"), _("or pick one: use NAME")]
             return
@@ -123,6 +131,8 @@ class Shell:
                 self.figures = figures(session) or [_("nothing tracked yet")]
                 self.board = session.spec.board_of(session.state)
                 self.pending = of_session(session)
+                if self.pending is not None and self.pending.private:  # the dragon player's look
+                    self.public = session.spec.view(session.state).pending(self.pending)
                 if self.pending is None and session.state.trackers.fight is not None:
                     from companion.cli.pack_fight import pending_step  # a table pack's fight: its next round
 
@@ -141,6 +151,12 @@ class Shell:
         p = self.pending
         return None if p is None else (self.name, p.key, p.text, tuple(o.label for o in p.options), p.enter_rolls)
 
+    def _seen(self) -> None:
+        """The step was shown (by ``next`` itself): a secret on it, once."""
+        self._shown = self._signature()
+        if self.pending is not None and self.pending.private:
+            self._private_shown = self._shown
+
     def show_step(self, again: bool = False) -> None:
         """Show the pending step above the prompt (once; ``again`` shows it anyway)."""
         signature = self._signature()
@@ -152,8 +168,14 @@ class Shell:
         self._shown = signature
         if not self.interactive:
             return  # piped lines print what their commands print, as one-shot, and no more
+        step = self.pending
+        if step.private and self.public is not None:
+            # A secret is shown once (the dragon player's look): shown again, through the game's view.
+            if self._private_shown == signature:
+                step = self.public
+            self._private_shown = signature
         with self._in_shell():
-            show_pending(self._env(self.name), self.pending, shell=True)
+            show_pending(self._env(self.name), step, shell=True)
 
     def show_keys(self) -> None:
         p = self.pending
@@ -206,7 +228,7 @@ class Shell:
         reading = read_bare(p, " ".join(words) if p.kind != "text" else line)
         dice = _dice_expression(first)
         if p.split and all(w.replace(",", "").isdigit() for w in words):  # faces of several rolls
-            return (_grouped(p, reading.words) if reading.ok else None) or self._ungrouped(p)
+            return (_grouped(p, reading.words) if reading.ok else None) or ungrouped(self.env, p)
         if reading.both:
             self.env.error(reading.both)
             return 2
@@ -219,6 +241,7 @@ class Shell:
             )
             return 2
         if reading.ok:
+            self._rest = reading.rest if p.run == ("next",) else ""
             return [*p.run, *reading.words]
         if dice:
             return None
@@ -233,16 +256,6 @@ class Shell:
             maybe = _("or did you mean one of the commands {cmds}?").format(cmds=", ".join(near)) + " "
         hint = maybe + _("? shows this step's answers; help, the commands")
         self.env.error(reading.error, hint)
-        return 2
-
-    def _ungrouped(self, p: Pending) -> int:
-        from companion.i18n import _
-
-        self.env.error(
-            _("type each die, {n} in all (each roll's dice in turn, e.g. {example}), or Enter to roll them").format(
-                n=sum(p.split), example=p.example
-            )
-        )
         return 2
 
     # ---- a line --------------------------------------------------------------------------------
@@ -287,6 +300,10 @@ class Shell:
             return 2
         if not words and self.pending is not None and self.pending.secret and not self.pending.enter_rolls:
             return self._secret()  # Enter at a secret step: typed unseen
+        if not words and self.pending is not None and self.pending.private and self.pending.options:
+            # Enter at a menu for one player's eyes takes its first option (Hide it), as guided play does:
+            # the secret is never shown twice.
+            return self._answer([*self.pending.run, f"={self.pending.options[0].value}"])
         if not words:
             if self.pending is not None and self.pending.kind == "roll" and self.pending.enter_rolls:
                 # Enter: the session's virtual dice
@@ -301,11 +318,12 @@ class Shell:
         if words == ["clear"]:
             self.clear()
             return 0
+        self._rest = ""
         answer = self.bare(words, line)
         if isinstance(answer, int):
             return answer
         if answer is not None:
-            return self._answer(answer)
+            return answer_ahead(self, self._answer(answer))
         if words[0] in HELP_WORDS:
             if len(words) == 1:
                 self.help()
@@ -327,7 +345,7 @@ class Shell:
             self.refresh()
         self._draws(args[0] if code == 0 and args[:1] in (["undo"], ["redo"]) else None)
         if args[:1] == ["next"]:
-            self._shown = self._signature()  # next showed the step itself
+            self._seen()  # next showed the step itself
         else:
             self.show_step()
         return code
@@ -342,7 +360,7 @@ class Shell:
         self._draws()
         if private and code == 0:
             self.show_step(again=True)  # the screen was cleared under next's own showing of it
-        self._shown = self._signature()  # next showed the next step itself
+        self._seen()  # next showed the next step itself
         return code
 
     def _draws(self, after: str | None = None) -> None:

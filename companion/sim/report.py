@@ -76,6 +76,11 @@ def build(
 
 
 def _pct(x: float) -> str:
+    """``12.5%``; a share that happened never reads 0.0% (``<0.1%``), nor one short of all 100.0%."""
+    if 0 < x < 0.0005:
+        return "<0.1%"
+    if 0.9995 < x < 1:
+        return ">99.9%"
     return f"{x * 100:.1f}%"
 
 

@@ -40,6 +40,10 @@ class LockError(WriteError):
     """The lock file could not be made or opened (a full disk, an I/O error): nothing was done."""
 
 
+class Busy(StoreError):
+    """Another process holds the lock (its line says who): a reader reads a copy instead."""
+
+
 def acquire(path: Path, timeout: float, busy: str, hint: str) -> Any:
     """Take the lock at ``path`` within ``timeout`` seconds; ``busy`` and ``hint`` when another holds it.
 
@@ -51,7 +55,7 @@ def acquire(path: Path, timeout: float, busy: str, hint: str) -> Any:
         try:
             lock.acquire()
         except Timeout:
-            raise StoreError(busy, hint=hint) from None
+            raise Busy(busy, hint=hint) from None
         except OSError as exc:
             kind = kind_of(path)
             if kind is not None and attempt == 1:  # a link or a FIFO at the lock's name: never followed

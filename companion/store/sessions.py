@@ -43,7 +43,6 @@ from companion.store.atomic import (
     WriteError,
     format_table,
     fsync_dir,
-    read_bytes,
     read_json,
     version_of,
     write_atomic,
@@ -54,13 +53,13 @@ from companion.store.damage import Damaged
 from companion.store.events import SEGMENT, Events
 from companion.store.locks import LOCK_WAIT, LockError, acquire, lock_wait, owner, write_owner
 from companion.store.paths import read_small, safe_name, session_folder, sessions_dir
+from companion.store.renaming import RENAME_FILE, finish_rename
 from companion.store.undone import Undone
 
 SESSION_FILE = "session.json"
 HEAD_FILE = "head.json"  # format 1's snapshot (companion.store.migrate)
 REDO_FILE = "redo.json"
 LOG_STATE_FILE = "log.json"
-RENAME_FILE = "renaming.json"
 OWNER_FILE = ".owner"
 
 
@@ -81,6 +80,8 @@ class SessionFiles:
         #: Every action undo took back, kept for the record (companion.store.undone).
         self.undone = Undone(folder)
         self._locked = 0
+        #: Read without the lock while another process holds it and may append (:meth:`reader`).
+        self.reading = False
 
     def is_session(self) -> bool:
         """A session's folder: its ``session.json``, or (when that is lost) its journal, whose header keeps
@@ -128,6 +129,11 @@ class SessionFiles:
         finally:
             self._locked = 0
             lock.release()
+
+    def reader(self) -> SessionFiles:
+        """These files read without the lock: the events up to the journal's last whole line, each checked."""
+        files, files.reading = SessionFiles(self.dir), True
+        return files
 
     @property
     def is_locked(self) -> bool:
@@ -194,6 +200,8 @@ class SessionFiles:
         except Damaged as exc:
             raise self._witnessed(exc).counted(self.intact) from None
         count = found.count
+        if self.reading:  # a writer elsewhere may be a line ahead: its derived files are no witness here
+            return found
         newest = self._newest_checkpoint(count)
         if newest > count:
             raise Damaged.missing(
@@ -553,43 +561,12 @@ class Store:
         write_atomic(self.current_file, (slug or "") + "\n")
 
 
-def finish_rename(files: SessionFiles) -> None:
-    """Finish (or forget) a rename a kill interrupted: the folder's name says whether it happened."""
-    intent = files.dir / RENAME_FILE
-    try:
-        data = read_json_plain(intent)
-    except StoreError:
-        data = None
-    if data is None:
-        return
-    if data.get("slug") == files.slug:
-        doc = files.read_meta()
-        doc["meta"]["name"] = data["name"]
-        doc["meta"]["slug"] = files.slug
-        files.write_meta(doc)  # the log's head names the session: the next open writes it
-    intent.unlink(missing_ok=True)
-
-
 def _again(exc: WriteError) -> str:
     return (
         _("free some space, then run the command again")
         if exc.full
         else _("check the disk, then run the command again")
     )
-
-
-def read_json_plain(path: Path) -> dict[str, Any] | None:
-    try:
-        raw = read_bytes(path)  # never through a link, never a FIFO's wait
-    except StoreError:
-        return None
-    if raw is None:
-        return None
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
 
 
 __all__ = ["LOCK_WAIT", "SEGMENT", "SessionFiles", "Store", "lock_wait"]

@@ -40,3 +40,6 @@ class Dungeon:
     fates: dict[str, str] = field(default_factory=dict)
     #: The party left the dungeon (with the Talisman) or gave up.
     over: bool = False
+    #: The area whose monster the party fights at the table, from the book (its hits marked by hand
+    #: with ``companion tally hit``, not slain yet), while no guided fight is on: the bar's fight line.
+    hand: int | None = None

@@ -1,8 +1,10 @@
 """The Adventure in the Dungeon's contract (:class:`companion.contract.game.Game`): its engine, screen,
 variants and commands, and the sheet it keeps for a party that fights from the book."""
 
-from companion.contract.game import Game, NotApplicable, Variant, anyone, one_table
+from companion.contract.game import Game, Names, NotApplicable, Refresh, Variant, anyone, one_table
+from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import engine, view
+from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.engine import table
 from companion.games.adventure_in_the_dungeon.model import Dungeon
 from companion.games.adventure_in_the_dungeon.rules import FLEE_WITH_ALL, GORGON_EACH, MAGIC_TWO_SKELETONS, hand
@@ -29,8 +31,10 @@ VARIANTS = {
 }
 
 
-def _guided_tallies(state: object) -> bool:
-    return bool(getattr(getattr(state, "game", None), "started", False))
+def names(state: object) -> Names:
+    """The four heroes and the monsters of the area list (Area 12's when the player said it has one)."""
+    data = getattr(state, "data", {})
+    return Names(tuple(h.name for h in D.HEROES), tuple(a.monster for a in R.areas(data).values()))
 
 
 GAME = Game(
@@ -52,16 +56,13 @@ GAME = Game(
     state_type=Dungeon,
     setup=engine.setup,
     play=engine.play,
-    refresh=NotApplicable(
-        "in guided play the rules keep the table: the hand commands that would change a step (tally, "
-        "talisman) are refused, and its odds are read from the table each time it is shown"
-    ),
+    refresh=Refresh(since=table.SIDE_BY_SIDE),  # hand tallies and the Talisman roll beside guided play
     reducers={},
     gamedata=engine.read_data,
     needs=table.needs,
     tracked=table.tracked,
     talisman_left=table.talisman_left,
-    guided_tallies=_guided_tallies,
+    guided_tallies=table.guided_tallies,
     lacks={
         "hp": "heroes take hits on their tallies (companion tally hit NAME)",
         "xp": "heroes do not gain experience; the party wins by bringing the Talisman out",
@@ -79,6 +80,7 @@ GAME = Game(
     hero=view.heroes_line,
     moments="companion.games.adventure_in_the_dungeon.moments:Probe",
     odds="talisman",
+    names=names,
     seats=one_table,
     turn=anyone,
     secrets=NotApplicable("a solo game: every monster and every roll is on the table"),

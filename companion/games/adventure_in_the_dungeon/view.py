@@ -72,12 +72,16 @@ def status(state: State) -> list[tuple[str, str]]:
         t = tallies.get(area.monster)
         rows.append((f"Area {g.area}", t.book() if t is not None else area.monster))
         rows.append(("Round", str(g.round)))
+    elif g.hand is not None and g.hand in areas:
+        area = areas[g.hand]
+        t = tallies.get(area.monster)
+        rows.append((f"Area {g.hand}", (t.book() if t is not None else area.monster) + " · at the table"))
     cleared = ", ".join(str(n) for n in sorted(g.cleared))
     rows.append(("Cleared", f"{len(g.cleared)} of {len(areas)} areas" + (f" ({cleared})" if cleared else "")))
     wounded = [
         f"{a.monster} {'I' * tallies[a.monster].hits}"
         for n, a in areas.items()
-        if n not in g.cleared and n != g.area and a.monster in tallies and tallies[a.monster].hits
+        if n not in g.cleared and n not in (g.area, g.hand) and a.monster in tallies and tallies[a.monster].hits
     ]
     if wounded:
         rows.append(("Wounded", ", ".join(wounded)))
@@ -261,13 +265,17 @@ def board(state: State) -> object:
     areas = R.areas(state.data)
     fight: tuple[Figure, ...] = ()
     title = ""
-    if g.area is not None and g.area in areas:
-        area = areas[g.area]
+    where = g.area if g.area is not None else g.hand  # a guided fight, or one fought from the book
+    if where is not None and where in areas:
+        area = areas[where]
         t = tallies.get(area.monster)
         health = f"{t.left}/{t.max_hits}" if t is not None else ""
         marks = ("I" * t.hits) if t is not None and t.hits else ""
         fight = (Figure(area.monster, health, marks),)
-        title = _("Area {n}, round {round}").format(n=g.area, round=g.round)
+        if g.area is not None:
+            title = _("Area {n}, round {round}").format(n=g.area, round=g.round)
+        else:
+            title = _("Area {n}, at the table").format(n=where)
     ts = state.trackers.talisman
     talisman = (
         _("Talisman found")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.contract.game import Chance, Draws, Game, NotApplicable, Refresh, Variant
+from companion.contract.game import Chance, Draws, Game, Names, NotApplicable, Refresh, Variant
 from companion.contract.secrets import ANYONE, Seat
 from companion.games.dark_tower import data
 from companion.games.dark_tower.model import DarkTower
@@ -59,6 +59,16 @@ def hero(state: State) -> str | None:
     if not isinstance(g, DarkTower) or not g.heroes:
         return None
     return ", ".join(f"{h.player} ({cards.title(lookup.hero_card(state, h))})" for h in g.heroes)
+
+
+def names(state: State) -> Names:
+    """The players, the monsters on the table, the items the heroes hold (the cards' names)."""
+    from companion.games.dark_tower.rules import lookup
+
+    g: DarkTower = state.game
+    monsters = tuple(lookup.name_of(state, "monster", slug) for slug in g.group)
+    items = tuple(dict.fromkeys(lookup.name_of(state, "item", i.card) for h in g.heroes for i in h.items))
+    return Names(tuple(h.player for h in g.heroes), monsters, items)
 
 
 def seats(state: State, per_player: bool = False) -> tuple[Seat, ...]:
@@ -122,6 +132,7 @@ GAME = Game(
     hero=hero,
     moments="companion.games.dark_tower.moments:Probe",
     odds="dark-tower",
+    names=names,
     seats=seats,
     turn=turn,
     secrets=NotApplicable("a co-operative game: every card drawn is played face up"),

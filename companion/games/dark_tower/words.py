@@ -96,4 +96,7 @@ def fields(state: State, event: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-WORDS = Words(events=EVENTS, fields=fields)
+#: The language's answer, said in the language it chose (its question is asked in both at once).
+ANSWERS = {"setup.lang": N_("The rules' terms → {answer}")}
+
+WORDS = Words(events=EVENTS, answers=ANSWERS, fields=fields)

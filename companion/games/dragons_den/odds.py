@@ -170,8 +170,13 @@ def reach_text(dist: dict[int, Fraction], points: int = 6) -> str:
 
 
 def pct(p: Fraction) -> str:
-    """A chance as a short percentage: ``83%``, ``99.5%``, ``100%``."""
+    """A chance as a short percentage: ``83%``, ``99.5%``, ``100%``; a possible outcome never reads 0%
+    (``<0.1%``), nor one short of certain 100% (``>99.9%``): every game's rule."""
     value = float(p) * 100
+    if ZERO < p < ONE and (value < 0.05 or value > 99.95):
+        from companion.dice.odds import percent
+
+        return percent(p)
     if p in (ONE, ZERO) or abs(value - round(value)) < 0.05:
         return f"{round(value)}%"
     return f"{value:.1f}%"

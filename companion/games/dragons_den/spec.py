@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.contract.game import Draws, Game, NotApplicable, Refresh, Variant
+from companion.contract.game import Draws, Game, Names, NotApplicable, Refresh, Variant
 from companion.contract.secrets import ANYONE, Seat, Secret
 from companion.contract.secrets import HIDDEN as NOBODY
 from companion.games.dragons_den import data, engine, rules, view
@@ -18,6 +18,16 @@ from companion.session.state import State
 
 def setup(state: State) -> None:
     state.game = rules.new_den(state.meta.variants)
+
+
+def names(state: State) -> Names:
+    """The heroes in the den and the foes on the board (the dragon once revealed), by key as the
+    ``dragon`` commands take them."""
+    den: Den = state.game
+    foes = [m.key for m in den.monsters_alive()]
+    if den.dragon_on_board() and den.dragon is not None:
+        foes.append(den.dragon.key)
+    return Names(tuple(h.key for h in den.heroes_in()), tuple(foes))
 
 
 #: Who plays the dragon (and the monsters): the dragon player's seat plays this figure.
@@ -181,6 +191,7 @@ GAME = Game(
     hero=view.hero_line,
     moments="companion.games.dragons_den.moments:Probe",
     odds="dragons-den",
+    names=names,
     seats=seats,
     turn=turn,
     secrets=SECRETS,

@@ -43,6 +43,7 @@ GAME = Game(
     hero=NotApplicable(f"{NO_RULES}: the log's hero is the session's"),
     moments=NotApplicable(f"{NO_RULES}: a pack's fights are not read for big moments yet (issue 34)"),
     odds="pack",
+    names=NotApplicable("no rules of its own: the names are the player's tallies"),
     seats=one_table,
     turn=anyone,
     secrets=NotApplicable(f"{NO_RULES}: nothing is hidden"),

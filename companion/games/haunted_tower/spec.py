@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.contract.game import Chance, Game, NotApplicable, Refresh, Variant
+from companion.contract.game import Chance, Game, Names, NotApplicable, Refresh, Variant
 from companion.contract.secrets import ANYONE, Seat
 from companion.games.haunted_tower.data import DEAD_SCORE, RUN_FAIL_TURN, SPECTER_UNDEAD
 from companion.games.haunted_tower.model import HauntedTower
@@ -112,6 +112,15 @@ def hero_line(state: State) -> str | None:
     return ", ".join(h.name for h in heroes) or None
 
 
+def names(state: State) -> Names:
+    """The heroes, the monster listing (by key, as the commands take it), the items the heroes hold."""
+    from companion.games.haunted_tower.data.monsters import MONSTERS
+
+    g: HauntedTower = state.game
+    items = tuple(dict.fromkeys(i.name for h in g.heroes for i in h.items))
+    return Names(tuple(h.name for h in g.heroes), tuple(m.key for m in MONSTERS.values()), items)
+
+
 def seats(state: State, per_player: bool = False) -> tuple[Seat, ...]:
     """One seat a hero once the heroes are known (each its own page); the table before."""
     heroes = state.game.heroes if state.game else []
@@ -182,6 +191,7 @@ GAME = Game(
     hero=hero_line,
     moments="companion.games.haunted_tower.moments:Probe",
     odds="haunted-tower",
+    names=names,
     seats=seats,
     turn=turn,
     secrets=NotApplicable("every chit and stand-up is face up on the board"),

@@ -137,7 +137,10 @@ def _fight(hp: int, base: int, damages: tuple[int, ...], plan: tuple[int, ...]) 
 
 
 def percent(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f}%"
+    """``67.1%``; a possible outcome never reads 0.0% (``<0.1%``): every game's rule."""
+    from companion.dice.odds import percent as shown
+
+    return shown(p)
 
 
 def summary(o: FightOdds) -> str:

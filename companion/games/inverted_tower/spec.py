@@ -42,6 +42,7 @@ GAME = Game(
     hero=view.hero,
     moments="companion.games.inverted_tower.moments:Probe",
     odds="inverted-tower",
+    names=NotApplicable("one hero, and a room's foe is fought where it is met: the tallies are the player's own"),
     seats=one_table,
     turn=anyone,
     secrets=NotApplicable("a solo game: every roll and every room is on the table"),

@@ -41,7 +41,7 @@ def _session_values(env: Env) -> tuple[Any, dict[str, Any]] | None:
 
     if active_game(env) != GAME:
         return None
-    with opened(env) as session:
+    with opened(env, read=True) as session:
         return session.state, dict(session.state.data)
 
 
@@ -280,7 +280,7 @@ def odds_cmd(
     if fresh or active_game(env) != GAME:
         _odds(env, None, None, _catalogue(env), area, no_first, json_out, exact)
         return
-    with opened(env, engine=True) as session:
+    with opened(env, engine=True, read=True) as session:
         look = session.waiting()  # what the game waits for, without starting its engine to look
         state, pending, values = look.state, look.pending, dict(look.state.data)
     _odds(env, state, pending, values, area, no_first, json_out, exact)

@@ -111,7 +111,7 @@ def odds_fight(
     else:
         if chosen is not None:
             raise InputError("the game's own variants count in a game; --variant goes with --fresh")
-        with opened(env, engine=True) as session:  # read the situation, then count without the lock
+        with opened(env, engine=True, read=True) as session:  # read the situation, then count without the lock
             session.fold.start()
             state = session.state
             values = dict(state.data)
@@ -178,7 +178,7 @@ def _position_outcome(
         raise InputError(f"--at {at!r}: give start, begun or choice")
     variants: frozenset[str] = chosen or frozenset()
     if not fresh and active_game(env) == GAME:
-        with opened(env) as session:
+        with opened(env, read=True) as session:
             values = dict(session.state.data)
             if chosen is None:
                 variants = frozenset(session.meta.variants)

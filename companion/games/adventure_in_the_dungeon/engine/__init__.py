@@ -15,11 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import TALISMAN
-from companion.engine.requests import Choice, Option, RollRequest
+from companion.engine.requests import REFRESH, Choice, Option, RollRequest
 from companion.games.adventure_in_the_dungeon import data as D
 from companion.games.adventure_in_the_dungeon import rules as R
 from companion.games.adventure_in_the_dungeon.data import HEROES, RANGERESS, Area
 from companion.games.adventure_in_the_dungeon.engine import table
+from companion.games.adventure_in_the_dungeon.engine.menu_keys import HERO_KEYS, area_key
 from companion.games.adventure_in_the_dungeon.engine.numbers import ask_data
 from companion.games.adventure_in_the_dungeon.engine.requests import first_choice, hero_request, monster_request
 from companion.games.adventure_in_the_dungeon.engine.words import (
@@ -35,7 +36,9 @@ from companion.games.adventure_in_the_dungeon.rules import Fight, Model
 from companion.session.trackers import Tally
 
 if TYPE_CHECKING:
-    from companion.engine.requests import Engine
+    from collections.abc import Callable, Generator
+
+    from companion.engine.requests import Engine, Request
     from companion.session.state import State
 
 
@@ -177,16 +180,31 @@ def _apply(
 # ---- the game -------------------------------------------------------------------------------------
 
 
+def ask(step: Callable[[], Request | None]) -> Generator[Request, Any, Any]:
+    """Ask the request ``step()`` builds from the table. After a hand command (the fold sends REFRESH,
+    ``Game.refresh``) it is built again from the table as it now stands: asked again, or dropped
+    (None) when the table no longer calls for it (the hero fell, the monster is slain)."""
+    request = step()
+    while request is not None:
+        answer = yield request
+        if answer is not REFRESH:
+            return answer
+        request = step()
+    return None
+
+
 def play(state: State) -> Engine:
     yield from ask_data(state)
     start(state)
-    while len(state.game.cleared) > state.trackers.talisman.kills and not state.trackers.talisman.found:
-        yield from talisman(state)  # a kill made at the table, by hand, before guided play began
     while True:
+        while len(state.game.cleared) > state.trackers.talisman.kills and not state.trackers.talisman.found:
+            yield from talisman(state)  # a kill made at the table, by hand: its Talisman roll
         if not living(state):
             finish(state, "lost")
             return
         answer = yield area_choice(state)
+        if answer is REFRESH:
+            continue  # a hand command changed the table: the step, built again from it
         if answer == "leave":
             finish(state, "won")
             return
@@ -239,7 +257,7 @@ def area_choice(state: State) -> Choice:
     tallies = state.trackers.tallies
     options: list[Option] = []
     if ts.found:
-        options.append(Option("leave", "Leave the dungeon with the Talisman"))
+        options.append(Option("leave", "Leave the dungeon with the Talisman", key="le"))
     for n, area in R.areas(state.data).items():
         if n in g.cleared:
             continue
@@ -249,15 +267,24 @@ def area_choice(state: State) -> Choice:
             hint += f"; it has {hits_text(t.hits)} already"
         if area.only and not living(state) & sum(1 << h for h in area.only):
             hint += "; no one left can hurt it"
-        options.append(Option(str(n), f"Area {n}: {area.place}", hint))
+        options.append(Option(str(n), f"Area {n}: {area.place}", hint, area_key(area.monster)))
     options.extend(cure_options(state))
     if not ts.found:
-        options.append(Option("abandon", "Give up the quest (the party leaves without the Talisman)"))
+        options.append(Option("abandon", "Give up the quest (the party leaves without the Talisman)", key="gi"))
     prompt = (
         "The Talisman is found: leave the dungeon!"
         if ts.found
         else "Move the party on the board: which area does it enter?"
     )
+    hand = R.areas(state.data).get(g.hand) if g.hand is not None else None
+    if hand is not None and not ts.found:
+        # Fought from the book: the step is that fight; choosing its area lets companion run the rest.
+        prompt = (
+            f"The party fights the {hand.monster} in Area {g.hand} at the table: mark each hit as it falls, "
+            "or choose its area for companion to run the rest of the fight"
+        )
+        mine = next(i for i, o in enumerate(options) if o.value == str(g.hand))
+        options.insert(0, options.pop(mine))
     return Choice("area.enter", prompt, tuple(options))
 
 
@@ -277,7 +304,7 @@ def cure_options(state: State) -> list[Option]:
         others = [HEROES[j].name for j in range(4) if g.para & (1 << j) and j != i]
         if others:
             hint += f"; {' and '.join(others)}, still paralysed, then {'die' if len(others) > 1 else 'dies'}"
-        out.append(Option(f"cure:{hero.key}", cure_words(i), hint))
+        out.append(Option(f"cure:{hero.key}", cure_words(i), hint, HERO_KEYS[hero.name]))
     return out
 
 
@@ -293,12 +320,15 @@ def give_cure(state: State, key: str, model: Model | None) -> None:
 
 
 def fight(state: State, number: int) -> Engine:
-    """One visit to an area: the webs, then rounds until the monster dies, the party dies or flees."""
+    """One visit to an area: the webs, then rounds until the monster dies, the party dies or flees.
+
+    Each request is asked through :func:`ask`: after a hand command (a hit marked by hand, a hero
+    cured) it is built again from the table, or dropped where the table no longer calls for it."""
     g: Dungeon = state.game
     area = R.areas(state.data)[number]
     model = model_for(state, area)
     log = state.log
-    g.area, g.round, g.last = number, 0, number
+    g.area, g.round, g.last, g.hand = number, 0, number, None
     g.visits += 1
     visit = g.visits
     again = number in g.visited
@@ -311,6 +341,30 @@ def fight(state: State, number: int) -> Engine:
         if again:
             kept = area.says("It kept its", "They kept their")
             log.text(f"{kept} hits: {state.trackers.tallies[area.monster].book()}")
+
+    def on() -> bool:
+        return R.outcome(model, snapshot(state, model)) not in (R.SLAIN, R.WIPED)
+
+    def web(h: int) -> Request | None:
+        s = snapshot(state, model)
+        return hero_request(model, h, R.magic(model, s, h), "web") if on() and R.web_rolls(model, s, h) else None
+
+    def strike_first() -> Request | None:
+        return first_choice(model) if on() and R.can_strike_first(model, snapshot(state, model)) else None
+
+    def strike() -> Request | None:
+        return hero_request(model, RANGERESS, False, "first") if strike_first() is not None else None
+
+    def attacked(h: int) -> Request | None:
+        return monster_request(model, h) if on() and R.alive(model, snapshot(state, model)) & (1 << h) else None
+
+    def action() -> Request | None:
+        return action_choice(state, model) if on() else None
+
+    def attack(h: int) -> Request | None:
+        s = snapshot(state, model)
+        return hero_request(model, h, R.magic(model, s, h)) if on() and R.may_attack(model, s, h) else None
+
     if D.WEBS in area.rules:
         if log.enabled:
             log.line(f"v{visit}-webs", "The webs")
@@ -322,9 +376,9 @@ def fight(state: State, number: int) -> Engine:
                 _apply(state, model, R.web(model, s, h, False), "web", old=s)
                 continue
             cast = R.magic(model, s, h)
-            roll = yield hero_request(model, h, cast, "web")
+            roll = yield from ask(lambda h=h: web(h))
             s = snapshot(state, model)
-            if R.web_rolls(model, s, h):
+            if roll is not None and R.web_rolls(model, s, h):
                 cut = R.hero_damage(model, h, roll.total, cast) > 0
                 _apply(state, model, R.web(model, s, h, cut), "web", old=s)
     while True:
@@ -340,11 +394,11 @@ def fight(state: State, number: int) -> Engine:
         before = snapshot(state, model)
         # 1. The Rangeress may strike first.
         if R.can_strike_first(model, before):
-            answer = yield first_choice(model)
+            answer = yield from ask(strike_first)
             if answer == "strike":
-                roll = yield hero_request(model, RANGERESS, False, "first")
+                roll = yield from ask(strike)
                 s = snapshot(state, model)
-                if R.can_strike_first(model, s):
+                if roll is not None and R.can_strike_first(model, s):
                     dmg = R.hero_damage(model, RANGERESS, roll.total, False)
                     _apply(state, model, R.hero_strikes(model, s, RANGERESS, dmg, False, True), old=s)
         # 2. The monster attacks.
@@ -354,9 +408,9 @@ def fight(state: State, number: int) -> Engine:
                 s = snapshot(state, model)
                 if not R.alive(model, s) & (1 << h):
                     continue
-                roll = yield monster_request(model, h)
+                roll = yield from ask(lambda h=h: attacked(h))
                 s = snapshot(state, model)
-                if R.alive(model, s) & (1 << h):  # a one-shot command may have changed things meanwhile
+                if roll is not None and R.alive(model, s) & (1 << h):
                     dmg = R.monster_damage(model, h, roll.total, s.sfirst)
                     _apply(state, model, R.monster_hits(model, s, h, dmg), old=s)
         s = snapshot(state, model)
@@ -366,10 +420,13 @@ def fight(state: State, number: int) -> Engine:
             break
         # 3. Fight or flee (the Paladin may cure first).
         while True:
-            answer = yield action_choice(state, model)
-            if not answer.startswith("cure:"):
+            answer = yield from ask(action)
+            if answer is None or not answer.startswith("cure:"):
                 break
             give_cure(state, answer.removeprefix("cure:"), model)
+        if answer is None:  # the fight ended by hand meanwhile
+            _summary(state, model, key, before)
+            break
         if answer == "flee":
             _summary(state, model, key, before)
             _apply(state, model, R.flee(model, snapshot(state, model)), "flee")
@@ -387,9 +444,9 @@ def fight(state: State, number: int) -> Engine:
             if not R.may_attack(model, s, h):
                 continue
             cast = R.magic(model, s, h)
-            roll = yield hero_request(model, h, cast)
+            roll = yield from ask(lambda h=h: attack(h))
             s = snapshot(state, model)
-            if R.may_attack(model, s, h):
+            if roll is not None and R.may_attack(model, s, h):
                 dmg = R.hero_damage(model, h, roll.total, cast)
                 _apply(state, model, R.hero_strikes(model, s, h, dmg, cast), old=s)
         _summary(state, model, key, before)
@@ -400,7 +457,8 @@ def fight(state: State, number: int) -> Engine:
     if log.enabled:
         log.close()
     if R.outcome(model, s) == R.SLAIN:
-        g.cleared.append(number)
+        if number not in g.cleared:  # (a last hit marked by hand has cleared it already)
+            g.cleared.append(number)
         if log.enabled:
             log.text(f"The {area.monster} {area.says('is', 'are')} slain.")
         yield from talisman(state)
@@ -434,10 +492,10 @@ def action_choice(state: State, model: Model) -> Choice:
         pass  # no living hero can hurt it: the party can only flee
     elif attackers:
         options.append(
-            Option("fight", "Fight on", ", ".join(attackers) + (" attacks" if len(attackers) == 1 else " attack"))
+            Option("fight", "Fight on", ", ".join(attackers) + (" attacks" if len(attackers) == 1 else " attack"), "fi")
         )
     else:
-        options.append(Option("fight", "Stay and fight", "no one can attack this round"))
+        options.append(Option("fight", "Stay and fight", "no one can attack this round", "fi"))
     if model.flee_ok:
         area = model.area
         keeps = area.says("keeps its", "keep their")
@@ -449,7 +507,7 @@ def action_choice(state: State, model: Model) -> Choice:
                     warn.append(f"{hero.name}, entwined, drowns")
                 elif live & s.trap & b:
                     warn.append(f"{hero.name} is left in the webs")
-        options.append(Option("flee", "Flee the area", "; ".join(warn)))
+        options.append(Option("flee", "Flee the area", "; ".join(warn), "fl"))
     options.extend(cure_options(state))
     if model.flee_ok:
         prompt = f"Round {state.game.round}: fight the {monster} or flee?"
@@ -471,8 +529,12 @@ def talisman(state: State) -> Engine:
         kill = ts.kills + 1
         if log.enabled:
             log.line(f"talisman-{kill}", f"Talisman search after kill {kill}")
-        roll = yield RollRequest("talisman", TALISMAN, f"Talisman search after kill {kill}")
+        request = RollRequest("talisman", TALISMAN, f"Talisman search after kill {kill}")
+        # After a hand command: asked again, unless the roll was made by hand (companion talisman).
+        roll = yield from ask(lambda: request if state.trackers.talisman.kills < kill else None)
         ts = state.trackers.talisman
+        if roll is None:
+            return
         result = ts.after_kill(left, roll.total)
     else:
         result = ts.after_kill(left)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.requests import Choice, Number, Option, Text
+from companion.engine.requests import REFRESH, Choice, Number, Option, Text
 from companion.games.adventure_in_the_dungeon import data as D
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ def ask_data(state: State) -> Engine:
         first = False
         fld = todo[0]
         answer = yield ask_field(fld)
+        if answer is REFRESH:
+            continue  # a hand command meanwhile (the number given with companion dungeon data): ask again
         if fld.key == D.SOURCE and answer == D.SUGGESTED:
             # companion's suggestion, stored as house numbers like any the player types
             state.data[D.SOURCE] = "house"

@@ -89,8 +89,8 @@ def first_choice(model: Model) -> Choice:
             "round.first",
             f"Krylla may strike the {model.area.monster} before {model.area.says('it attacks', 'they attack')}.",
             (
-                Option("strike", "Krylla strikes first", f"2d6>={need}{shown}: passes on {dice} → {fraction(p)}"),
-                Option("wait", "Krylla waits and attacks with the others"),
+                Option("strike", "Krylla strikes first", f"2d6>={need}{shown}: passes on {dice} → {fraction(p)}", "st"),
+                Option("wait", "Krylla waits and attacks with the others", key="wa"),
             ),
         )
         _REQUESTS[key] = got  # type: ignore[assignment]

@@ -10,8 +10,13 @@ keeps the party's tallies, the area map and the Talisman search, with no guided 
 - ``companion talisman`` after a kill: the monsters left come from the map, Area 12's kind is asked
   only when the count needs it, and a roll with no kill waiting for it is refused (:func:`talisman_left`).
 
-Once guided play has begun (``Dungeon.started``), the rules keep the tallies and roll for the Talisman
-themselves; these hand commands are refused there with the guided way.
+Guided play and these hand commands go side by side (sessions made at contract revision 2 or later):
+guided play reads the tallies fresh at every step, and after a hand command the step it waits for is
+built again from the table (``Game.refresh``): a monster tallied to its last hit by hand ends its
+fight and asks the Talisman roll, ``companion talisman`` answers that roll, and a monster marked by
+hand between guided fights is the party's fight at the table (:attr:`Dungeon.hand`: the bar's fight
+line, and the step says so). In a session made before, guided play keeps the tallies once it has
+begun, and these hand commands are refused there with the guided way (:func:`side_by_side`).
 """
 
 from __future__ import annotations
@@ -113,10 +118,27 @@ def _twelve_decides(state: State) -> bool:
     return len(D.AREAS) - (state.trackers.talisman.kills + 1) <= 1
 
 
+#: The contract revision from which guided play and the hand commands go side by side.
+SIDE_BY_SIDE = 2
+
+
+def side_by_side(state: State) -> bool:
+    """Whether hand commands work beside guided play in this session (made at revision 2 or later)."""
+    return getattr(state.meta, "revision", 0) >= SIDE_BY_SIDE
+
+
+def guided_tallies(state: State) -> bool:
+    """Whether guided play keeps the tallies here, refusing changes by hand: only in a session made
+    before revision 2, once guided play has begun."""
+    return bool(getattr(state.game, "started", False)) and not side_by_side(state)
+
+
 def tracked(state: State, event: dict[str, Any], fold: Callable[[], None]) -> None:
     """Fold a generic event, keeping the party's tallies and the area map in step with it."""
     if event.get("t") != "tally" or event.get("op") == "add":
         fold()
+        if event.get("t") == "tally":
+            follow(state)
         return
     name = str(event.get("name", ""))
     i = hero_named(name)
@@ -132,6 +154,8 @@ def tracked(state: State, event: dict[str, Any], fold: Callable[[], None]) -> No
             event["name"] = area.monster
             if area.monster not in state.trackers.tallies:
                 state.trackers.tallies[area.monster] = Tally(area.monster, area.hits, 0, monster=True)
+            if event.get("op") == "hit" and state.game.area is None and side_by_side(state):
+                state.game.hand = n  # fought from the book: the bar's fight line, until it falls
     fold()
     follow(state)
 
@@ -172,12 +196,14 @@ def follow(state: State) -> None:
             g.cleared.append(n)
         elif not slain and n in g.cleared:
             g.cleared.remove(n)  # a kill taken back (companion tally heal, or removed)
+    if g.hand is not None and (g.hand in g.cleared or R.areas(state.data).get(g.hand) is None):
+        g.hand = None
 
 
 def talisman_left(state: State) -> int | None:
     """The monsters left after the kill the Talisman roll is for; refused when no kill waits for one."""
     g = state.game
-    if g.started:
+    if g.started and not side_by_side(state):
         raise InputError(
             "in guided play companion asks for the Talisman roll after each kill: "
             "answer it with companion play or companion next"

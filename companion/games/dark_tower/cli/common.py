@@ -49,11 +49,12 @@ def _refuse(session: Session) -> Exception:
     )
 
 
-def _session(ctx: typer.Context) -> AbstractContextManager[Session]:
-    """The active session, under its lock, refused unless it plays the Dark Tower."""
+def _session(ctx: typer.Context, *, read: bool = False) -> AbstractContextManager[Session]:
+    """The active session, under its lock, refused unless it plays the Dark Tower (``read``: only read, a
+    copy of one held elsewhere at once)."""
     from companion.cli.kit import game_session
 
-    return game_session(_env(ctx), GAME, _refuse)
+    return game_session(_env(ctx), GAME, _refuse, read=read)
 
 
 @contextmanager

@@ -27,7 +27,7 @@ def status_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     from companion.games.dark_tower import view
 
     env = _env(ctx)
-    with _session(ctx) as session:
+    with _session(ctx, read=True) as session:
         if json_out:
             env.print_json(view.status_json(session.state))
             return
@@ -247,7 +247,7 @@ def odds_fight(
     roller = _health(health, "--health") if health is not None else None
     table: dict[str, Any] = {}
     if (bonus is None or strength is None) and active_game(env) == "dark-tower":
-        with _session(ctx) as session:
+        with _session(ctx, read=True) as session:
             state = session.state
             g = state.game
             if g.phase == "fight" and g.group:

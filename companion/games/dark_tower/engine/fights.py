@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from companion.dice.expr import parse
 from companion.dice.render import fraction
+from companion.engine.keys import assign
 from companion.engine.requests import Choice, Option, RollRequest
 from companion.errors import InputError
 from companion.games.dark_tower import odds
@@ -127,11 +128,14 @@ def fight_step(state: State) -> Flow:
     plan = Plan()
     helpers = rules_fights.can_help(state)
     if helpers:
-        options = [Option("alone", _("Fight alone"), _win_hint(state, plan))]
+        options = [Option("alone", _("Fight alone"), _win_hint(state, plan), key="fi")]
+        # A helper's key is the player's letters, made over every player at the table (issue 33).
+        keys = assign([h.player for h in g.heroes], ("fi",))
         for i in helpers:
             trial = Plan(helper=i)
+            player = g.heroes[i].player
             options.append(
-                Option(str(i), _("Call {player} to help").format(player=g.heroes[i].player), _win_hint(state, trial))
+                Option(str(i), _("Call {player} to help").format(player=player), _win_hint(state, trial), keys[player])
             )
         answer = yield Choice(
             "fight.help",

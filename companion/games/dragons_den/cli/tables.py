@@ -56,7 +56,7 @@ def _values(env: Env) -> dict[str, Any]:
     except Exception:  # a damaged or missing session: fall back to the catalogue
         game = None
     if game == "dragons-den":
-        with opened(env) as session:
+        with opened(env, read=True) as session:
             return dict(session.state.data)
     return catalogue.load(data_dir(env.data_dir), "dragons-den")
 
@@ -99,7 +99,7 @@ def treasure(
     if values:
         catalogue.merge(data_dir(env.data_dir), "dragons-den", values)
         if active_game(env) == "dragons-den":
-            with opened(env) as session:
+            with opened(env) as session:  # it records: under the lock
                 session.record({"t": "gamedata", "values": values})
                 recorded = session.name
     current = _values(env)
@@ -145,7 +145,7 @@ def odds(
                 raise InputError("give --speed, or name who moves")
             from companion.cli.kit import opened
 
-            with opened(env) as session:
+            with opened(env, read=True) as session:
                 den = _den(session)
                 f = den.figure(resolve(den, names[0]))
                 assert f is not None
@@ -158,7 +158,7 @@ def odds(
     else:
         from companion.cli.kit import opened
 
-        with opened(env) as session:
+        with opened(env, read=True) as session:
             den = _den(session)
             if names:
                 if len(names) != 2:
@@ -210,7 +210,7 @@ def odds_fight(
 
     name, other = "the striker", "the other side"
     if active_game(env) == "dragons-den" and (names or health is None or against is None):
-        with opened(env) as session:
+        with opened(env, read=True) as session:
             den = _den(session)
             if len(names or []) > 2:
                 raise InputError("name the attacker and the target, e.g. companion odds fight dragons-den jared goblin")

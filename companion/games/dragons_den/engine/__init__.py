@@ -13,6 +13,7 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.keys import assign
 from companion.engine.requests import REFRESH, Choice, Engine, Number, Option, Request, choice
 from companion.errors import InputError
 from companion.games.dragons_den import data, odds, rules
@@ -26,7 +27,50 @@ if TYPE_CHECKING:
 
 Picker = Generator[Request, Any, tuple[str, dict[str, Any]] | None]
 
-BACK = Option("back", "← Back")
+#: The menus' keys (:mod:`companion.engine.keys`), the same whatever else is on the menu: a hero's
+#: turn and the dragon player's share Advance ``ad``, the lair ``la`` and End ``en``.
+KEYS = {
+    "move": "ad",
+    "run": "ru",
+    "reveal": "ro",
+    "lair": "la",
+    "take": "ta",
+    "escape": "le",
+    "end": "en",
+    "peek": "lo",
+    "attack:dragon": "dg",
+    "monster-move": "ad",
+    "monster-attack": "at",
+    "special": "sp",
+    "dragon-move": "da",
+    "breath": "br",
+    "back": "ba",
+    "done": "do",
+    **{f"ability:{a}": k for a, k in (("axe", "ax"), ("deathblow", "de"), ("heal", "he"), ("wounds", "wo"))},
+    **{f"ability:{a}": k for a, k in (("missile", "mi"), ("trickster", "cl"), ("charm", "ch"), ("sneak", "sn"))},
+}
+#: Each monster's letters and each hero's (an attack on the Giant Rat is ``gr``, Jared is ``ja``): made
+#: once over every card, apart from the menus' own keys.
+MONSTER_KEYS = assign((m.name for m in data.MONSTERS), KEYS.values())
+HERO_KEYS = assign((h.key for h in data.HEROES), ("ba", "do"))
+
+
+def keyed(option: Option) -> Option:
+    """The option with its key from :data:`KEYS`."""
+    key = KEYS.get(option.value, "")
+    return replace(option, key=key) if key else option
+
+
+def figure_key(figure: Figure) -> str:
+    """A figure's letters: a monster's by its name, a hero's by its card, the dragon's ``dg``."""
+    if figure.kind == "hero":
+        return HERO_KEYS.get(figure.key, "")
+    if figure.kind == "dragon":
+        return KEYS["attack:dragon"]
+    return MONSTER_KEYS.get(figure.name, "")
+
+
+BACK = Option("back", "← Back", key="ba")
 
 
 def play(state: State) -> Engine:
@@ -105,7 +149,7 @@ def _setup_choices(state: State) -> Generator[Request, Any, dict[str, Any] | Non
         options = []
         if chosen:
             names = ", ".join(data.HERO_BY_NUMBER[n].name for n in sorted(chosen, reverse=True))
-            options.append(Option("done", f"Start with {names}"))
+            options.append(Option("done", f"Start with {names}", key="do"))
         for card in data.HEROES:
             if card.number not in chosen:
                 abilities = ", ".join(data.ABILITIES[a].name for a in card.abilities)
@@ -114,6 +158,7 @@ def _setup_choices(state: State) -> Generator[Request, Any, dict[str, Any] | Non
                         str(card.number),
                         f"#{card.number} {card.title}",
                         f"health {card.health}, speed {card.speed}; {abilities}",
+                        HERO_KEYS[card.key],
                     )
                 )
         prompt = "Which heroes are played? (one player is the dragon; up to seven heroes)"
@@ -175,7 +220,7 @@ def menu(state: State, notice: str = "") -> Choice:
         options = _dragon_options(den)
     if den.dragon is not None and den.dragon.status == HIDDEN:
         options.append(Option("peek", "Dragon player: look at the secret dragon"))
-    return Choice("dd.menu", prompt, tuple(options), tuple(info))
+    return Choice("dd.menu", prompt, tuple(keyed(o) for o in options), tuple(info))
 
 
 def _hero_options(state: State, den: Den, hero: Figure) -> list[Option]:
@@ -204,7 +249,12 @@ def _hero_options(state: State, den: Den, hero: Figure) -> list[Option]:
     if can_attack:
         for m in den.monsters_alive():
             options.append(
-                Option(f"attack:{m.key}", f"Attack the {m.name} ({m.health}/{m.max_health})", _attack_hint(hero, m))
+                Option(
+                    f"attack:{m.key}",
+                    f"Attack the {m.name} ({m.health}/{m.max_health})",
+                    _attack_hint(hero, m),
+                    figure_key(m),
+                )
             )
         if den.dragon_on_board():
             d = den.dragon
@@ -348,6 +398,7 @@ def _pick(state: State, value: str) -> Picker:
             Option(h.key, f"{h.name} ({h.health}/{h.max_health})", _attack_hint(monster, h) if monster else "")
             for h in heroes
         ]
+        opts = [replace(o, key=HERO_KEYS.get(o.value, "")) for o in opts]
         target = yield Choice("dd.target", f"The {monster.name if monster else m} attacks whom?", (*opts, BACK))
         return None if target == "back" else ("attack", {"attacker": m, "target": target})
     if value == "special":
@@ -377,7 +428,7 @@ def _room(state: State) -> Generator[Request, Any, int | None]:
 
 
 def _one(state: State, key: str, prompt: str, figures: list[Figure]) -> Generator[Request, Any, str | None]:
-    opts = [Option(f.key, f"{f.name} ({f.health}/{f.max_health})", f"speed {f.speed}") for f in figures]
+    opts = [Option(f.key, f"{f.name} ({f.health}/{f.max_health})", f"speed {f.speed}", figure_key(f)) for f in figures]
     value = yield Choice(key, prompt, (*opts, BACK))
     return None if value == "back" else value
 
@@ -386,10 +437,14 @@ def _many(state: State, key: str, prompt: str, figures: list[Figure]) -> Generat
     """Pick several figures, one at a time, then Done."""
     picked: list[str] = []
     while True:
-        opts = [Option(f.key, f"+ {f.name} ({f.health}/{f.max_health})") for f in figures if f.key not in picked]
+        opts = [
+            Option(f.key, f"+ {f.name} ({f.health}/{f.max_health})", key=figure_key(f))
+            for f in figures
+            if f.key not in picked
+        ]
         if picked:
             names = ", ".join(f.name for f in figures if f.key in picked)
-            opts.insert(0, Option("done", f"Done: {names}"))
+            opts.insert(0, Option("done", f"Done: {names}", key="do"))
         if not [f for f in figures if f.key not in picked]:
             return picked
         value = yield Choice(key, prompt, (*opts, BACK))

@@ -31,11 +31,12 @@ GotOpt = Annotated[
 ]
 
 
-def _session(env: Env) -> AbstractContextManager[Session]:
-    """The active session, under its lock, refused unless it is a Haunted Tower game."""
+def _session(env: Env, *, read: bool = False) -> AbstractContextManager[Session]:
+    """The active session, under its lock, refused unless it is a Haunted Tower game (``read``: only read,
+    a copy of one held elsewhere at once)."""
     from companion.cli.kit import game_session
 
-    return game_session(env, GAME, _refuse)
+    return game_session(env, GAME, _refuse, read=read)
 
 
 def _refuse(session: Session) -> Exception:

@@ -32,7 +32,7 @@ def health_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     env: Env = ctx.obj
     from companion.games.haunted_tower import view
 
-    with _session(env) as session:
+    with _session(env, read=True) as session:
         if json_out:
             env.print_json({"figures": view.figures(session.state), "fight": _fight_json(session.state)})
             return
@@ -48,7 +48,7 @@ def score_cmd(ctx: typer.Context, json_out: JsonOpt = False) -> None:
     env: Env = ctx.obj
     from companion.games.haunted_tower import view
 
-    with _session(env) as session:
+    with _session(env, read=True) as session:
         if json_out:
             env.print_json(view.score_json(session.state))
             return
@@ -83,7 +83,7 @@ def odds_cmd(
     from companion.games.haunted_tower.rules import lookup
     from companion.games.haunted_tower.rules import numbers as rules_numbers
 
-    with _session(env) as session:
+    with _session(env, read=True) as session:
         state = session.state
         g = state.game
         current = g.fight is not None and hero is None
@@ -241,7 +241,7 @@ def odds_fight(
     args: dict[str, Any] = {}
     who = "The hero"
     if active_game(env) == GAME and (named is None or hero is not None):
-        with _session(env) as session:
+        with _session(env, read=True) as session:
             state = session.state
             g = lookup.game(state)
             if named is None and hero is None:

@@ -337,7 +337,7 @@ def odds(
     variants = list(variant or [])
     session_hp = session_floor = None
     if active_game(env) == "inverted-tower":
-        with opened(env) as session:
+        with opened(env, read=True) as session:
             state = session.state
             attrs = dict(state.game.attributes)
             session_hp = state.trackers.counter("hp").value
