@@ -49,30 +49,61 @@ def exported(tmp_path: Path):
     return doc.find(f".//{XHTML}main")
 
 
-def positions(section) -> list[tuple[Fraction, str]]:
-    """Every chance the section shows, exactly (its data value), with the odds command under it."""
+def positions(section) -> list[tuple[Fraction, str, str, str]]:
+    """Every chance the section shows, exactly (its data value), with the odds command under it, what
+    it is a chance of (``win``; ``stand``: a hero's, shown as the chance to fall; ``pass``: a check's)
+    and the title of what it is read in."""
     out = []
-    for span in section.iter(f"{XHTML}span"):
-        if "at" not in (span.get("class") or "").split():
+    for li in section.iter(f"{XHTML}li"):
+        of = li.get("data-of")
+        if of is None:
             continue
-        value = span.find(f"{XHTML}data").get("value")
-        shown = text(span.find(f"{XHTML}data"))
-        command = text(span.find(f"{XHTML}code"))
-        x = Fraction(value)
-        assert shown == chance_text(x), (value, shown)  # the fraction where it is short, else a percentage
-        out.append((x, command))
+        title = text(li.find(f"{XHTML}h3"))
+        for span in li.iter(f"{XHTML}span"):
+            if "at" not in (span.get("class") or "").split():
+                continue
+            value = span.find(f"{XHTML}data").get("value")
+            shown = text(span.find(f"{XHTML}data"))
+            command = text(span.find(f"{XHTML}code"))
+            x = Fraction(value)
+            assert shown == chance_text(x), (value, shown)  # the fraction where it is short, else a percentage
+            out.append((x, command, of, title))
     return out
 
 
 def same_as_the_odds_command(section) -> int:
-    """Run each named position's odds command; its exact chance to win is the page's. Returns how many."""
+    """Run each named position's odds command; its exact chance is the page's (a fight's chance to win, a
+    hero's chance to fall as the command lists it, a check's chance to pass). Returns how many."""
     found = positions(section)
-    for chance, command in found:
+    for chance, command, of, title in found:
         words = shlex.split(command)
-        assert words[:3] == ["companion", "odds", "fight"], command
         said = js(*words[1:])
-        assert Fraction(said["win"]) == chance, (command, said["win"], chance)
+        if of == "pass":
+            assert words[:2] == ["companion", "odds"], command
+            assert Fraction(said["success"]) == chance, (command, said["success"], chance)
+            continue
+        assert words[:3] == ["companion", "odds", "fight"], command
+        if of == "stand":
+            hero = title.split(" against ")[0]
+            assert Fraction(said["more"][f"{hero} falls"]) == chance, (command, said["more"], chance)
+        else:
+            assert Fraction(said["win"]) == chance, (command, said["win"], chance)
     return len(found)
+
+
+def lowest_first(page) -> list[Fraction]:
+    """The big moments' lowest chances (a hero's chance to come through standing, for a fall), checked to
+    be listed lowest first; returned in the order shown."""
+    moments = page.find(f".//{XHTML}section[@id='moments']")
+    lows = []
+    for li in moments.iter(f"{XHTML}li"):
+        if li.get("data-of") is None:
+            continue
+        data = next(li.iter(f"{XHTML}data"))  # the first chance of an item is its lowest point
+        x = Fraction(data.get("value"))
+        lows.append(1 - x if li.get("data-of") == "stand" else x)
+    assert lows == sorted(lows), f"the big moments lowest first: {lows}"
+    return lows
 
 
 def fights(page) -> list[tuple[str, str]]:
@@ -116,7 +147,9 @@ def test_the_inverted_tower(tmp_path):
     listed = fights(section)
     assert len(listed) >= 5 and {r for _, r in listed} <= {"won", "lost", "not over"}
     assert all(title.startswith("Floor ") and ", room " in title for title, _ in listed)
-    assert "fights; the 3 with the lowest chance to win (every fight is listed after the log)" in text(section)
+    assert "fights; where the chance was lowest or changed most, lowest first (every one is listed after" in text(
+        section
+    )
     assert "What turned it:" in text(section)
     assert same_as_the_odds_command(section) >= 2 * len(listed) - 1
 
@@ -150,7 +183,11 @@ def test_the_adventure_in_the_dungeon_in_play(tmp_path):
     assert not step["done"]
     section = exported(tmp_path)
     listed = fights(section)
-    assert listed and all(title.startswith("Area ") and ": the " in title for title, _ in listed)
+    areas = [title for title, _ in listed if title.startswith("Area ")]
+    heroes = [title for title, _ in listed if not title.startswith("Area ")]
+    assert areas and all(": the " in title for title in areas)
+    # Each hero standing in a fight is followed too (his chance to fall, as the odds command lists it).
+    assert heroes and all(" against the " in title and "(area " in title for title in heroes)
     assert same_as_the_odds_command(section) >= len(listed)
 
 
@@ -185,8 +222,10 @@ def test_the_haunted_tower(tmp_path):
         ok("haunted", "attack", "--got", "1")
     section = exported(tmp_path)
     listed = fights(section)
-    assert listed[0] == ("Fight 1: Aria vs the Ghoul (blue chit)", "won")
-    assert listed[1] == ("Fight 2: Cael vs the Giant Rats (blue chit)", "lost")
+    # Two fights: both shown, the lowest chance to win first (Cael's, lost).
+    assert listed[0] == ("Fight 2: Cael vs the Giant Rats (blue chit)", "lost")
+    assert listed[1] == ("Fight 1: Aria vs the Ghoul (blue chit)", "won")
+    assert lowest_first(section)
     assert "What turned it:" in text(section)
     assert same_as_the_odds_command(section) >= 4
 
@@ -228,5 +267,9 @@ def test_the_dark_tower(tmp_path):
     play("en", tmp_path)
     section = exported(tmp_path)
     listed = fights(section)
-    assert listed == [("Turn 2 · Bo: fight Skeleton (5)", "won"), ("Turn 3 · Аня: fight Шаман (3) + Тролль (9)", "won")]
+    assert sorted(listed) == [
+        ("Turn 2 · Bo: fight Skeleton (5)", "won"),
+        ("Turn 3 · Аня: fight Шаман (3) + Тролль (9)", "won"),
+    ]
+    assert lowest_first(section)
     assert same_as_the_odds_command(section) >= 2

@@ -59,7 +59,8 @@ def _make(fmt: str, source: Source) -> str:
     from companion.export.html import page
     from companion.export.moments import probe_for
 
-    return source.shown(page(source, replay(source.meta, played, probe_for(source.meta.game), view=source.view)))
+    probe = probe_for(source.meta.game, source.packs)
+    return source.shown(page(source, replay(source.meta, played, probe, view=source.view)))
 
 
 def _check_format(fmt: str) -> str:
@@ -328,7 +329,7 @@ def audit(
     from companion.errors import InputError
     from companion.export.audit import audit as run_audit
     from companion.export.audit import die_label, die_order, needed
-    from companion.export.rolls import Rolls, collect
+    from companion.export.rolls import Rolls, session_rolls
 
     if every and session:
         raise InputError(_("give --session NAME or --all, not both"))
@@ -336,10 +337,11 @@ def audit(
     names = st.slugs() if every else [session or require_name(env)]
     rolls = Rolls()
     for name in names:
-        part = collect(_public_events(env, name))
+        part = session_rolls(str(st.open(name).read_meta()["meta"]["game"]), _public_events(env, name))
         rolls.faces += part.faces
         rolls.unknown += part.unknown
         rolls.amended += part.amended
+        rolls.draws += part.draws
     results = run_audit(rolls.faces)
     scope = "all sessions" if every else names[0]
     if json_out:
@@ -349,11 +351,13 @@ def audit(
                 "dice": [r.to_json() for r in results],
                 "unknown": rolls.unknown,
                 "amended": rolls.amended,
+                "draws": len(rolls.draws),
             }
         )
         return
     if not results:
         env.echo(_("Dice audit of {scope}: no dice rolled yet.").format(scope=scope))
+        _drawn(functools.partial(_say, env, _width(env)), len(rolls.draws))
         return
     width = _width(env)
     say = functools.partial(_say, env, width)
@@ -387,6 +391,19 @@ def audit(
                 "{unknown} rolls left out: their event does not say which dice they were.",
                 rolls.unknown,
             ).format(unknown=rolls.unknown)
+        )
+    _drawn(say, len(rolls.draws))
+
+
+def _drawn(say: Any, n: int) -> None:
+    """The draws left out of the audit: chits and cards from a cup or a deck are no dice."""
+    if n:
+        say(
+            ngettext(
+                "{n} draw from a cup or a deck left out: a chit or a card drawn is no die.",
+                "{n} draws from a cup or a deck left out: a chit or a card drawn is no die.",
+                n,
+            ).format(n=n)
         )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion import __version__
 from companion.export.audit import audit
-from companion.export.rolls import collect
+from companion.export.rolls import session_rolls
 from companion.export.source import Source
 from companion.session import codec
 
@@ -25,7 +25,7 @@ def document(source: Source) -> dict[str, Any]:
     log = folded.get("log")
     if isinstance(log, dict):  # keep the entries; the key index and flags are the store's business
         folded["log"] = {"entries": log.get("entries", [])}
-    rolls = collect(source.events)
+    rolls = session_rolls(source.meta.game, source.events)
     shown = state.seed_shown
     return {
         "format": FORMAT,

@@ -40,6 +40,8 @@ class Source:
     #: What undo took back, kept for the record (companion.store.undone): one record per undo, its
     #: events as the public may see them.
     undone: list[dict[str, Any]] = field(default_factory=list)
+    #: The session's own copies of its table packs (their fights give the page its big moments).
+    packs: list[Any] = field(default_factory=list)
 
     @classmethod
     def of(cls, session: Session) -> Source:
@@ -58,6 +60,7 @@ class Source:
             view=view,
             played=events,
             undone=[{**r, "events": view.events(r["events"])} for r in session.files.undone.read()],
+            packs=_packs(session),
         )
 
     @property
@@ -68,3 +71,11 @@ class Source:
     def shown(self, text: str) -> str:
         """A finished export's text as the public may see it (the last guard of the one filter)."""
         return self.view.text(text)
+
+
+def _packs(session: Session) -> list[Any]:
+    """The table packs a session keeps a copy of (none for most games)."""
+    from companion.packs.find import scan, session_dir
+
+    folder = session_dir(session.files.dir)
+    return list(scan(folder).packs) if folder.is_dir() else []
