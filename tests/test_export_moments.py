@@ -273,3 +273,40 @@ def test_the_dark_tower(tmp_path):
     ]
     assert lowest_first(section)
     assert same_as_the_odds_command(section) >= 2
+
+
+def test_a_dark_tower_tie_is_a_tie_not_a_loss(tmp_path):
+    """Equal totals: the monster is not beaten and deals no damage; the page's badge says a tie."""
+    from tests.dark_tower_session import run_steps, steps
+
+    commands = steps("en")
+    upto = commands.index(["dark", "draw", "monster", "Skeleton"]) + 1
+    done = run_steps([*commands[:upto], ["dark", "fight", "--got", "1,1,h,h"]], tmp_path)
+    assert "[exit 0]" in done[-1][1] and "ties 5" in done[-1][1], done[-1][1]
+    page = Path(tmp_path / "logs" / "page.html")
+    run_steps([["export", str(page), "--format", "html"]], tmp_path)
+    doc = html5lib.HTMLParser(namespaceHTMLElements=True).parse(page.read_text(encoding="utf-8"))
+    listed = fights(doc.find(f".//{XHTML}main"))
+    assert ("Turn 2 · Bo: fight Skeleton (5)", "a tie") in listed, listed
+
+
+def test_a_table_pack_s_fights_and_checks(tmp_path):
+    """A freeform session with a table pack: its fights (read before each round) and its checks are big
+    moments, each chance the one its odds command gives; its trackers are charted by their names."""
+    keep = str(Path(__file__).resolve().parent.parent / "examples" / "tables" / "ashen-keep.toml")
+    ok("new", "freeform", "--name", "keep", "--seed", "4", "--tables", keep, "--got", "3/3,3/4")
+    ok("fight", "start", "sword", "--foe", "ghoul")
+    for _ in range(30):
+        if js("status")["state"]["trackers"]["fight"] is None:
+            break
+        ok("fight", "round")
+    ok("roll", "check", "luck")
+    ok("roll", "check", "skill")
+    section = exported(tmp_path)
+    listed = fights(section)
+    assert ("Test your LUCK", "passed") in listed or ("Test your LUCK", "failed") in listed
+    assert any(title.startswith("Sword against claw: you against Cinder ghoul") for title, _ in listed), listed
+    assert lowest_first(section)
+    assert same_as_the_odds_command(section) >= 3
+    titles = {"".join(t.itertext()) for t in section.iter("{http://www.w3.org/2000/svg}title")}
+    assert "STAMINA over the session" in titles and any("LUCK" in t for t in titles), titles

@@ -118,11 +118,18 @@ def _page(name: str) -> str:
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_page_reads_at_the_width(tmp_path, game, width):
     m, png = laid_out(tmp_path, PAGES[game](), width, game)
+    reads(m, png, width)
+    if width == 390 and game == "inverted-tower":
+        assert all(inner <= box + 1 for _, box, inner, *_ in m["tables"]), "the d6 table fits a phone"
+
+
+def reads(m: dict, png: Path, width: int, texts: int = 30) -> None:
+    """What the harness measured of a page at ``width``: it reads there (tests/test_export_pages.py too)."""
     where = f"(screenshot: {png})"
     assert png.exists(), "a screenshot to look at"
     assert m["scroll"] <= m["client"], f"the page scrolls sideways: {m['scroll']} > {m['client']} px {where}"
     assert not m["wide"], f"wider than the screen outside a scrolling box: {m['wide']} {where}"
-    assert len(m["texts"]) >= 30, f"the charts' text is shown ({len(m['texts'])} pieces) {where}"
+    assert len(m["texts"]) >= texts, f"the charts' text is shown ({len(m['texts'])} pieces) {where}"
     small = [(t, round(size, 1)) for t, size in m["texts"] if size < 10]
     assert not small, f"chart text under 10 CSS px at {width} px: {small[:8]} {where}"
     assert m["tables"] and all(box == "scroll" and overflow == "auto" for box, _, _, overflow, *_ in m["tables"]), m[
@@ -135,8 +142,6 @@ def test_the_page_reads_at_the_width(tmp_path, game, width):
     assert all(row <= 60 for *_, row in m["tables"]), f"rows too tall: {m['tables']} {where}"
     assert m["print"], "the print stylesheet is kept"
     assert not m["broken"], f"words broken across lines: {m['broken'][:10]} {where}"
-    if width == 390 and game == "inverted-tower":
-        assert all(inner <= box + 1 for _, box, inner, *_ in m["tables"]), "the d6 table fits a phone"
 
 
 def test_the_index_reads_on_a_phone(tmp_path):

@@ -146,6 +146,9 @@ def _timeline(
             range=(0, top),
             y_labels=_ticks(top),
             xrange=(1, max(2, len(replay.steps))),
+            # Whole labels, never cut to "1…": fewer of them on a phone, where each has less room.
+            x_labels=[t for t in _ticks(len(replay.steps), most=5 if narrow else 10) if 0 < t <= len(replay.steps)],
+            truncate_label=-1,
             style=style(colors, opacity=".55", narrow=narrow),
             **extra,
         )
@@ -227,11 +230,11 @@ def trackers_chart(replay: Replay, narrow: bool = False) -> str | None:
     return _timeline(title, replay, series, top, "trackers", narrow, height=300)
 
 
-def _ticks(top: float) -> list[int]:
-    """Whole-number marks up the axis, at most about ten (a level of 1 to 3 gets 0, 1, 2, 3, not
+def _ticks(top: float, most: int = 10) -> list[int]:
+    """Whole-number marks up the axis, at most about ``most`` (a level of 1 to 3 gets 0, 1, 2, 3, not
     fractions of a level)."""
     top = int(top) if top == top and top not in (float("inf"), float("-inf")) else 1  # NaN, infinity: 1
-    step = next(s for s in _nice_steps() if top / s <= 10)
+    step = next(s for s in _nice_steps() if top / s <= most)
     return list(range(0, top + step, step))
 
 

@@ -251,10 +251,14 @@ def _tags(source: Source) -> list[str]:
     for tally in t.tallies.values():
         state = "slain" if tally.slain else f"{tally.left} of {tally.max_hits} hits left"
         out.append(f"[{'N' if tally.monster else 'PC'}:{tags.one_line(tally.name)}|{state}]")
-    for name, health, most, level, hero in cast(source.state.game):
-        shown = f"HP {health}/{most}" if most is not None else f"HP {health}"
-        kind = "PC" if hero else "N"
-        out.append(f"[{kind}:{tags.one_line(name)}|{shown}" + (f"|level {level}" if level is not None else "") + "]")
+    for name, health, most, level, hero, status in cast(source.state.game):
+        fields = [f"{'PC' if hero else 'N'}:{tags.one_line(name)}"]
+        fields.append(f"HP {health}/{most}" if most is not None else f"HP {health}")
+        if level is not None:
+            fields.append(f"level {level}")
+        if status:
+            fields.append(tags.one_line(status))
+        out.append("[" + "|".join(fields) + "]")
     return out
 
 

@@ -130,9 +130,10 @@ def figures(game: Any) -> list[tuple[str, int, int | None, int | None]]:
     return [f[:4] for f in cast(game)]
 
 
-def cast(game: Any) -> list[tuple[str, int, int | None, int | None, bool]]:
-    """(name, health, max health, level, whether a hero) of every figure in a game's state: a hero is
-    one its game keeps in a field named for heroes, players or the party."""
+def cast(game: Any) -> list[tuple[str, int, int | None, int | None, bool, str]]:
+    """(name, health, max health, level, whether a hero, its status) of every figure in a game's
+    state: a hero is one its game keeps in a field named for heroes, players or the party; the status
+    is the game's word for a figure out of play (slain, escaped, trapped), else ""."""
     if game is None or not hasattr(game, "__dataclass_fields__"):
         return []
     out = []
@@ -146,7 +147,9 @@ def cast(game: Any) -> list[tuple[str, int, int | None, int | None, bool]]:
             if name and health is not None and health[1] != 0:  # no health to chart: a face-down stand-in
                 level = getattr(item, "level", None)
                 hero = fname.startswith(HERO_FIELDS)
-                out.append((name, health[0], health[1], level if isinstance(level, int) else None, hero))
+                status = getattr(item, "status", "")
+                status = status if isinstance(status, str) and status not in ("", "in", "hidden") else ""
+                out.append((name, health[0], health[1], level if isinstance(level, int) else None, hero, status))
     return out
 
 
@@ -179,7 +182,7 @@ def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict
         kinds.setdefault(tally.name, "hits")
         out[tally.name] = tally.left
         maxima[tally.name] = max(maxima.get(tally.name, 0), tally.max_hits)
-    for name, health, most, level, hero in cast(state.game):
+    for name, health, most, level, hero, _status in cast(state.game):
         kinds.setdefault(name, "hero" if hero else "health")
         out[name] = health
         if most is not None:
