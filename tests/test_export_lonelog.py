@@ -16,12 +16,14 @@ import pytest
 from typer.testing import CliRunner
 
 from companion.cli.app import app
-from tests.export_support import examples_played_once, replayed, source  # noqa: F401 (a fixture)
 from companion.export.sheet import STATUS
+from tests.export_support import examples_played_once, replayed, source  # noqa: F401 (a fixture)
 from tests.lonelog_reader import NotLonelog, read
 
 #: The dungeon add-on's room statuses (zeruhur/lonelog, the dungeon-crawling add-on).
-ADD_ON_STATUS = {"unexplored", "active", "cleared", "cleared, looted", "looted", "locked", "trapped", "safe", "collapsed"}
+ADD_ON_STATUS = {
+    *("unexplored", "active", "cleared", "cleared, looted", "looted", "locked", "trapped", "safe", "collapsed")
+}
 
 runner = CliRunner()
 KEEP = str(Path(__file__).resolve().parent.parent / "examples" / "tables" / "ashen-keep.toml")
