@@ -28,7 +28,7 @@ from companion.export.moments import At, Fight, Moments, moments, outcome, shown
 from companion.export.replay import Replay
 from companion.export.rolls import session_rolls
 from companion.export.source import Source
-from companion.i18n import N_
+from companion.i18n import N_, count
 from companion.sim.fights import PASS, STAND, WIN
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -159,12 +159,12 @@ def draws(entries: list[Any]) -> list[dict[str, Any]]:
 
 def _read_said(fights: list[Fight]) -> str:
     """``12 fights, 8 heroes in them, 3 checks``: what the big moments followed."""
-    kinds = [f.of for f in fights]
-    parts = [i18n.count(kinds.count(WIN), "{n} fight", "{n} fights")] if WIN in kinds else []
-    if STAND in kinds:
-        parts.append(i18n.count(kinds.count(STAND), "{n} hero's chance to fall", "{n} heroes' chances to fall"))
-    if PASS in kinds:
-        parts.append(i18n.count(kinds.count(PASS), "{n} check", "{n} checks"))
+    wins, stands, passes = (sum(1 for f in fights if f.of == of) for of in (WIN, STAND, PASS))
+    parts = [count(wins, "{n} fight", "{n} fights")] if wins else []
+    if stands:
+        parts.append(count(stands, "{n} hero's chance to fall", "{n} heroes' chances to fall"))
+    if passes:
+        parts.append(count(passes, "{n} check", "{n} checks"))
     return ", ".join(parts)
 
 
