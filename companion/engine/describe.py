@@ -72,9 +72,7 @@ def parse_choice(request: Choice, text: str) -> str:
     if low in ("roll", _("roll")):  # the word that rolls the dice at a roll: a menu has no dice to roll
         listed = "; ".join(f"{i}. {o.label}" for i, o in enumerate(request.options, 1))
         raise InputError(
-            _("this step is a choice, not a roll: answer with its number or its words ({listed})").format(
-                listed=listed
-            )
+            _("this step is a choice, not a roll: answer with its number or its words ({listed})").format(listed=listed)
         )
     matches = [o.value for o in request.options if o.label.lower().startswith(low) or o.value.lower().startswith(low)]
     if low and len(matches) == 1:

@@ -215,9 +215,7 @@ def _trackers(replay: Replay) -> dict[str, list[int | None]]:
     from companion.export.sheet import WEALTH
 
     series = replay.series("counter")
-    return {
-        n: v for n, v in series.items() if n.lower() not in WEALTH and len({x for x in v if x is not None}) > 1
-    }
+    return {n: v for n, v in series.items() if n.lower() not in WEALTH and len({x for x in v if x is not None}) > 1}
 
 
 def trackers_chart(replay: Replay, narrow: bool = False) -> str | None:
