@@ -84,7 +84,7 @@ SCRIPTS: dict[str, Script] = {
     "dragons-den": Script(
         [["new", "dragons-den", "--name", "run", "--seed", "7"]],
         ["=1", "=2", "=3", "=6", "=done", "virtual"],
-        prefer=("hide", "attack:", "take:", "treasure:", "reveal", "lair", "move", "end"),
+        prefer=("hide", "attack:", "breath", "take:", "treasure:", "reveal", "lair", "move", "end"),
         trust=0.5,
         steps=420,
     ),
@@ -279,11 +279,10 @@ def shot(page: Path, width: int, png: Path, height: int | None = None) -> Path:
         frame.write_text(frame.read_text(encoding="utf-8").replace('height="20000"', f'height="{tall}"'), "utf-8")
     window = f"--window-size={max(width, 500)},{tall}"
     chromium(work / "profile", "--virtual-time-budget=10000", window, f"--screenshot={png}", url=frame.as_uri())
-    if width < 500:  # the frame sits at the left of a 500 px window: keep the frame
-        from PIL import Image
+    from PIL import Image
 
-        with Image.open(png) as image:
-            image.crop((0, 0, width, image.height)).save(png)
+    with Image.open(png) as image:  # the frame sits at the left of a window of 500 px at least: keep the frame
+        image.crop((0, 0, width, image.height)).convert("P", palette=Image.Palette.ADAPTIVE).save(png, optimize=True)
     shutil.rmtree(work, ignore_errors=True)
     return png
 
@@ -296,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stop-at", help="leave the game waiting at the first step with this key")
     parser.add_argument("--seed", type=int, default=1, help="the player's choices (the dice have the game's seed)")
     parser.add_argument("--shots", type=Path, help="put screenshots of each page at 390 and 1280 px here")
+    parser.add_argument("--tall", type=int, help="the screenshots' height in CSS px (default: the whole page)")
     parser.add_argument("--no-export", action="store_true")
     args = parser.parse_args(argv)
     for game in args.game or list(SCRIPTS):
@@ -308,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.shots:
                 args.shots.mkdir(parents=True, exist_ok=True)
                 for width in (390, 1280):
-                    shot(files["html"], width, args.shots / f"{game}-{width}.png")
+                    shot(files["html"], width, args.shots / f"{game}-{width}.png", args.tall)
         print(line, flush=True)
     return 0
 

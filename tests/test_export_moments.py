@@ -5,6 +5,7 @@ compared with what ``companion odds fight`` says for the position the page names
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from fractions import Fraction
 from pathlib import Path
@@ -81,6 +82,9 @@ def same_as_the_odds_command(section) -> int:
         if of == "pass":
             assert words[:2] == ["companion", "odds"], command
             assert Fraction(said["success"]) == chance, (command, said["success"], chance)
+            continue
+        if of == "stand" and words[2] != "fight":  # a save: its chance to pass is the chance to stand
+            assert Fraction(said["success"]) == 1 - chance, (command, said["success"], chance)
             continue
         assert words[:3] == ["companion", "odds", "fight"], command
         if of == "stand":
@@ -310,3 +314,32 @@ def test_a_table_pack_s_fights_and_checks(tmp_path):
     assert same_as_the_odds_command(section) >= 3
     titles = {"".join(t.itertext()) for t in section.iter("{http://www.w3.org/2000/svg}title")}
     assert "STAMINA over the session" in titles and any("LUCK" in t for t in titles), titles
+
+
+def test_a_dragon_s_den_hero_under_a_greater_breath_is_a_chance_to_fall(tmp_path):
+    """Before a hero's save against a greater breath at health 2 or less: his chance to stand is the
+    save's (a save takes 1, a failed one 2), as ``companion odds 1d6<=N`` gives it; a fall ends it."""
+    from companion.dice.expr import parse
+    from companion.engine.requests import RollRequest
+    from companion.export.moments import probe_for
+    from companion.games.dragons_den.model import SLAIN
+    from tests.helpers import open_session
+
+    ok("new", "dragons-den", "--name", "den", "--seed", "7")
+    ok("dragon", "setup", "sam", "talina", "--chits", "physical", "--dragon", "2", "--discard", "1", "--discard", "3")
+    session = open_session(Path(os.environ["COMPANION_HOME"]), "den")
+    den = session.state.game
+    probe = probe_for("dragons-den")
+    request = RollRequest("dd.save.sam", parse("1d6<=2"), "Sam Barleyman's save against the acid breath")
+    assert probe.before(session.state, RollRequest("dd.save.sam", parse("1d6<=6"), ""), None) is None  # unhurt
+    den.figure("sam").health = 2
+    reading = probe.before(session.state, request, None)
+    assert reading is not None and reading.of == "stand" and reading.chance == Fraction(1, 3)
+    said = js(*shlex.split(reading.position.command())[1:])
+    assert Fraction(said["success"]) == reading.chance  # companion odds 1d6<=2: the chance to stand
+    assert probe.after(reading, session.state, None) is None
+    den.figure("sam").status = SLAIN
+    assert probe.result(reading, session.state) == "lost"
+    den.figure("sam").health = 1
+    den.figure("sam").status = "in"
+    assert probe.before(session.state, request, None).chance == 0, "at health 1 he falls, save or not"

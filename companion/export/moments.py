@@ -94,13 +94,18 @@ class Fight:
         return abs(self.turn.change) if self.turn is not None else Fraction(0)
 
 
+#: A change of the player's chance worth a big moment of its own: five points.
+MOVED = Fraction(1, 20)
+
+
 def shown(fights: list[Fight], most: int = 3) -> list[Fight]:
     """The big moments a page shows first, lowest chance first: the ``most`` timelines where the
-    player's chance was lowest, and the one where it changed most if that is not among them."""
+    player's chance was lowest, and the one where it changed most (by five points or more) if that is
+    not among them."""
     ranked = sorted(fights, key=lambda f: (f.lowest.chance, f.first))
     out = ranked[:most]
     swung = max(fights, key=lambda f: (f.swing, -f.first), default=None)
-    if swung is not None and swung.swing > 0 and swung not in out:
+    if swung is not None and swung.swing >= MOVED and swung not in out:
         out.append(swung)
     return sorted(out, key=lambda f: (f.lowest.chance, f.first))
 
