@@ -57,8 +57,13 @@ def play_the_den(steps: int = 140) -> None:
 
 
 def drawn_sizes(events: list[dict]) -> list[str]:
-    """The 1dN of every draw from a cup in ``events`` (what a d39 of the audit would have been)."""
-    return [e["expr"] for e in events if e.get("t") == "answer" and str(e.get("key", "")).startswith("dd.draw.")]
+    """The 1dN of every draw from a cup in ``events`` (what a d39 of the audit would have been); a draw
+    the export withholds (the face-down dragon's) has none."""
+    return [
+        e["expr"]
+        for e in events
+        if e.get("t") == "answer" and str(e.get("key", "")).startswith("dd.draw.") and "expr" in e
+    ]
 
 
 def test_a_den_s_draws_are_logged_audited_and_shown_as_draws(tmp_path):
@@ -117,3 +122,51 @@ def test_a_draw_that_names_nothing_says_where_in_the_cup():
         "drew **8 of 9** · virtual — draw a countdown chit (9 in the cup)"
     )
     assert roll_text({**line, "drew": "dragon chit 4"}) == "drew **dragon chit 4** (8 of 9) · virtual"
+
+
+def test_a_face_down_dragon_is_named_in_no_export_and_drawn_in_no_audit(tmp_path):
+    """The dragon lies face down: rooms are revealed (chits drawn, logged as draws) and no export, the
+    markdown log, the page, Lonelog or JSON, names it or the chits set aside; the audit counts no draw."""
+    import os
+
+    from companion.games.dragons_den.model import HIDDEN
+    from tests.helpers import open_session
+
+    ok("new", "dragons-den", "--name", "den", "--seed", "11")
+    for answer in ("=3", "=5", "=done", "virtual"):
+        ok("next", answer)
+    rooms = iter(range(1, 21))
+    for _ in range(40):  # the heroes' first turn: rooms revealed, no one near the lair
+        step = js("next")["pending"]
+        if step is None or (step.get("key") == "dd.menu" and "the dragon player" in step.get("text", "")):
+            break
+        if step["kind"] == "roll":
+            ok("next", "roll")
+        elif step["kind"] == "number":
+            ok("next", str(next(rooms)))
+        else:
+            values = [o["value"] for o in step["options"]]
+            if "reveal" in values and not step["text"].startswith("Round 1 · the dragon"):
+                ok("next", "=reveal")
+            elif "hide" in values:
+                ok("next", "=hide")
+            elif "end" in values:
+                ok("next", "=end")
+            else:
+                break
+    session = open_session(Path(os.environ["COMPANION_HOME"]), "den")
+    den = session.state.game
+    assert den.dragon is not None and den.dragon.status == HIDDEN, "the dragon is still face down"
+    secret = den.dragon.name
+    assert any(len(chits) == 2 for chits in den.rooms.values()), "rooms were revealed"
+    texts = {}
+    for fmt in ("md", "html", "lonelog", "json"):
+        path = Path(js("export", str(tmp_path / f"den.{fmt}"), "--format", fmt)["file"])
+        texts[fmt] = path.read_text(encoding="utf-8")
+    for fmt, text in texts.items():
+        assert secret not in text, f"the {fmt} export names the face-down {secret}"
+    assert "drew **monster chit" in texts["md"] or "drew **treasure chit" in texts["md"]
+    assert json.loads(texts["json"])["withheld"], "the JSON says what it withholds"
+    assert "draw a dragon chit" not in texts["md"] + texts["html"] + texts["lonelog"], "the secret draws are not shown"
+    audit = js("dice", "audit", "--all")
+    assert {r["die"] for r in audit["dice"]} <= {"d6", "d10"} and audit["draws"] >= 2
