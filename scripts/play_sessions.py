@@ -260,6 +260,7 @@ def shot(page: Path, width: int, png: Path, height: int | None = None) -> Path:
     (default: the whole page)."""
     import re
 
+    png = png.resolve()
     work = png.parent / f".{png.stem}"
     work.mkdir(parents=True, exist_ok=True)
     text = page.read_text(encoding="utf-8")
