@@ -3,7 +3,7 @@
 
     python scripts/play_sessions.py OUT                 # every game: OUT/GAME/ (the session and its exports)
     python scripts/play_sessions.py OUT --game dragons-den --steps 400
-    python scripts/play_sessions.py OUT --shots docs/export   # and the page at 390 and 1280 px (Chromium)
+    python scripts/play_sessions.py OUT --shots docs/export --top   # and the page at 390 and 1280 px (Chromium)
 
 Each game is set up as a player would (the cards and heroes typed first where the game asks for
 them), then every step is answered as ``companion next`` shows it, by a seeded player: an option the
@@ -288,6 +288,20 @@ def shot(page: Path, width: int, png: Path, height: int | None = None) -> Path:
     return png
 
 
+#: How much of a page's top docs/export/ keeps (--top): the summary, the run, the big moments, the dice.
+TOP = {390: 3000, 1280: 2400}
+
+
+def keep_top(png: Path, height: int) -> None:
+    """Keep the top ``height`` px of the screenshot ``png``."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        image.load()
+        if image.height > height:
+            image.crop((0, 0, image.width, height)).save(png, optimize=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
@@ -297,6 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the player's choices (the dice have the game's seed)")
     parser.add_argument("--shots", type=Path, help="put screenshots of each page at 390 and 1280 px here")
     parser.add_argument("--tall", type=int, help="the screenshots' height in CSS px (default: the whole page)")
+    parser.add_argument(
+        "--top",
+        action="store_true",
+        help="keep each screenshot's top (3,000 px at 390, 2,400 at 1280), as docs/export/",
+    )
     parser.add_argument("--no-export", action="store_true")
     args = parser.parse_args(argv)
     for game in args.game or list(SCRIPTS):
@@ -309,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.shots:
                 args.shots.mkdir(parents=True, exist_ok=True)
                 for width in (390, 1280):
-                    shot(files["html"], width, args.shots / f"{game}-{width}.png", args.tall)
+                    png = shot(files["html"], width, args.shots / f"{game}-{width}.png", args.tall)
+                    if args.top:
+                        keep_top(png, TOP[width])
         print(line, flush=True)
     return 0
 
