@@ -170,3 +170,10 @@ def test_a_face_down_dragon_is_named_in_no_export_and_drawn_in_no_audit(tmp_path
     assert "draw a dragon chit" not in texts["md"] + texts["html"] + texts["lonelog"], "the secret draws are not shown"
     audit = js("dice", "audit", "--all")
     assert {r["die"] for r in audit["dice"]} <= {"d6", "d10"} and audit["draws"] >= 2
+    # the owner's own backup keeps it, and says so; only as one session's json
+    backup = Path(js("export", str(tmp_path / "backup.json"), "--format", "json", "--reveal-secrets")["file"])
+    kept = json.loads(backup.read_text(encoding="utf-8"))
+    assert secret in backup.read_text(encoding="utf-8") and kept["revealed_secrets"] and not kept["withheld"]
+    for args in (("--format", "html"), ("--format", "json", "--all")):
+        refused = runner.invoke(app, ["export", str(tmp_path / "x"), *args, "--reveal-secrets"])
+        assert refused.exit_code == 2 and "--reveal-secrets is for one session's --format json" in refused.stderr

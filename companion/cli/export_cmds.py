@@ -106,7 +106,9 @@ def _write(env: Env, target: Path, text: str, force: bool = False) -> None:
     write_export(target, text, store(env).data, force=force, ask=_asker(env))
 
 
-def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None, force: bool = False) -> dict[str, Any]:
+def _export_one(
+    env: Env, fmt: str, path: Path | None, name: str | None = None, force: bool = False, reveal: bool = False
+) -> dict[str, Any]:
     from companion.cli.kit import opened
     from companion.export import EXTENSIONS
     from companion.export.source import Source
@@ -116,7 +118,7 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None, 
             session.rebuild()
             target = session.write_log(path, force=force, ask=_asker(env))
             return {"session": session.files.slug, "format": fmt, "file": str(target)}
-        source = Source.of(session)
+        source = Source.of(session, reveal=reveal)
         text = source.markdown if fmt == "md" else _make(fmt, source)
         slug = session.files.slug
         default = Path(session.meta.log_path).with_name(slug + EXTENSIONS[fmt])
@@ -157,10 +159,22 @@ def export(
             "refused, or asked at a terminal). Never a link, a save or a system file.",
         ),
     ] = False,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal-secrets",
+            help="With --format json: keep what the rules still hide (the Dragon's Den's face-down dragon) in "
+            "the file, for your own backup. Do not share that file.",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     env: Env = ctx.obj
     fmt = _check_format(fmt)
+    if reveal and (fmt != "json" or every):
+        from companion.errors import InputError
+
+        raise InputError(_("--reveal-secrets is for one session's --format json (your own backup)"))
     if every:
         if session is not None or path is not None:
             from companion.errors import InputError
@@ -169,7 +183,7 @@ def export(
         _export_all(env, fmt, Path(target) if target is not None else None, json_out, force)
         return
     name, where = _target(env, fmt, target, path, session)
-    done = _export_one(env, fmt, where, name, force)
+    done = _export_one(env, fmt, where, name, force, reveal)
     done.pop("source", None)
     if json_out:
         env.print_json(done)

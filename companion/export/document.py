@@ -27,7 +27,7 @@ def document(source: Source) -> dict[str, Any]:
         folded["log"] = {"entries": log.get("entries", [])}
     rolls = session_rolls(source.meta.game, source.events)
     shown = state.seed_shown
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "companion": __version__,
         "session": {
@@ -53,3 +53,6 @@ def document(source: Source) -> dict[str, Any]:
         "state": folded,
         "dice_audit": [a.to_json() for a in audit(rolls.faces)],
     }
+    if source.revealed:  # the owner's own backup (export --reveal-secrets): what is in it that the rules hide
+        out["revealed_secrets"] = list(source.revealed)
+    return out

@@ -42,14 +42,20 @@ class Source:
     undone: list[dict[str, Any]] = field(default_factory=list)
     #: The session's own copies of its table packs (their fights give the page its big moments).
     packs: list[Any] = field(default_factory=list)
+    #: What the rules still hide, kept in this export at its owner's request (``--reveal-secrets``).
+    revealed: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, session: Session) -> Source:
-        """Read an open session (its lock held): its events and the log regenerated from them."""
+    def of(cls, session: Session, *, reveal: bool = False) -> Source:
+        """Read an open session (its lock held): its events and the log regenerated from them; with
+        ``reveal``, as recorded, its secrets too (the owner's own backup: ``export --reveal-secrets``)."""
         events = session.files.read_events()
         session.rebuild(events)
         state = session.state
         view = session.spec.view(state)
+        revealed = [s.what for s in view.withheld] if reveal else []
+        if reveal:
+            view = OPEN
         return cls(
             meta=session.meta,
             events=view.events(events),
@@ -61,6 +67,7 @@ class Source:
             played=events,
             undone=[{**r, "events": view.events(r["events"])} for r in session.files.undone.read()],
             packs=_packs(session),
+            revealed=revealed,
         )
 
     @property
