@@ -306,3 +306,15 @@ def test_a_card_entered_and_undone_leaves_the_catalogue_as_it_was():
     assert catalogue.load(home, "dark-tower")[C.key("obstacle", "pit")]["check"] == 5
     run("undo")
     assert catalogue.load(home, "dark-tower")[C.key("obstacle", "pit")]["check"] == 20
+
+
+def test_undo_to_takes_the_cards_it_takes_back_out_of_the_catalogue():
+    """``undo --to`` (#39) takes back several actions at once: a card among them leaves the catalogue, a
+    correction after it is put back first (newest first, as undo after undo)."""
+    run("new", "dark-tower", "--name", "d")
+    run("dark", "card", "obstacle", "Pit", "--check", "20", "--damage", "51")
+    run("dark", "card", "obstacle", "Pit", "--check", "5", "--damage", "2")
+    home = Path(os.environ["COMPANION_HOME"])
+    assert catalogue.load(home, "dark-tower")[C.key("obstacle", "pit")]["check"] == 5
+    run("undo", "--to", "0", "--yes")
+    assert C.key("obstacle", "pit") not in catalogue.load(home, "dark-tower")

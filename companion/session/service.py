@@ -411,7 +411,7 @@ class Session(Folded):
         acts.begin("undo")
         taken = undo_to(self, target)
         acts.end()
-        for event in taken:
+        for event in reversed(taken):  # newest first, as one undo after another would
             self._follow_catalogue(event, back=True)
         return taken
 
