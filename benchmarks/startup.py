@@ -45,7 +45,36 @@ def commands(script: Path) -> dict[str, list[str]]:
         "companion roll 2d6": [str(script), "roll", "2d6"],
         "companion roll DC --got 5": [str(script), "roll", "DC", "--got", "5"],
         "companion --help": [str(script), "--help"],
+        # Sessions (made once in the temporary folder, see sessions()): an English and a Russian Тёмная
+        # Башня at the same step, the hero question for Оля (Russian: «Персонаж Оли», a name declined).
+        "next (en session)": [str(script), "-s", "en", "next"],
+        "next (ru session)": [str(script), "-s", "ru", "next"],
+        "dark --help (ru session)": [str(script), "-s", "ru", "dark", "--help"],
     }
+
+
+def sessions(script: Path, env: dict[str, str]) -> None:
+    """The sessions the session commands run in: "en" and "ru", their language the setup's answer."""
+    for name, lang in (("en", "1"), ("ru", "2")):
+        subprocess.run([str(script), "new", "dark-tower", "--name", name, "--seed", "5"], env=env, **QUIET)
+        for answer in (lang, "=table", "Оля"):
+            subprocess.run([str(script), "-s", name, "next", answer], env=env, **QUIET)
+
+
+QUIET: dict = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+
+
+def imports_pymorphy(script: Path, env: dict[str, str], argv: list[str]) -> bool:
+    """Whether running ``argv`` imports pymorphy3 (``-X importtime``)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    return "pymorphy3" in proc.stderr
 
 
 def run_once(argv: list[str], env: dict[str, str]) -> float:
@@ -104,6 +133,7 @@ def main() -> int:
             NO_COLOR="1",
             PYTHONPYCACHEPREFIX=str(Path(home) / "pycache"),
         )
+        sessions(script, env)
         for argv in cmds.values():  # warm the file cache and the bytecode once, not timed
             run_once(argv, env)
         times: dict[str, list[float]] = {name: [] for name in cmds}
@@ -113,6 +143,9 @@ def main() -> int:
             for name in names:
                 times[name].append(run_once(cmds[name], env))
         heavy = top_imports(script, env)
+        morphology = {
+            name: imports_pymorphy(script, env, argv) for name, argv in cmds.items() if argv[0] == str(script)
+        }
 
     base = statistics.median(times["python -c pass"])
     print(
@@ -138,6 +171,8 @@ def main() -> int:
         "heaviest top-level imports of companion roll 2d6 (-X importtime, cumulative ms, median"
         " of 5): " + ", ".join(f"{name} {ms:.1f}ms" for name, ms in heavy)
     )
+    loaded = [name for name, yes in morphology.items() if yes]
+    print(f"pymorphy3 (Russian declension) imported by: {', '.join(loaded) or 'none'}; by no other command")
     return 1 if args.check and over else 0
 
 

@@ -152,25 +152,74 @@ def _said(text: str, *english: str) -> str:
 def _formatter() -> Any:
     global _FORMATTER
     if _FORMATTER is None:
-        import string
-
-        class Formatter(string.Formatter):
-            def convert_field(self, value: Any, conversion: str | None) -> Any:
-                return (
-                    quote(value)
-                    if conversion == "r" and isinstance(value, str)
-                    else super().convert_field(value, conversion)
-                )
-
-        _FORMATTER = Formatter()
+        _FORMATTER = formatter_class()()
     return _FORMATTER
+
+
+def formatter_class() -> type:
+    """The :class:`string.Formatter` a translated message is formatted with: ``{x!r}`` quotes as the
+    language does (:func:`quote`), and a case in the format spec declines the value (``{player:дат}``,
+    ``{item!r:вин}``: companion/declension.py), the placeholder's name saying whether it holds a person
+    or a card. Subclassed by :func:`companion.cli.env.styled`."""
+    import string
+
+    class Formatter(string.Formatter):
+        field: str | None = None
+
+        def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+            self.field = field_name.split(".")[0].split("[")[0]
+            return super().get_field(field_name, args, kwargs)
+
+        def convert_field(self, value: Any, conversion: str | None) -> Any:
+            return (
+                _Quoted(value)
+                if conversion == "r" and isinstance(value, str)
+                else super().convert_field(value, conversion)
+            )
+
+        def format_field(self, value: Any, format_spec: str) -> Any:
+            return super().format_field(*said(value, format_spec, self.field))
+
+    return Formatter
+
+
+class _Quoted(str):
+    """A value ``{x!r}`` quotes, kept unquoted until its case is known (a case declines, then quotes)."""
+
+    __slots__ = ()
+
+
+def said(value: Any, format_spec: str, field: str | None) -> tuple[Any, str]:
+    """``value`` declined in the case ``format_spec`` names (``дат``) and quoted if it was ``!r``; the
+    rest of the spec. A value that is not text is left to the spec."""
+    case = None
+    if format_spec and isinstance(value, str):
+        from companion.declension import case_of, decline, preposition
+
+        case, prep, format_spec = case_of(format_spec)
+        if case is not None:
+            declined = decline(str(value), case, field)
+            quoted = isinstance(value, _Quoted) and type(declined).__name__ != "Construed"  # «предмет «X»»: once
+            value = quote(declined) if quoted else str(declined)
+            if prep:
+                value = f"{preposition(prep, value)} {value}"
+            return value, format_spec
+    if isinstance(value, _Quoted):
+        value = quote(str(value))
+    return value, format_spec
+
+
+def translated(template: str) -> bool:
+    """Whether ``template`` is a message in another language than English (its ``!r`` and cases apply)."""
+    return isinstance(template, _Said)
 
 
 def converted(template: str, value: Any, conversion: str | None) -> Any:
     """``value`` under ``{x!conversion}`` as ``template.format`` converts it: in a translated message
-    ``!r`` quotes as its language does (for formatters of their own, :func:`companion.cli.env.styled`)."""
+    ``!r`` quotes as its language does, once the case is known (for formatters of their own,
+    :func:`companion.cli.env.styled`, which then calls :func:`said`)."""
     if conversion == "r" and isinstance(template, _Said) and isinstance(value, str):
-        return quote(value)
+        return _Quoted(value)
     return {None: lambda v: v, "s": str, "r": repr, "a": ascii}[conversion](value)
 
 

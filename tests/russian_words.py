@@ -18,7 +18,8 @@ KEPT = {
     "companion", "Companion",  # the product
     "Enter", "Tab", "Ctrl", "Esc",  # keys
     "md", "html", "json", "lonelog", "Lonelog", "markdown", "JSON", "toml",  # formats
-    "UTC", "PID", "SHA-256",  # SHA-256: the name of the hash a sealed session's commitment is
+    "UTC", "PID", "SHA-256", "QR", "HTTP",  # SHA-256: a sealed session's hash; QR-код; a protocol
+    "SIGTERM", "SIGHUP", "SIGINT",  # signal names, as the system names them
     "DR", "DC", "EC", "SR", "dt", "STR", "DEX", "INT", "heart", "star",  # dice expressions, faces typed
     "HP", "XP",  # the trackers' own names (their commands: hp, xp)
     "en", "ru", "virtual", "physical",  # values typed as such: --lang en|ru, mode virtual|physical
@@ -34,6 +35,8 @@ NOTATION = [
     re.compile(r"\S*/\S+"),  # paths
     re.compile(r"\S+\.(?:md|html|json|toml|fish)\b"),  # file names
     re.compile(r"(?<![\w])--?[a-z][a-z-]*"),  # options
+    # Lonelog's own symbols (its tags and rounds), kept in every language: [PC:Аня|HP-2|HP 8], [COMBAT], Rd1
+    re.compile(r"\[/?(?:PC|N|F|R|Inv|Wealth|COMBAT|DUNGEON STATUS|RESOURCES)(?=[:\]])|\bRd\d+\b|\bHP[+-]\d+"),
 ]
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -70,7 +73,8 @@ def latin_words(text: str) -> list[str]:
         for pattern in NOTATION:
             line = pattern.sub(" ", line)
         for word in re.findall(r"[\w'-]+", line):
-            if LATIN_WORD.search(word) and word.strip("'-") not in allowed and not _game_name(word):
+            latin = [part for part in re.split(r"[^A-Za-z']+", word) if LATIN_WORD.search(part)]  # QR-код: QR
+            if latin and word.strip("'-") not in allowed and not _game_name(word) and not set(latin) <= allowed:
                 found.append(word)
     return found
 
@@ -85,7 +89,11 @@ DECIMAL_POINT = re.compile(r"\d\.\d")
 
 def decimal_points(text: str) -> list[str]:
     """Numbers written with a point (Russian writes 93,8 and 0,21); a line each."""
-    return [line.strip() for line in text.splitlines() if DECIMAL_POINT.search(line)]
+    return [line.strip() for line in text.splitlines() if DECIMAL_POINT.search(ADDRESS.sub(" ", line))]
+
+
+#: An address (http://127.0.0.1:8765/): its dots are no decimal points.
+ADDRESS = re.compile(r"\S*://\S+|\b\d{1,3}(?:\.\d{1,3}){3}\b")
 
 
 #: A number, then a noun whose form depends on it: the form Russian needs for that number.

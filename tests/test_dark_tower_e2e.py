@@ -78,29 +78,29 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
 
     answer("Откуда берутся карты", ENTER)  # your own cards
     answer("Имя игрока 1", "Аня" + ENTER)
-    answer("Персонаж игрока Аня", ENTER)  # Чемпион Клана
-    answer("За столом 1", "?")  # the keys, in Russian
-    answer("За столом 1", DOWN + ENTER)
-    answer("Случайный предмет игрока Аня", ENTER)  # a new card
+    answer("Персонаж Ани", ENTER)  # Чемпион Клана
+    answer("За столом один игрок", "?")  # the keys, in Russian
+    answer("За столом один игрок", DOWN + ENTER)
+    answer("Случайный предмет Ани", ENTER)  # a new card
     answer("Название", "Меч" + ENTER)
     answer("Меч: класс", ENTER)  # Оружие
     answer("Меч: боевой бонус", "2" + ENTER)  # after the default 0: "02" reads 2
-    answer("включить или выключить", DOWN + DOWN + ENTER)
+    answer("отметьте нужное", DOWN + DOWN + ENTER)
     answer("что ещё написано на карте", ENTER)
     answer("Случайный квест", ENTER)
     answer("Соберите три стопки", ENTER)
     answer("что это", ENTER)  # Монстр
     answer("Какой монстр", DOWN + ENTER)  # a new card
     answer("Название", "Скелет" + ENTER)
-    answer("Скелет: этаж", ENTER)
+    answer("Скелет: Этаж", ENTER)
     answer("Скелет: сила", "г" + ENTER)  # г, on the key of u: back to the floor
-    answer("Скелет: этаж", ENTER)
+    answer("Скелет: Этаж", ENTER)
     answer("Скелет: сила", "5" + ENTER)
     answer("Скелет: свойства", DOWN * 4 + ENTER)
     answer("что ещё написано на карте", ENTER)
     answer("введите, что выпало", "?" + ENTER)  # the keys at a roll
     answer("введите, что выпало", ENTER)  # a virtual roll from the session's seed
-    answer("Конец хода: Аня", ENTER)
+    answer("Конец хода Ани", ENTER)
     answer("что это", DOWN + ENTER)  # Препятствие
     answer("Какое препятствие", ENTER)  # a new card
     answer("Название", "Яма" + ENTER)
@@ -109,7 +109,7 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
     answer("штраф в следующем бою", "1" + ENTER)
     answer("событие при провале", ENTER)
     answer("введите, что выпало", "♥ ★ 3" + ENTER)  # the symbols, as a d6 table would type 4 6 3
-    answer("Конец хода: Аня", UP + ENTER)  # ✕ Сохранить и выйти
+    answer("Конец хода Ани", UP + ENTER)  # ✕ Сохранить и выйти
     child.expect(pexpect.EOF)
     stream.feed(child.before)
     seen.append(child.before)
@@ -132,4 +132,4 @@ def test_a_guided_session_in_russian_in_a_real_terminal_at_80x30(tmp_path):
     catalogue = json.loads((tmp_path / "home" / "gamedata" / "dark-tower.json").read_text(encoding="utf-8"))
     assert {"cards.item.меч", "cards.monster.скелет", "cards.obstacle.яма"} <= set(catalogue["values"])
     log = next((tmp_path / "logs").glob("*.md")).read_text(encoding="utf-8")
-    assert "Яма" in log and "d: `3dt>5`" in log and "игра: " in log
+    assert "Яма" in log and "🎲 `3dt>5`" in log and "игра: " in log

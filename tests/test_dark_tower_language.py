@@ -3,6 +3,7 @@ translation, and in Russian with no English left (see tests/dark_tower_session.p
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,7 @@ def test_a_whole_session_in_russian_has_no_english_and_right_plurals(tmp_path):
     assert not english, sorted(set(english))
     assert not wrong_plurals(text), wrong_plurals(text)
     # the session went where it should: help on floor 2, a group, a trade, the levels, the end
-    assert "Bo помогает игроку Аня" in text and "вступает в группу из стопки" in text
+    assert "Bo помогает Ане" in text and "вступает в группу из стопки" in text
     assert "Аня получает уровень 2: Героическая Отвага" in text
     assert "Аня применяет заклинание «Героическая Отвага»" in text
     assert "Аня и Bo меняются предметами: Меч ↔ Кольчуга" in text
@@ -142,3 +143,106 @@ def test_every_surface_of_a_russian_session_is_russian(tmp_path):
     assert not english, sorted(set(english))
     assert not decimal_points(text), decimal_points(text)
     assert not wrong_plurals(text), wrong_plurals(text)
+
+
+# ---- a session started with no --lang, answered «русский» at the setup question ---------------------
+
+
+def answered_steps() -> list[list[str]]:
+    """The whole session as in :func:`play`, but started without ``--lang``: the language is the answer
+    to the setup's first question («Русский»), given before anything else."""
+    from tests.dark_tower_session import steps
+
+    commands = steps("ru")
+    commands[0] = ["new", "dark-tower", "--seed", "5"]
+    commands.remove(["next"])
+    return [commands[0], ["next"], ["next", "2"], *commands[1:]]
+
+
+#: What a player meets after the game besides SURFACES: undo of a game's command, the exports, the dice
+#: audit, the game data, serve's help, a game's odds typed in Russian.
+ANSWERED: list[tuple[list[str], bool]] = [
+    (["dark", "hp", "Аня", "-1"], True),
+    (["undo"], True),
+    (["redo"], True),
+    (["undo"], True),
+    (["sessions"], True),
+    (["use", "dark-tower-1"], True),
+    (["export", "-", "--format", "lonelog"], True),
+    (["dice", "audit"], True),
+    (["gamedata"], True),
+    (["gamedata", "скелет.сила=6"], True),
+    (["gamedata", "кольчуга.разовый=нет"], True),  # да/нет read as true/false
+    (["gamedata", "скелет.рост=6"], False),
+    (["gamedata", "--help"], True),
+    (["serve", "--help"], True),
+    (["next", "--help"], True),
+    (["dark", "odds", "бой", "3"], False),
+]
+
+
+@pytest.mark.slow
+def test_a_session_answered_russian_at_setup_prints_no_english_anywhere(tmp_path):
+    """The language chosen at the setup question governs every command from its first line: help,
+    errors, sessions, undo, the Lonelog export, the dice audit, the game data; names declined."""
+    from tests.dark_tower_session import run_steps
+
+    commands = answered_steps()
+    played = run_steps(commands[:-3], tmp_path)  # the session, without its last three (help and a mistake)
+    after = SURFACES + ANSWERED
+    runs = run_steps([args for args, _ok in after], tmp_path)
+    assert all(printed.startswith("[exit 0]") for _args, printed in played), [
+        (a, p) for a, p in played if not p.startswith("[exit 0]")
+    ]
+    for (args, ok), (_args, printed) in zip(after, runs, strict=True):
+        code = int(printed.split("]", 1)[0].removeprefix("[exit "))
+        assert (code == 0) == ok, (args, printed)
+    # the new session and the question of its language are said before there is a language; the answer
+    # is said back in the language it chose («Язык игры → Русский: …»)
+    assert played[2][1].split("\n")[1].startswith("Язык игры → Русский"), played[2][1]
+    said = played[2:] + runs
+    text = "\n".join(printed.split("\n", 1)[1] for _args, printed in said)
+    text += "\n" + next((tmp_path / "logs").glob("*.md")).read_text(encoding="utf-8")
+    english = latin_words(text)
+    assert not english, sorted(set(english))
+    assert not decimal_points(text), decimal_points(text)
+    assert not wrong_plurals(text), wrong_plurals(text)
+    # names in the case the sentence needs
+    for declined in (
+        "Персонаж Ани", "Случайный предмет Ани", "Аня берёт Меч", "Bo берёт Кольчугу", "у Ани и так полное здоровье",
+        "Bo помогает Ане", "Аня и Bo в бою", "+2 Боевой Клич от Ани", "Bo сражается со Скелетом (5)",
+        "За столом двое: Аня, Bo",
+    ):  # fmt: skip
+        assert declined in text, declined
+    # undo names the step in the game's words; the exports and the audit in Russian
+    assert re.search(r"Отменено действие №\d+: изменение здоровья\. Вернуть: companion redo\.", text)
+    assert "## Сессия 1" in text and "(настоящие)" in text and "[PC:Аня|здоровье" in text
+    assert "Кубик Тёмной Башни, настоящий" in text and "бросков Кубика Тёмной Башни" in text
+    assert "Монстр Скелет: 1 Этаж, Сила 6" in text  # gamedata: the card's strength changed by its name
+    single = next(p for a, p in runs if a == ["gamedata", "кольчуга.разовый=нет"])  # ...and a no typed in Russian
+    assert "Предмет Кольчуга (Броня, +1)\n" in single and "Разовый" not in single, single
+    assert "Тёмная Башня" in next(p for a, p in runs if a == ["sessions"])
+
+
+@pytest.mark.slow
+def test_serve_speaks_the_language_answered_at_setup_until_sigterm(tmp_path):
+    """``companion serve`` in a session whose language was the setup's answer: its page, its lines, folded
+    between words, and its SIGTERM line in Russian."""
+    import html
+    import signal
+
+    from tests.serve_support import companion, serve
+
+    for args in (["new", "dark-tower", "--seed", "5"], ["next"], ["next", "2"], ["next", "=table"], ["next", "Оля"]):
+        assert companion(tmp_path, *args).returncode == 0
+    served = serve(tmp_path)
+    status, _headers, body = served.request("GET", "/")
+    assert status == 200
+    page = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", "\n", body.decode(), flags=re.S)
+    assert "Персонаж Оли" in page and not latin_words(html.unescape(page)), latin_words(html.unescape(page))
+    code, printed = served.stop(signal.SIGTERM)
+    assert code == 143
+    said = [line for line in printed.splitlines()[1:] if line.strip() and not set(line) <= set("█▀▄ ")]
+    assert said[0].startswith("Сессия dark-tower-1 (Тёмная Башня) доступна на 127.0.0.1:"), said
+    assert said[-1] == "companion: остановлено сигналом SIGTERM; всё сделанное сохранено.", said
+    assert not latin_words("\n".join(said)), said

@@ -376,12 +376,23 @@ def test_a_random_item_needs_no_roll_when_the_hero_holds_one():
 
 @pytest.mark.parametrize(
     "typed",
-    ["4,5,6", "4 5 6", "♥,♥,★", "h,heart,*", "♥ 5 star", "сердце,4,звезда"],
-)
+    ["4,5,6", "4 5 6", "♥,♥,★", "h,heart,*", "♥ 5 star", "сердце,4,звезда", "с С з", "р,с,э", "С 4 Ы"],
+)  # a Russian player: the words' first letters, and h and s typed on a Russian keyboard (р, ы)
 def test_physical_entry_reads_4_and_5_as_hearts_and_6_as_a_star(typed):
     roll = read_physical(parse("3dt>5"), typed)
     assert dice_text(roll) == "[♥] [♥] [★]"
     assert (roll.total, roll.hearts, roll.stars, roll.success) == (0, 2, 1, False)
+
+
+def test_a_letter_no_face_reads_as_is_refused_in_the_sessions_language():
+    from companion import i18n
+    from companion.errors import InputError
+
+    with pytest.raises(InputError, match="'x' is not a face of a dt; a dt accepts 1, 2, 3, ♥"):
+        read_physical(parse("3dt>5"), "1 x 2")
+    with i18n.using("ru", "dark-tower"), pytest.raises(InputError) as refused:
+        read_physical(parse("3dt>5"), "1 г 2")
+    assert str(refused.value).startswith("«г» — не грань Кубика Тёмной Башни; его грани: 1, 2, 3, ♥ (или 4, 5, с,")
 
 
 def test_the_same_faces_typed_as_numbers_or_symbols_resolve_the_same_check():

@@ -65,7 +65,7 @@ def test_a_russian_session_gets_a_russian_page(played):
     assert printed.splitlines()[:2] == ["[exit 0]", "Страница записана: HOME/logs/dark-tower-1.html"]
     lang, text = shown_text(page_of(home))
     assert lang == "ru"
-    for heading in ("Ход игры", "Главные моменты", "Кубики", "Журнал подземелья", "Тёмная Башня: dark-tower-1"):
+    for heading in ("Ход игры", "Главные моменты", "Кубики", "Журнал игры", "Тёмная Башня: dark-tower-1"):
         assert heading in text
     assert latin_words(text) == [], "every word around the log is Russian"
     assert decimal_points(text.replace(__version__, "")) == [], "numbers as Russian writes them (0,01; 72,9 %)"

@@ -45,7 +45,7 @@ def test_the_odds_a_round_and_the_fight_read_whole_on_the_screen(tmp_path, cols)
     assert "10.70 rounds on average, ties counted." in odds
     assert run_cli(env, "fight", "start", "sword", "--foe", "warden").returncode == 0
     shown = screen(env, cols, "fight", "round", "--got", "1,1/6,6")
-    text = "\n".join(shown)
+    text = "\n".join(shown).replace("\u00a0", " ")  # a roll's faces are held together by no-break spaces
     assert "🎲 2d6 +9 SKILL → [1] [1] = 11 · physical — Round 1: your attack" in text
     assert "Round 1: Iron warden wins it, 21 to 11." in text
     odds_line = next(i for i, line in enumerate(shown) if "Odds now:" in line)

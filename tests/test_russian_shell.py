@@ -75,3 +75,60 @@ def test_the_shell_in_russian_at_80x30():
     text = "\n".join(line for line in seen if not line.startswith("башня> "))  # not what was typed
     assert not latin_words(text), sorted(set(latin_words(text)))
     assert not decimal_points(text), decimal_points(text)
+
+
+def answered_session() -> None:
+    """A Тёмная Башня session started without --lang, «Русский» answered at setup: Оля and Дмитрий at the
+    table, Оля's Амулет удачи, the Желатиновый Куб (it takes an item) in the catalogue, the first turn."""
+    env = dict(os.environ)
+    prepare(env, "new", "dark-tower", "--seed", "5", "--name", "башня")
+    prepare(env, "next", "2")
+    prepare(env, "dark", "card", "hero", "Разбойник", "--health", "8", "--bonus", "1,1,2")
+    prepare(env, "dark", "card", "item", "Амулет удачи", "--class", "weapon", "--bonus", "2")
+    prepare(env, "dark", "card", "item", "Кольчуга", "--class", "armor", "--bonus", "1")
+    prepare(env, "dark", "card", "monster", "Желатиновый Куб", "--floor", "1", "--strength", "4", "--takes-item")
+    for answer in ("=table", "Оля", "=clan-champion", "=add", "Дмитрий", "=разбойник", "=done", "=амулет-удачи"):
+        prepare(env, "next", answer)
+    for answer in ("=кольчуга", "+none", "ready", "1"):
+        prepare(env, "next", answer)
+
+
+@pytest.mark.parametrize("cols", [80, 120])
+def test_a_session_answered_russian_reads_whole_in_the_shell(cols):
+    """At 80 and 120 columns: the bar names the game and never cuts the menu, a wrapped question or log
+    line goes on indented (never at column 0, never a lone «—»), the faces of a roll stay together,
+    names are declined, and no English word is left."""
+    answered_session()
+    t = Term("shell", cols=cols, rows=ROWS, cpr=True)
+    seen: list[str] = []
+
+    def look() -> None:
+        seen.extend(t.display().split("\n"))
+
+    t.wait_for("Побеждено", bottom=6)
+    look()
+    bar = t.display().split("\n")[-6:]
+    assert any("башня (Тёмная Башня)" in line for line in bar), bar
+    assert not any(line.rstrip().endswith("…") for line in bar if line.startswith(("▶ ", "  1 "))), bar
+    t.line("?" + ENTER, "Ответы на этот шаг:")
+    look()
+    t.line("=monster" + ENTER, "Какой монстр")
+    look()
+    t.line("1" + ENTER, "Enter бросает")
+    look()
+    t.line("♥ ♥ ♥ ★" + ENTER, "Конец хода Оли")
+    look()
+    t.send(CTRL_D)
+    assert t.close() == 0
+    text_lines = [line for line in seen if not line.rstrip().endswith(("│", "╮", "╯"))]
+    assert not edge_problems(text_lines, cols), "\n".join(edge_problems(text_lines, cols))
+    screen = "\n".join(seen).replace("\u00a0", " ")  # a no-break space holds the faces together
+    assert "Желатиновый Куб забирает у Оли случайный предмет: Амулет удачи." in screen
+    assert "у Оли и так полное здоровье" in screen and "у Оли 1 ресурс энергии на этот ход" in screen
+    assert "[♥] [♥] [♥] [★]" in screen  # the faces never split
+    assert not [line for line in seen if line.startswith(("— ", "help", "препятствия", "случайный", "звезда"))], [
+        line for line in seen if line.startswith(("— ", "help", "препятствия", "случайный", "звезда"))
+    ]
+    text = "\n".join(line for line in seen if not line.startswith("башня> "))
+    assert not latin_words(text), sorted(set(latin_words(text)))
+    assert not decimal_points(text), decimal_points(text)

@@ -137,3 +137,20 @@ def test_enter_rolls_virtual_dice_and_question_mark_shows_the_keys_in_a_terminal
     out = t.line(ENTER, "virtual")  # Enter: the session's virtual dice
     t.send(CTRL_D)
     assert t.close() == 0
+
+
+def test_a_menu_too_long_for_one_line_goes_on_under_its_question_whole():
+    """The setup's question of where the cards come from, in Russian at 80 columns: both options whole,
+    one a line, never cut with «…»; past two lines the rest is cut between words."""
+    from companion.shell.toolbar import MENU_LINES, menu_lines
+
+    two = (
+        "1 Ваши карты: вы сами тасуете и тянете их и вводите, что выпало"
+        "  2 Их выбирает companion из вашего каталога кубиками сессии (1dN)"
+    )
+    assert menu_lines(two, 80) == ["  " + two.split("  ")[0], "  " + two.split("  ")[1]]
+    assert menu_lines("1 Да  2 Нет", 80) == ["  1 Да  2 Нет"]
+    narrow = menu_lines(two, 40)
+    assert len(narrow) == MENU_LINES and all(len(line) <= 40 for line in narrow)
+    assert narrow[0] == "  1 Ваши карты: вы сами тасуете и тянете"  # a long option wrapped between words
+    assert narrow[-1].endswith("…") and not narrow[-1].endswith(" …")

@@ -103,6 +103,8 @@ class _Escaping(string.Formatter):
     """``str.format`` for :func:`styled`: each field converted as the template's language converts it
     (:func:`companion.i18n.converted`), then escaped for rich markup."""
 
+    field: str | None = None
+
     def __init__(self, template: str) -> None:
         self.template = template
 
@@ -114,7 +116,15 @@ class _Escaping(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         from rich.markup import escape
 
+        from companion.i18n import said, translated
+
+        if translated(self.template):  # a case declines, a !r value is quoted (companion/declension.py)
+            value, format_spec = said(value, format_spec, self.field)
         return escape(visible(format(value, format_spec)))
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        self.field = field_name.split(".")[0].split("[")[0]
+        return super().get_field(field_name, args, kwargs)
 
 
 def _console_class() -> type:
@@ -203,7 +213,10 @@ def fold_for(stream: IO[str] | None, text: str) -> str:
             out.append(line)
             continue
         lead = line[: len(line) - len(line.lstrip())]
-        indent = lead + ("  " if not line.lstrip().startswith("companion") else " " * (line.find(": ") + 2))
+        under = line.find(": ") + 2
+        if line.lstrip().startswith("companion ") and os.environ.get("COMPANION_IN_SHELL") == "1":
+            under -= len("companion ")  # the shell says «tally hit: …» (companion/shell/forms.py): under that
+        indent = lead + ("  " if not line.lstrip().startswith("companion") else " " * under)
         out.append(
             textwrap.fill(
                 line,

@@ -357,7 +357,7 @@ def audit(
         rolls.amended += part.amended
         rolls.draws += part.draws
     results = run_audit(rolls.faces)
-    scope = "all sessions" if every else names[0]
+    scope = _("all sessions") if every else names[0]
     if json_out:
         env.print_json(
             {
@@ -377,7 +377,8 @@ def audit(
     say = functools.partial(_say, env, width)
     say(_("Dice audit of {scope}: each die type against a fair die (a chi-square test).").format(scope=scope))
     for r in results:
-        head = f"{die_label(r.die)}, {r.source}" + (" (control)" if r.source == "virtual" else "")
+        heads = {"physical": _("{die}, physical"), "virtual": _("{die}, virtual (control)")}
+        head = heads.get(r.source, "{die}, " + r.source).format(die=die_label(r.die))
         env.echo("")
         env.echo(head)
         say(r.verdict, indent="  ")

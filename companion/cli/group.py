@@ -292,18 +292,18 @@ def speak_active(ctx: Any) -> str:
 
     try:
         from companion.cli.env import Env
-        from companion.cli.kit import active_meta
+        from companion.cli.kit import active_language
 
         # Before the root's options are read (its --help, a mistake in them), their variables say it.
         params = {} if ctx is None else ctx.find_root().params
         folder = params.get("data_dir") or os.environ.get("COMPANION_HOME") or None
         env = Env.from_process(data_dir=folder, session=params.get("session") or os.environ.get("COMPANION_SESSION"))
-        meta = active_meta(env)
+        found = active_language(env)
     except Exception:  # an unreadable session says so when the command opens it; words only here
         return i18n.language()
-    if meta is None:
+    if found is None:
         return i18n.activate(i18n.choose(None))
-    return i18n.activate(meta.get("lang"), meta.get("game"))
+    return i18n.activate(*found)
 
 
 def speak_help(command: Any) -> None:
@@ -328,12 +328,12 @@ def speak_game(ctx: Any, game: str | None) -> str:
     lang = None
     try:
         from companion.cli.env import Env
-        from companion.cli.kit import active_meta
+        from companion.cli.kit import active_language
 
         env = Env.from_process(data_dir=ctx.params.get("data_dir"), session=ctx.params.get("session"))
-        meta = active_meta(env)
-        if meta is not None and meta.get("game") == game:
-            lang = meta.get("lang")
+        found = active_language(env)
+        if found is not None and found[1] == game:
+            lang = found[0]
     except Exception:  # an unreadable session says so when the command opens it; words only here
         lang = None
     return i18n.activate(lang or i18n.choose(game), game)

@@ -48,11 +48,9 @@ _METAVAR_WORD = re.compile(r"[A-Za-z][A-Za-z ]*[A-Za-z]")
 def speak(command: Any) -> None:
     """Put the framework's words of ``command`` and every command under it into the language shown now."""
     import typer.core
-    from typer import rich_utils
     from typer._click.formatting import HelpFormatter
 
-    for name, words in PANEL_WORDS.items():
-        setattr(rich_utils, name, _(words))
+    panel_words()
     # Plain help: typer.core titles its sections with gettext's _("Options") / _("Commands"), and the
     # vendored click's formatter writes "Usage: " itself. Both go through companion's catalogue.
     typer.core._ = _  # type: ignore[attr-defined]
@@ -65,6 +63,45 @@ def speak(command: Any) -> None:
         spoken_usage._spoken = True  # type: ignore[attr-defined]
         HelpFormatter.write_usage = spoken_usage  # type: ignore[method-assign]
     _command(command)
+
+
+def panel_words() -> None:
+    """typer's help panel words in the language shown: now, when ``typer.rich_utils`` is loaded; else
+    as typer loads it (to draw help or an error panel), so a command that draws neither never imports
+    it (rich's markdown and all: a third of a Russian session's command start-up)."""
+    import sys
+
+    rich_utils = sys.modules.get("typer.rich_utils")
+    if rich_utils is not None:
+        for name, words in PANEL_WORDS.items():
+            setattr(rich_utils, name, _(words))
+    elif not any(isinstance(finder, _PanelWords) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _PanelWords())
+
+
+class _PanelWords:
+    """Finds nothing itself: when ``typer.rich_utils`` is found, its loader sets the panel words (in the
+    language shown then) once the module has run, and this finder leaves ``sys.meta_path``."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != "typer.rich_utils":
+            return None
+        import sys
+        from importlib.machinery import PathFinder
+
+        sys.meta_path.remove(self)
+        spec = PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            for name, words in PANEL_WORDS.items():
+                setattr(module, name, _(words))
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
 
 
 def texts(command: Any) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, InputError
@@ -168,6 +168,29 @@ def active_meta(env: Env) -> dict[str, Any] | None:
     return meta
 
 
+def spoken(env: Env, name: str, meta: dict[str, Any]) -> str | None:
+    """The language session ``name`` (its ``meta``) speaks now: chosen at ``new`` or later (the setup
+    question, ``dark lang``). For a game with one language the meta says it; for a game with more, the
+    newest checkpoint's summary (written whenever the language changes), without the lock or a fold."""
+    from companion import i18n
+
+    lang = meta.get("lang")
+    if len(i18n.languages(meta.get("game"))) > 1:
+        with suppress(Exception):  # an unreadable session says so when the command opens it
+            summary = store(env).open(name).summary()
+            lang = summary.get("lang", lang)
+    return lang
+
+
+def active_language(env: Env) -> tuple[str | None, str | None] | None:
+    """The active session's language now and its game; None when no session is active."""
+    meta = active_meta(env)
+    if meta is None:
+        return None
+    name = active_name(env)
+    return spoken(env, name, meta) if name else meta.get("lang"), meta.get("game")
+
+
 def active_game(env: Env) -> str | None:
     """The active session's game."""
     meta = active_meta(env)
@@ -178,13 +201,13 @@ def speak_session(env: Env) -> None:
     """Speak the active session's language from here on, for a command that checks what was typed
     before it opens the session (``roll --got``): its mistakes are said in the game's language too."""
     try:
-        meta = active_meta(env)
+        found = active_language(env)
     except Exception:  # an unreadable session says so when the command opens it; words only here
         return
-    if meta is not None and meta.get("lang") not in (None, "en"):
+    if found is not None and found[0] not in (None, "en"):
         from companion import i18n
 
-        i18n.activate(meta["lang"], meta.get("game"))
+        i18n.activate(*found)
 
 
 def scratch_note(session: str) -> str:
@@ -366,10 +389,21 @@ def entry_texts(entries: Sequence[dict[str, Any]]) -> list[str]:
 
 def print_entries(env: Env, entries: Sequence[dict[str, Any]]) -> None:
     """Log entries as the terminal shows them."""
-    from companion.shell.panels import entry_renderable
+    from rich.text import Text
+
+    from companion.shell.panels import NBSP, entry_renderable, hang
 
     for entry in entries:
-        env.print(entry_renderable(entry))
+        text = entry_renderable(entry)
+        if env.stdout_isatty:  # wrapped between words, under the line's first word (never at column 0)
+            if entry["k"] == "roll":  # its faces ([♥] [♥]) one block, the dash before why never first
+                glued = text.plain.replace("] [", "]" + NBSP + "[").replace(" — ", NBSP + "— ")
+                text = Text(glued, style=text.style)
+            plain = text.plain
+            body = plain.lstrip(" ")
+            lead = len(plain) - len(body) + (3 if body.startswith(("🎲 ", "✎ ")) else 0)  # 🎲 is two cells
+            text = hang(text, max(20, env.out.width - 1), lead if lead else 2)
+        env.print(text)
 
 
 def info(env: Env, lines: Sequence[str], json_out: bool) -> None:

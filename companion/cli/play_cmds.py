@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -71,7 +71,7 @@ def next_cmd(
     from companion.dice.source import read_physical
     from companion.engine.describe import answered, parse_choice, parse_number, parse_text, request_json
     from companion.engine.requests import Choice, Number, RollRequest
-    from companion.i18n import _
+    from companion.i18n import SOURCE, _, language
     from companion.session.fold import answer_event
 
     said: tuple[str, str] | None = None
@@ -103,8 +103,11 @@ def next_cmd(
                 value = parse_number(request, text)
             else:
                 value = parse_text(request, text)  # type: ignore[arg-type]
+            was = language()
             session.record(answer_event(request, value))
             said = answered(request, value)
+            if language() != was == SOURCE:  # the answer chose the language: the question as it now reads
+                said = (_(said[0]), _(said[1]))
             if getattr(request, "secret", False):
                 said = (said[0], _("(kept secret)"))  # hidden information is not shown back
         new = session.state.log.entries[before:] if answer else []
@@ -133,9 +136,16 @@ def next_cmd(
         from companion.cli.kit import print_entries
 
         if said is not None:
-            env.print(
-                styled("[dim]{question}[/dim] → [bold]{answer}[/bold]", question=said[0].rstrip(":"), answer=said[1])
-            )
+            line = styled("[dim]{question}[/dim] → [bold]{answer}[/bold]", question=said[0].rstrip(":"), answer=said[1])
+            if env.stdout_isatty:  # wrapped between words, the rest indented (never at column 0)
+                from companion.shell.panels import NBSP, hang
+
+                answer = said[1].replace("] [", "]" + NBSP + "[")  # a roll's faces are one block
+                line = styled(
+                    "[dim]{question}[/dim] → [bold]{answer}[/bold]", question=said[0].rstrip(":"), answer=answer
+                )
+                line = hang(line, max(20, env.out.width - 1), 2)
+            env.print(line)
         print_entries(env, new)
         if fold.done:
             env.print(_("The game is over: {result}.").format(result=_(session.state.finished or "ended")))
@@ -158,14 +168,27 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
 
     if shell and env.stdout_isatty:
         env.out.width = max(20, env.out.width - 1)  # never the terminal's last column (it would wrap there)
+    from companion.shell.panels import hang
+
+    def say(line: Any, style: str | None = None, indent: int = 2) -> None:
+        """A line whose wrapped part stays indented under it (never back at column 0)."""
+        from rich.text import Text
+
+        text = line if isinstance(line, Text) else Text(str(line), style=style or "")
+        if not env.stdout_isatty:  # a pipe or a file gets the line whole, as before
+            env.print(text)
+            return
+        lead = len(text.plain) - len(text.plain.lstrip(" "))
+        env.print(hang(text, env.out.width, lead + indent))
+
     head = pending.text
     if shell and pending.actor and pending.actor not in head:
         head = f"{pending.actor}: {head}"
     if shell:  # the odds and advice first: the step's own lines sit right above the prompt
         for line in pending.info:
-            env.print(line, style="dim")
+            say(line, "dim")
     if pending.kind == "roll":
-        env.print(styled("[bold]{head}[/bold]: {odds}", head=head, odds=pending.odds or pending.dice))
+        say(styled("[bold]{head}[/bold]: {odds}", head=head, odds=pending.odds or pending.dice))
         request = pending.request
         if shell and not (isinstance(request, RollRequest) and request.virtual):  # a draw is made at once
             hint = (
@@ -173,11 +196,11 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
                 if pending.enter_rolls
                 else _("type what the dice show (e.g. {example})")
             ).format(example=pending.example)
-            env.print(hint + _(" · ? keys"), style="dim")
+            say(hint + _(" · ? keys"), "dim")
         else:
-            env.print(_("answer with: companion next roll   (or the faces you rolled)"), style="dim")
+            say(_("answer with: companion next roll   (or the faces you rolled)"), "dim")
     elif pending.kind == "choice":
-        env.print(head, style="bold")
+        say(head, "bold")
         # In English the value a script may answer with is shown too; in another language the
         # number answers (the values are English words). The shell answers with the number.
         english = language() == "en" and not shell
@@ -185,15 +208,16 @@ def show_pending(env: Env, pending: Pending, *, shell: bool = False) -> None:
             about = ", ".join(([o.value] if english else []) + ([o.hint] if o.hint else []))
             mark = " ★" if o.best else ""
             template = "  {n}. {label}{mark}" + (" [dim]({about})[/dim]" if about else "")
-            env.print(styled(template, n=o.number, label=o.label, mark=mark, about=about))
+            option = styled(template, n=o.number, label=o.label, mark=mark, about=about)
+            say(option, indent=len(f"{o.number}. "))  # at a terminal, wrapped under the label
         if shell:
-            env.print(_("type its number or its first letters · ? keys"), style="dim")
+            say(_("type its number or its first letters · ? keys"), "dim")
     else:
         template = "[bold]{head}[/bold]" + (" [dim]({where})[/dim]" if pending.where else "")
-        env.print(styled(template, head=head, where=pending.where or ""))
+        say(styled(template, head=head, where=pending.where or ""))
     if not shell:
         for line in pending.info:
-            env.print(line, style="dim")
+            say(line, "dim")
 
 
 app = typer.Typer(rich_markup_mode=None)

@@ -49,7 +49,7 @@ COMMAND_MODULES: dict[str, str] = {
     "log": "companion.cli.session_cmds",
     "export": "companion.cli.export_cmds",
     "dice": "companion.cli.export_cmds",
-    "gamedata": "companion.cli.session_cmds",
+    "gamedata": "companion.cli.gamedata_cmds",
     "tally": "companion.cli.tracker_cmds",
     "hp": "companion.cli.tracker_cmds",
     "xp": "companion.cli.tracker_cmds",

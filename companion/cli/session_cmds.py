@@ -1,7 +1,7 @@
-"""Session commands: new, sessions, use, status, note, mode, log, gamedata.
+"""Session commands: new, sessions, use, status, note, mode, log.
 
-``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds, ``history``,
-``undo`` and ``redo`` in companion.cli.history_cmds."""
+``export`` lives in companion.cli.export_cmds, ``amend`` in companion.cli.amend_cmds, ``gamedata`` in
+companion.cli.gamedata_cmds, ``history``, ``undo`` and ``redo`` in companion.cli.history_cmds."""
 
 from __future__ import annotations
 
@@ -99,6 +99,10 @@ def new(
         from companion.errors import InputError
 
         raise InputError(_("--sealed draws its own seed and keeps it hidden: leave out --seed"))
+    if language is not None:  # the session's language from its first line: its mistakes too
+        from companion import i18n
+
+        i18n.activate(language, game)
     from companion.cli import pack_start, pack_use  # packs and rolled scores first: a mistake leaves no session
 
     packs, starting = pack_use.prepare(env, list(tables or []), game, got, physical)
@@ -246,13 +250,26 @@ def sessions(ctx: typer.Context, json_out: JsonOpt = False) -> None:
         table.add_row(
             "*" if r["current"] else "",
             r["session"],
-            r["game"],
+            game_title(r["game"]),
             str(r["events"]),
             _(r["dice"]),
             r["updated"] or "",
             _(r["finished"]) if r["finished"] else _("in play"),
         )
     env.print(table)
+
+
+def game_title(game: str) -> str:
+    """A game as a list names it: its id (as typed) in English; in another language its title in that
+    language when the game speaks it (Тёмная Башня), else its id."""
+    from companion import i18n
+
+    lang = i18n.language()
+    if lang == i18n.SOURCE or lang not in i18n.languages(game):
+        return game
+    from companion.games import load
+
+    return i18n.translator(lang, game).gettext(load(game).title)
 
 
 @sessions_app.command("rm")
@@ -335,9 +352,14 @@ def use(
     st = store(env)
     files = st.open(name)
     st.set_current(files.slug)
+    from companion import i18n
     from companion.cli.env import styled
+    from companion.cli.kit import active_language
     from companion.i18n import _
 
+    found = active_language(env)  # said in the language of the session it switches to
+    if found is not None:
+        i18n.activate(found[0] or i18n.choose(found[1]), found[1])
     env.print(styled(_("Current session: [bold]{name}[/bold]"), name=files.slug))
 
 
@@ -441,61 +463,6 @@ def log(
     env.print(Markdown(body))
 
 
-def gamedata(
-    ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="The game whose data to show or change.", show_default=False)],
-    assignments: Annotated[
-        list[str] | None,
-        typer.Argument(help="KEY=VALUE pairs to set (a number, true/false, or text).", show_default=False),
-    ] = None,
-    unset: Annotated[
-        list[str] | None, typer.Option("--unset", help="Remove a key (repeat for several).", show_default=False)
-    ] = None,
-    json_out: JsonOpt = False,
-) -> None:
-    """Show or edit the numbers you entered from your own book or cards (kept for every new session)."""
-    env: Env = ctx.obj
-    import json
-
-    from companion.errors import InputError
-    from companion.games import canonical
-    from companion.i18n import _
-    from companion.session import catalogue
-    from companion.store.paths import data_dir
-
-    game = canonical(game)
-    folder = data_dir(env.data_dir)
-    values = catalogue.load(folder, game)
-    changed = False
-    for item in assignments or []:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise InputError(_("{item} is not KEY=VALUE (e.g. paladin.hit=4)").format(item=quote(item)))
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        values[key.strip()] = value
-        changed = True
-    for key in unset or []:
-        if values.pop(key, None) is not None:
-            changed = True
-    if changed:
-        catalogue.save(folder, game, values)
-    if json_out:
-        env.print_json({"game": game, "values": values, "file": str(catalogue.path(folder, game))})
-        return
-    if not values:
-        env.print(
-            _("No game data for {game} yet; companion asks for it the first time it is needed.").format(game=game)
-        )
-        return
-    for key in sorted(values):
-        value = values[key]
-        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
-        env.print(f"{key} = {shown}")
-
-
 app = typer.Typer(rich_markup_mode=None)
 for _fn, _name in (
     (new, "new"),
@@ -504,7 +471,6 @@ for _fn, _name in (
     (note, "note"),
     (mode, "mode"),
     (log, "log"),
-    (gamedata, "gamedata"),
 ):
     app.command(_name)(_fn)
 app.add_typer(sessions_app, name="sessions")

@@ -64,8 +64,10 @@ def plain(sides: int) -> Die:
 D6 = plain(6)
 D10 = plain(10)
 
-_HEART_WORDS = {HEART, "♡", "❤", "h", "heart", "hearts", "сердце", "4", "5"}
-_STAR_WORDS = {STAR, "☆", "*", "s", "star", "stars", "звезда", "энергия", "6"}
+#: A face by its symbol, its word or the word's first letter, in English and in Russian (сердце, звезда,
+#: энергия), and the key h or s typed on a Russian keyboard (р, ы).
+_HEART_WORDS = {HEART, "♡", "❤", "h", "heart", "hearts", "сердце", "с", "р", "4", "5"}
+_STAR_WORDS = {STAR, "☆", "*", "s", "star", "stars", "звезда", "энергия", "з", "э", "ы", "6"}
 
 
 def read_face(die: Die, text: str) -> int | None:

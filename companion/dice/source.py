@@ -121,11 +121,12 @@ def read_physical(
     for die, value in zip(dice, values, strict=True):
         face = read_face(die, value)
         if face is None:
-            raise InputError(
-                _("{value!r} is not a face of a {die}; a {die} accepts {accepts}").format(
-                    value=value, die=die.name, accepts=die.accepts()
-                )
+            said = (  # the Dark Tower die by its name where the language gives it one (Кубик Тёмной Башни)
+                _("{value!r} is not a face of a dt; a dt accepts {accepts}")
+                if die.custom
+                else _("{value!r} is not a face of a {die}; a {die} accepts {accepts}")
             )
+            raise InputError(said.format(value=value, die=die.name, accepts=die.accepts()))
         faces.append(face)
     return evaluate(expr, tuple(faces), modifier, source=source, parts=parts)
 

@@ -75,16 +75,24 @@ class Pending:
 
     def line(self) -> str:
         """The step on one line (the shell's bar): who acts, the question, the odds or the menu."""
+        head, tail = self.line_parts()
+        return f"{head} · {tail}" if tail else head
+
+    def line_parts(self) -> tuple[str, str]:
+        """:meth:`line` in its two parts, for a bar too narrow for one line: the question (``▶ …``), and
+        the odds or the menu ("" for neither)."""
         head = self.text.rstrip(":")
         if self.actor and self.actor not in head:
             head = f"{self.actor}: {head}"
         if self.kind == "roll":
-            return f"▶ {head} · {self.odds or self.dice}"
-        if self.kind == "choice" and self.private:
-            return f"▶ {head}"
+            return f"▶ {head}", str(self.odds or self.dice)
+        if self.kind == "choice" and not self.private:
+            return f"▶ {head}", "  ".join(f"{o.number} {o.label}" + (" ★" if o.best else "") for o in self.options)
+        return self._line(head), ""
+
+    def _line(self, head: str) -> str:
         if self.kind == "choice":
-            menu = "  ".join(f"{o.number} {o.label}" + (" ★" if o.best else "") for o in self.options)
-            return f"▶ {head} · {menu}"
+            return f"▶ {head}"
         if self.kind == "number":
             if self.lo < 0:  # (−20…50), not (-20-50)
                 return f"▶ {head} (−{-self.lo}…{self.hi})"

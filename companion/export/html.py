@@ -108,9 +108,9 @@ _MARKDOWN = re.compile(r"\\(.)|`|\*\*")
 
 def _roll_text(r: dict[str, Any]) -> str:
     """A roll as the log says it, in the log's language, without its markdown: ``DC +1 STR → [4] ...``."""
-    from companion.log.markdown import roll_text
+    from companion.log.markdown import roll_body
 
-    return _MARKDOWN.sub(lambda m: m.group(1) or "", roll_text(r)).removeprefix("d: ")
+    return _MARKDOWN.sub(lambda m: m.group(1) or "", roll_body(r))
 
 
 def _both(draw: Any, *args: Any) -> dict[str, Markup] | None:

@@ -31,6 +31,7 @@ from companion.engine.requests import Choice, Number, Text
 from companion.export import sheet as tags
 from companion.export.replay import Replay, Step
 from companion.export.source import Source
+from companion.i18n import N_, pgettext
 from companion.log.model import Entry
 
 #: How a lonelog line may start (besides a header, a blank line and the player's own notes).
@@ -66,7 +67,12 @@ def one_arrow(text: str) -> str:
 
 
 def _source(r: dict, seed: int | None) -> str:
-    return f"virtual, seed {seed}" if r["source"] == "virtual" and seed is not None else r["source"]
+    """``physical``, ``virtual, seed 17``: in the session's language (``настоящие``, ``виртуальные, зерно 17``)."""
+    from companion.i18n import _, pgettext
+
+    if r["source"] == "virtual" and seed is not None:
+        return pgettext("lonelog", "virtual, seed {seed}").format(seed=seed)
+    return _(r["source"])
 
 
 _MODIFIER = re.compile(r"(?:^|\s)([+−-])(\d+)\b")
@@ -112,7 +118,9 @@ def _fit(
     if len(line) > WIDTH and colon:
         detail.insert(0, more)
         line = f"{symbol} {roll(mods, head)}"
-    return [line, "(note: " + " · ".join([*detail, source]) + ")"]
+    from companion.i18n import pgettext
+
+    return [line, pgettext("lonelog", "(note: {text})").format(text=" · ".join([*detail, source]))]
 
 
 def table_lines(r: dict, seed: int | None = None) -> list[str]:
@@ -137,7 +145,11 @@ def draw_lines(r: dict, seed: int | None = None) -> list[str]:
 
     place = draw_place(r)
     drawn = _one_line(r["drew"]) if r.get("drew") else place
-    amended = f" (amended from {r['amended_from']})" if r.get("amended_from") else ""
+    from companion.i18n import pgettext
+
+    amended = ""
+    if r.get("amended_from"):
+        amended = pgettext("lonelog", " (amended from {dice}{reason})").format(dice=r["amended_from"], reason="")
     return _fit("d:", r.get("why", ""), _source(r, seed), f"draw={place}", "", one_arrow(drawn), tail=amended)
 
 
@@ -150,11 +162,14 @@ def roll_lines(r: dict, seed: int | None = None) -> list[str]:
         return draw_lines(r, seed)
     if str(r["expr"]).startswith("DR ") and len(str(r["expr"]).split()) > 1 and not r.get("target"):
         return table_lines(r, seed)
-    dice = r["dice"] if r["dice"] != "(total only)" else "total only"
+    from companion.i18n import _, pgettext
+
+    dice = r["dice"] if r["dice"] != "(total only)" else _("total only")
     amended = ""
     if r.get("amended_from"):
-        amended = f"(amended from {r['amended_from']}" + (f": {_one_line(r['reason'])}" if r.get("reason") else "")
-        amended += ")"
+        reason = f": {_one_line(r['reason'])}" if r.get("reason") else ""
+        amended = pgettext("lonelog", " (amended from {dice}{reason})").format(dice=r["amended_from"], reason=reason)
+        amended = amended.strip()
     text = dice
     outcome = _one_line(r["outcome"] if r["outcome"] else str(r["total"]))
     read, arrow, verdict = next(
@@ -166,7 +181,7 @@ def roll_lines(r: dict, seed: int | None = None) -> list[str]:
     elif (several or (r.get("mods") and not r.get("target"))) and not outcome.startswith(f"{r['total']},"):
         text += f" = {r['total']}"
     if r.get("target"):
-        text += f" vs {r['target']}"
+        text += pgettext("lonelog", " vs {target}").format(target=r["target"])
     natural = f", {r['natural']}" if r.get("natural") else ""
     said = one_arrow(verdict if arrow else outcome)
     why = r.get("why", "")
@@ -217,47 +232,71 @@ def _entry(e: Entry, seed: int | None = None) -> list[str]:
     if not text:
         return []
     if text.startswith(_meta_prefixes()):
-        return [f"(note: {text})"]
+        from companion.i18n import pgettext
+
+        return [pgettext("lonelog", "(note: {text})").format(text=text)]
     return [f"=> {text}"]
 
 
+#: The header's keys (Lonelog's campaign header): as they are in English, in the session's language else.
+HEADER_KEYS = (
+    N_("title"), N_("ruleset"), N_("genre"), N_("pcs"), N_("start_date"), N_("last_update"), N_("seed"),
+    N_("variants"), N_("tools"),
+)  # fmt: skip
+
+
 def _header(source: Source, scenes: int) -> list[str]:
+    from companion.i18n import _, pgettext
+
     meta, state = source.meta, source.state
-    fields = {
-        "title": f"{source.title}: {meta.name}",
-        "ruleset": source.title,
-        "genre": "dungeon crawl",
-        "pcs": source.hero or "",
-        "start_date": (meta.created or "")[:10],
-        "last_update": source.date,
-        "seed": meta.seed if state.seed_shown else f"sealed, SHA-256 {meta.sealed}",
-        "variants": ", ".join(meta.variants),
-        "tools": "companion",
-    }
+    title = _(source.title)
+    values = (
+        f"{title}: {meta.name}",
+        title,
+        pgettext("lonelog", "dungeon crawl"),
+        source.hero or "",
+        (meta.created or "")[:10],
+        source.date,
+        meta.seed if state.seed_shown else _("sealed, SHA-256 {hash}").format(hash=meta.sealed),
+        ", ".join(meta.variants),
+        "companion",
+    )
+    fields = {_(key): value for key, value in zip(HEADER_KEYS, values, strict=True)}
     lines = ["---", *(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in fields.items()), "---", ""]
-    lines += [f"# {_one_line(source.title)}: {_one_line(meta.name)}", ""]
-    result = state.finished or "in play"
-    scene_text = f" | Scenes: S1-S{scenes}" if scenes else ""
-    lines += ["## Session 1", f"*Date: {source.date}{scene_text} | Result: {_one_line(result)}*"]
+    lines += [f"# {_one_line(title)}: {_one_line(meta.name)}", ""]
+    result = _(state.finished) if state.finished else _("in play")
+    scene_text = pgettext("lonelog", " | Scenes: S1-S{n}").format(n=scenes) if scenes else ""
+    lines += [
+        pgettext("lonelog", "## Session 1"),
+        pgettext("lonelog", "*Date: {date}{scenes} | Result: {result}*").format(
+            date=source.date, scenes=scene_text, result=_one_line(result)
+        ),
+    ]
     return lines
 
 
 def _tags(source: Source) -> list[str]:
     """The heroes (``[PC:]``) and the monsters (``[N:]``) at the end, the way the sheet keeps them."""
     from companion.export.replay import cast
+    from companion.i18n import _, pgettext
 
     t = source.state.trackers
     out = []
     for tally in t.tallies.values():
-        state = "slain" if tally.slain else f"{tally.left} of {tally.max_hits} hits left"
+        state = (
+            pgettext("lonelog", "slain")
+            if tally.slain
+            else pgettext("lonelog", "{left} of {most} hits left").format(left=tally.left, most=tally.max_hits)
+        )
         out.append(f"[{'N' if tally.monster else 'PC'}:{tags.one_line(tally.name)}|{state}]")
     for name, health, most, level, hero, status in cast(source.state.game):
         fields = [f"{'PC' if hero else 'N'}:{tags.one_line(name)}"]
-        fields.append(f"HP {health}/{most}" if most is not None else f"HP {health}")
+        shown = f"{health}/{most}" if most is not None else str(health)
+        fields.append(pgettext("lonelog", "HP {health}").format(health=shown))
         if level is not None:
-            fields.append(f"level {level}")
+            fields.append(pgettext("lonelog", "level {n}").format(n=level))
         if status:
-            fields.append(tags.one_line(status))
+            fields.append(tags.one_line(_(status)))
         out.append("[" + "|".join(fields) + "]")
     return out
 
@@ -387,12 +426,13 @@ class _Writer:
         for line in lines:
             if line.startswith("@ "):
                 continue
-            kept.append(f"(note: {line[3:]})" if line.startswith("=> ") else line)
+            kept.append(pgettext("lonelog", "(note: {text})").format(text=line[3:]) if line.startswith("=> ") else line)
         for name, (health, extra) in self.sheet.party.items():
             fields = [f"PC:{tags.one_line(name)}"]
             if health:
                 shown = health.lstrip("♥")
-                fields.append(f"HP {tags.one_line(shown)}" if shown[:1].isdigit() else tags.one_line(shown))
+                hp = pgettext("lonelog", "HP {health}").format(health=tags.one_line(shown))
+                fields.append(hp if shown[:1].isdigit() else tags.one_line(shown))
             if extra:
                 fields.append(tags.one_line(extra))
             kept.append("[" + "|".join(fields) + "]")

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import pgettext
 from companion.session.state import State
 
 #: Counters that are money: the resource add-on's ``[Wealth:]``.
@@ -218,7 +219,7 @@ def changes(before: Sheet, after: Sheet, hero: str, floors: bool = False) -> lis
         if was is None or was == (health, down):
             continue
         if down and not was[1]:
-            out.append(f"[F:{one_line(name)}|dead]")
+            out.append(f"[F:{one_line(name)}|{_dead()}]")
         elif health is not None and was[0] is not None and health != was[0]:
             out.append(f"[F:{one_line(name)}|HP{_delta(health - was[0])}|HP {health}]")
     for name, health in after.fighting.items():  # a foe the board shows, with no figure of its own
@@ -227,8 +228,13 @@ def changes(before: Sheet, after: Sheet, hero: str, floors: bool = False) -> lis
             out.append(f"[F:{one_line(name)}|HP{_delta(health - was_hp)}|HP {health}]")
     for name in before.fighting:
         if name not in after.fighting and name not in after.foes and not after.lost:
-            out.append(f"[F:{one_line(name)}|dead]")
+            out.append(f"[F:{one_line(name)}|{_dead()}]")
     return out
+
+
+def _dead() -> str:
+    """A foe slain, as the combat add-on says it (in the session's language)."""
+    return pgettext("lonelog", "dead")
 
 
 def foe_tags(sheet: Sheet, before: Sheet | None = None, new_only: bool = False) -> list[str]:

@@ -22,7 +22,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from companion.controls import visible
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, _, ngettext, pgettext
 from companion.log.model import Entry
 
 if TYPE_CHECKING:
@@ -111,7 +111,16 @@ def draw_text(r: dict[str, Any]) -> str:
 
 
 def roll_text(r: dict[str, Any]) -> str:
-    """``d: `DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — why``; a draw as :func:`draw_text`."""
+    """A roll's line in the log: ``d: `2d6` → `[3] [4]` = 7 · virtual`` (in Russian ``🎲 `2d6` → ...``); a
+    draw as :func:`draw_text`, with no die's mark."""
+    if r.get("draw"):
+        return draw_text(r)
+    return pgettext("log", "d: ") + roll_body(r)
+
+
+def roll_body(r: dict[str, Any]) -> str:
+    """```DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — why``: a roll's line without its mark; a
+    draw as :func:`draw_text`."""
     if r.get("draw"):
         return draw_text(r)
     dice_shown = r["dice"]
@@ -142,7 +151,7 @@ def roll_text(r: dict[str, Any]) -> str:
     text += f" · {_(r['source'])}"
     if r.get("why"):
         text += f" — {escape(r['why'])}"
-    return "d: " + text
+    return text
 
 
 def entry_text(entry: Entry) -> str:

@@ -97,3 +97,24 @@ def follow(data_dir: Path, game: str, event: dict[str, Any], *, back: bool) -> N
     else:
         current[mark["key"]] = value
     save(data_dir, game, current)
+
+
+def take_back(data_dir: Path, game: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """An undone action's game data out of the catalogue again: each value the session had ``before`` the
+    undo and not ``after`` it goes back to what the session has now (or away), unless the catalogue
+    holds another value by now (entered since, in another session: that one is kept)."""
+    gone = {k: v for k, v in before.items() if after.get(k) != v}
+    if not gone:
+        return
+    current = load(data_dir, game)
+    changed = False
+    for key, value in gone.items():
+        if current.get(key) != value:
+            continue
+        if key in after:
+            current[key] = after[key]
+        else:
+            del current[key]
+        changed = True
+    if changed:
+        save(data_dir, game, current)

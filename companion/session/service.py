@@ -25,7 +25,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion import __version__, i18n
 from companion.contract.game import REVISION, Game
 from companion.contract.registry import canonical, load
 from companion.dice.source import VirtualDice
@@ -113,7 +113,9 @@ class Session(Folded):
             known = ", ".join(spec.variants) or _("none")
             raise InputError(
                 _("{game} has no variant {name}; its variants: {known}").format(
-                    game=spec.title, name=quote(unknown[0]), known=known
+                    game=i18n.translator(lang or i18n.language(), game).gettext(spec.title),  # Тёмная Башня
+                    name=quote(unknown[0]),
+                    known=known,
                 ),
                 hint=did_you_mean(unknown[0], spec.variants),
             )
@@ -307,7 +309,7 @@ class Session(Folded):
             self.reveal("end")
 
     def _apply_new(self, event: dict[str, Any]) -> None:
-        self._before = (self.state.finished, self.state.dice)
+        self._before = (self.state.finished, self.state.dice, self.language())
         if self.broken:
             raise CompanionError(_("the session must be opened again after a failed save; run the command again"))
         if self.layout is None and self.shown and not self.state.log.partial:
@@ -347,7 +349,8 @@ class Session(Folded):
         self.redo_entries = redo
         if had_redo or redo:
             self._save_redo()
-        changed = self._before != (self.state.finished, self.state.dice)  # the listing reads the checkpoint
+        # the listing, and every command's first line (its language), read the checkpoint's summary
+        changed = self._before != (self.state.finished, self.state.dice, self.language())
         self._derived(force=changed or event["t"] in REBUILD_AFTER or event["t"] == "answer")
 
     def _save_redo(self) -> None:
@@ -422,8 +425,13 @@ class Session(Folded):
         entries = list(self.redo_entries)
         event = dict(entries.pop()["event"])
         event["id"] = self.count + 1
+        data = dict(self.state.data)
         self._apply_new(event)
         self._commit(event, entries)
+        added = {k: v for k, v in self.state.data.items() if data.get(k) != v}
+        if added and event.get("t") != "gamedata":  # a card redone is kept in the catalogue again
+            with suppress(OSError, CompanionError):
+                catalogue.merge(self.data_dir, self.meta.game, added)
         acts.end()
         self._follow_catalogue(event, back=False)
         self._reveal_at_the_end()
@@ -445,7 +453,13 @@ class Session(Folded):
             "updated": self.state.updated,
             "finished": self.state.finished,
             "dice": self.state.dice,
+            "lang": self.language(),
         }
+
+    def language(self) -> str | None:
+        """The language the session speaks now: its game's own choice (the setup question, ``dark lang``),
+        else the one it was started in (``--lang``, ``COMPANION_LANG``, the locale); None for none."""
+        return getattr(self.state.game, "lang", None) or self.meta.lang
 
     def save(self) -> None:
         """Write the log whole and a checkpoint (after events were written some other way)."""

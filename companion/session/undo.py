@@ -65,6 +65,7 @@ def undo_to(session: Folded, target: int) -> list[dict[str, Any]]:
         raise CompanionError(
             _("the dice's seed was revealed at #{n}: undo cannot go back past it").format(n=shown["id"])
         )
+    data = dict(session.state.data)
     prior = before(session, target)
     try:
         for count in files.checkpoints.counts():
@@ -115,6 +116,13 @@ def undo_to(session: Folded, target: int) -> list[dict[str, Any]]:
     session.redo_entries, session._stream, session.shown = stack, prior._stream, prior.shown
     session.warnings.extend(prior.warnings)
     i18n.for_state(session.state)
+    if data != session.state.data:  # a card entered and undone leaves the player's catalogue as it was
+        from companion.session import catalogue
+
+        try:
+            catalogue.take_back(session.files.dir.parent.parent, session.meta.game, data, session.state.data)
+        except (OSError, CompanionError) as exc:
+            session.warn(_("the undo is done, but your catalogue keeps what it undid ({why})").format(why=exc))
     return taken
 
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from companion.i18n import N_, _, ngettext
-from companion.log.markdown import roll_text
+from companion.log.markdown import roll_body
 from companion.log.model import Entry
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def entry_renderable(entry: Entry) -> Text:
         return Text(f"\n{text}", style="bold underline")
     if kind == "roll":  # a die rolled; a chit or a card drawn (no die) has a hand
         mark = "✋ " if entry["r"].get("draw") else "🎲 "
-        return Text("  " + mark + roll_text(entry["r"]).removeprefix("d: ").replace("`", "").replace("**", ""))
+        return Text("  " + mark + roll_body(entry["r"]).replace("`", "").replace("**", ""))
     if kind == "note":
         return Text(f"  ✎ {text}", style="italic")
     if kind == "line":
@@ -152,6 +152,40 @@ def held(text: Text) -> Text:
         text = text.copy()
         text.plain = text.plain.replace(NBSP, HELD)
     return text
+
+
+def hang(text: Text, width: int, indent: int = 2) -> Text:
+    """``text`` wrapped between words at ``width``: its first line from the left edge, every line after it
+    ``indent`` columns in (a question, a hint, a menu's option: never continued at column 0)."""
+    from rich.cells import cell_len
+
+    if cell_len(text.plain) <= width or width <= indent + 10:
+        return text
+    plain = text.plain
+    cut = plain.rfind(" ", 0, width + 1)
+    while cut > 0 and cell_len(plain[:cut]) > width:
+        cut = plain.rfind(" ", 0, cut)
+    if cut <= indent:
+        return text
+    first, rest = text[:cut], text[cut + 1 :]
+    out = Text()
+    out.append_text(first)
+    out.append("\n" + " " * indent)
+    out.append_text(hang(rest, width - indent, 0) if indent else hang(rest, width, 0))
+    return _indented(out, indent)
+
+
+def _indented(text: Text, indent: int) -> Text:
+    """Every line break of ``text`` followed by ``indent`` spaces (once)."""
+    pad = " " * indent
+    out = Text()
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            out.append("\n")
+            if not line.plain.startswith(pad):
+                out.append(pad)
+        out.append_text(line)
+    return out
 
 
 def hanging(text: Text, extra: int = 0) -> RenderableType:

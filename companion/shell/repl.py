@@ -109,16 +109,18 @@ class Shell:
 
         self.pending, self.board, self.count, self.redo_left = None, None, 0, 0
         if self.name is None:
-            self.head, self.figures = "no session", ["start one: new GAME", "or pick one: use NAME"]
+            self.head, self.figures = _("no session"), [_("start one: new GAME"), _("or pick one: use NAME")]
             return
         try:
             with opened(self._env(self.name), wait=0) as session:
-                self.head = f"{session.name} ({session.meta.game})"
+                from companion.shell.toolbar import game_words
+
+                self.head = f"{session.name} ({game_words(session)})"
                 self.count, self.redo_left = session.count, len(session.redo_entries)
                 here = session.state.trackers.sections.current
                 if here is not None and session.spec.provides("board"):  # the section read, in view
                     self.head += f" §{here}"  # (without a board, the figures say it: status's rows)
-                self.figures = figures(session) or ["nothing tracked yet"]
+                self.figures = figures(session) or [_("nothing tracked yet")]
                 self.board = session.spec.board_of(session.state)
                 self.pending = of_session(session)
                 if self.pending is None and session.state.trackers.fight is not None:
@@ -126,7 +128,7 @@ class Shell:
 
                     self.pending = pending_step(self._env(self.name), session)
         except Exception as exc:  # the toolbar never ends the shell
-            self.head, self.figures = self.name, [f"cannot read the session: {exc}"]
+            self.head, self.figures = self.name, [_("cannot read the session: {why}").format(why=exc)]
 
     def toolbar(self, width: int) -> list[str]:
         from companion.shell.toolbar import bar
@@ -156,10 +158,16 @@ class Shell:
     def show_keys(self) -> None:
         p = self.pending
         assert p is not None
+        from companion.cli.env import fold_for
+
         self.env.echo(_("Answers to this step:"))
-        for key in p.keys:
-            self.env.echo(f"  {key}")
-        self.env.echo(_("  a command word is always a command (next ANSWER answers too); help lists them"))
+        for key in p.keys:  # folded between words, the rest under the line's start
+            self.env.echo(fold_for(self.env.stdout, f"  {key}"))
+        self.env.echo(
+            fold_for(
+                self.env.stdout, _("  a command word is always a command (next ANSWER answers too); help lists them")
+            )
+        )
 
     def bare(self, words: list[str], line: str) -> list[str] | int | None:
         """A line read as an answer to the pending step: the words of ``next`` it runs, an exit code
@@ -418,7 +426,7 @@ class Shell:
         except KeyboardInterrupt as exc:
             if isinstance(exc, Terminated):
                 raise  # SIGTERM or SIGHUP ends the shell: its line, the lock released, 143 or 129
-            sys.stderr.write("\ncompanion: interrupted; every completed action is saved.\n")
+            sys.stderr.write("\ncompanion: " + _("interrupted; every completed action is saved.") + "\n")
             return 130
         except Exception as exc:
             if os.environ.get("COMPANION_DEBUG"):

@@ -2,7 +2,8 @@
 
 For a game that gives its :class:`companion.engine.board.Board`, the bar is, in this order:
 
-1. the pending step's one line (who acts, what to roll or choose, the odds or the menu);
+1. the pending step's line (who acts, what to roll or choose, the odds or the menu; a menu too long
+   for it goes on under the question, up to two lines broken between options);
 2. the fight in progress, every figure in it with its health;
 3. every hero or player, with its health as a number and the figure that matters most in its game,
    whose turn marked ``▶``;
@@ -96,8 +97,16 @@ def toolbar_lines(session: Session | None, width: int, name: str | None = None) 
         return fit(
             _("no session"), [_("start one: new GAME"), _("or: use NAME"), _("help: short forms and keys")], width
         )
-    head = f"{session.name} ({session.meta.game})"
+    head = f"{session.name} ({game_words(session)})"
     return fit(head, figures(session) or [_("nothing tracked yet")], width)
+
+
+def game_words(session: Session) -> str:
+    """The game as the bar names it: its id (as typed) in English, its title in the session's own
+    language (Тёмная Башня), where the game speaks it."""
+    from companion import i18n
+
+    return session.meta.game if i18n.language() == i18n.SOURCE else _(session.spec.title)
 
 
 #: The most lines the heroes take before their names are shortened, and the fight's figures.
@@ -202,6 +211,47 @@ def hero_lines(heroes: tuple[Figure, ...], width: int) -> list[str]:
     return pack(items, width, len(items), more=False) or items
 
 
+def step_lines(step: Pending, width: int) -> list[str]:
+    """The step on the bar: one line when it fits; else the question on one line (a closing remark in
+    brackets left out when it does not fit) and the odds or the menu on the next, so the menu is never
+    the part cut off with «…»."""
+    line = step.line()
+    if _width(line) <= width:
+        return [line]
+    head, tail = step.line_parts()
+    if _width(head) > width:
+        head = re.sub(r" \([^()]*\)$", "", head)
+    return [_cut_cells(head, width)] + (menu_lines(tail, width) if tail else [])
+
+
+#: The most lines the step's menu (or odds) takes on the bar under its question.
+MENU_LINES = 2
+
+
+def menu_lines(tail: str, width: int) -> list[str]:
+    """The menu under the question, indented: options kept whole where they fit (a line breaks between
+    them), a long one wrapped between its words; only past :data:`MENU_LINES` lines is it cut with «…»."""
+    room = width - 2
+    pieces: list[tuple[str, str]] = []  # (what comes before it on a line, a word or a whole option)
+    for option in tail.split("  "):
+        if _width(option) <= room:
+            pieces.append(("  ", option))
+        else:
+            pieces.extend(("  " if i == 0 else " ", word) for i, word in enumerate(option.split(" ")))
+    out: list[str] = []
+    line = ""
+    for sep, piece in pieces:
+        if not line:
+            line = piece
+        elif _width(line + sep + piece) <= room or len(out) == MENU_LINES - 1:  # the last line: cut below
+            line += sep + piece
+        else:
+            out.append(line)
+            line = piece
+    out.append(line)
+    return [_cut_cells("  " + line, width) for line in out]
+
+
 def bar(
     head: str,
     figures_: list[str],
@@ -214,10 +264,10 @@ def bar(
     width = max(20, width)
     if board is None:
         out = fit(head, figures_, width)
-        return ([_cut_cells(step.line(), width)] if step is not None else []) + out
+        return (step_lines(step, width) if step is not None else []) + out
     out: list[str] = []
     if step is not None:
-        out.append(_cut_cells(step.line(), width))
+        out.extend(step_lines(step, width))
     if board.fight:
         items = [_figure(f, f.name) for f in board.fight]
         title = f"⚔ {board.fight_title}:" if board.fight_title else "⚔"

@@ -14,6 +14,9 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "n": ("next",),
     "l": ("log",),
     "p": ("play",),
+    # u on a Russian (ЙЦУКЕН) keyboard, as at every prompt (u/г отмена): undo, and at a step that takes
+    # text it reads two ways as u does (never saved as the answer).
+    "г": ("undo",),
 }
 
 #: A gamebook's section in short: ``§213`` (or ``s213``) is ``section 213``; it reads as nothing else

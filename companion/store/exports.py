@@ -84,11 +84,18 @@ def written_by_companion(path: Path) -> bool:
     for game, session, seed in _log_labels():  # the markdown log, its front matter in any language
         if head.startswith(b"---\n" + game + b" ") and b"\n" + session + b" " in head and b"\n" + seed + b" " in head:
             return True
-    if head.startswith(b"---\ntitle: ") and b'\ntools: "companion"' in head:
-        return True  # Lonelog
+    if head.startswith(b"---\n") and any(b"\n" + tools + b' "companion"' in head for tools in _lonelog_tools()):
+        return True  # Lonelog, its header's keys in the session's language
     if head.startswith(b"<!DOCTYPE html>") and b'<meta name="generator" content="companion ' in head:
         return True  # a page, or the index of pages
     return head.startswith(b'{\n "format": "companion-session/')
+
+
+def _lonelog_tools() -> set[bytes]:
+    """Lonelog's ``tools:`` key in every language."""
+    from companion import i18n
+
+    return {f"{i18n.translator(lang).gettext('tools')}:".encode() for lang in i18n.languages()}
 
 
 def _log_labels() -> list[tuple[bytes, ...]]:

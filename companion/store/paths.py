@@ -54,6 +54,50 @@ def sessions_dir(data: Path) -> Path:
     return data / "sessions"
 
 
+#: Letters that are letters of their own in their alphabet, not accented ones: Russian ё and й stay
+#: (Ёлка is «ёлка», not «елка»).
+_KEEP = re.compile("[ёЁйЙ]")
+_KEPT = re.compile("[еЕиИ]")
+
+
+def _own_letter(name: str, m: re.Match[str]) -> str:
+    """The letter at ``m`` as ``name`` wrote it, when it was ё or й (decomposed, it reads е or и)."""
+    composed = unicodedata.normalize("NFKD", name)
+    # positions shift only by the combining marks removed before this letter: count them
+    kept = -1
+    for i, ch in enumerate(composed):
+        if unicodedata.combining(ch):
+            continue
+        kept += 1
+        if kept == m.start():
+            after = composed[i + 1 : i + 2]
+            return (
+                unicodedata.normalize("NFC", ch + after)
+                if after and unicodedata.combining(after) and ch in "еЕиИ"
+                else ch
+            )
+    return m.group(0)
+
+
+def legacy_name(name: str) -> str:
+    """The file name :func:`safe_name` made before ё and й were kept (sessions made then keep it)."""
+    folded = unicodedata.normalize("NFKD", name)
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return re.sub(r"[^\w]+", "-", folded, flags=re.UNICODE).strip("-_").lower()[:MAX_NAME].strip("-_")
+
+
+def session_folder(root: Path, name: str, marker: str) -> Path:
+    """The folder of session ``name`` under ``root``: by :func:`safe_name`, or for a session named before
+    ё and й were kept in file names (Ёлка: «елка»), its folder by :func:`legacy_name` (that holds
+    ``marker``)."""
+    folder = root / safe_name(name)
+    if not folder.exists():
+        old = root / legacy_name(name)
+        if old != folder and (old / marker).exists():
+            return old
+    return folder
+
+
 def safe_name(name: str) -> str:
     """A file name made from a session name that cannot leave its folder.
 
@@ -62,6 +106,7 @@ def safe_name(name: str) -> str:
     """
     folded = unicodedata.normalize("NFKD", name)
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    folded = _KEPT.sub(lambda m: _own_letter(name, m), folded) if _KEEP.search(name) else folded
     slug = re.sub(r"[^\w]+", "-", folded, flags=re.UNICODE).strip("-_").lower()
     slug = slug[:MAX_NAME].strip("-_")
     if not slug:

@@ -25,6 +25,7 @@ its own under a temporary name and renamed into place whole, so a kill leaves no
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -52,7 +53,7 @@ from companion.store.checkpoints import Checkpoints
 from companion.store.damage import Damaged
 from companion.store.events import SEGMENT, Events
 from companion.store.locks import LOCK_WAIT, LockError, acquire, lock_wait, owner, write_owner
-from companion.store.paths import read_small, safe_name, sessions_dir
+from companion.store.paths import read_small, safe_name, session_folder, sessions_dir
 from companion.store.undone import Undone
 
 SESSION_FILE = "session.json"
@@ -252,9 +253,9 @@ class SessionFiles:
         return self.events.read(start)
 
     def summary(self) -> dict[str, Any]:
-        """How far the session is (events, last update, finished, dice), read without the lock and
-        without folding: the journal's last line and the newest checkpoint's summary (one is written
-        whenever the game ends or the dice change)."""
+        """How far the session is (events, last update, finished, dice, the language it speaks), read
+        without the lock and without folding: the journal's last line and the newest checkpoint's summary
+        (one is written whenever the game ends, the dice change or the language changes)."""
         meta, version = self.read_meta_file()
         if version == 1:
             try:
@@ -269,7 +270,9 @@ class SessionFiles:
         for count in reversed(self.checkpoints.counts()):
             doc = self.checkpoints.read(count)
             if doc is not None and count <= found.count:
-                out.update({k: v for k, v in doc.get("summary", {}).items() if k in ("finished", "dice", "updated")})
+                out.update(
+                    {k: v for k, v in doc.get("summary", {}).items() if k in ("finished", "dice", "updated", "lang")}
+                )
                 break
         if found.lines:
             with suppress(StoreError):
@@ -334,7 +337,7 @@ class Store:
             lock.release()
 
     def files(self, name: str) -> SessionFiles:
-        return SessionFiles(self.root / safe_name(name))
+        return SessionFiles(session_folder(self.root, name, SESSION_FILE))
 
     def exists(self, name: str) -> bool:
         return self.files(name).is_session()
@@ -481,7 +484,7 @@ class Store:
                 )
             intent = files.dir / RENAME_FILE
             try:
-                write_atomic(intent, _json({"name": new, "slug": target.slug}))
+                write_atomic(intent, json.dumps({"name": new, "slug": target.slug}, ensure_ascii=False))
             except WriteError as exc:
                 raise StoreError(
                     _("{why}: nothing was renamed (could not write {path})").format(why=exc.reason, path=exc.path),
@@ -576,8 +579,6 @@ def _again(exc: WriteError) -> str:
 
 
 def read_json_plain(path: Path) -> dict[str, Any] | None:
-    import json
-
     try:
         raw = read_bytes(path)  # never through a link, never a FIFO's wait
     except StoreError:
@@ -589,12 +590,6 @@ def read_json_plain(path: Path) -> dict[str, Any] | None:
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
-
-
-def _json(data: dict[str, Any]) -> str:
-    import json
-
-    return json.dumps(data, ensure_ascii=False)
 
 
 __all__ = ["LOCK_WAIT", "SEGMENT", "SessionFiles", "Store", "lock_wait"]

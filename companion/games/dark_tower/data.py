@@ -71,6 +71,7 @@ TERMS: dict[str, str] = {
     "item": N_("Item"),
     "items": N_("Items"),
     "quest": N_("Quest"),
+    "quests": N_("Quests"),
     "spell": N_("Spell"),
     "spells": N_("Spells"),
     "permanent": N_("permanent"),

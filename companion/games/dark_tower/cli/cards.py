@@ -205,7 +205,6 @@ def cards_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """List the cards you have entered (and the rule text's two examples)."""
-    from companion import i18n
     from companion.cli.kit import active_game
     from companion.games.dark_tower import data
     from companion.games.dark_tower.rules import cards as C
@@ -225,8 +224,8 @@ def cards_cmd(
         return
     from companion.cli.env import styled
 
+    PLURAL = {"hero": "heroes", "monster": "monsters", "obstacle": "obstacles", "item": "items", "quest": "quests"}
     for k, cs in found.items():
-        env.print(styled("[bold]{kind}[/bold] ({n})", kind=C.term(k, lang), n=len(cs)))
-        for s, c in sorted(cs.items()):
-            typed = C.slug(c.ru) if c.ru and (lang or i18n.language()) == "ru" else s  # its name to type
-            env.print(styled("  {card}  [dim]{key}[/dim]", card=C.describe(c, lang), key=typed))
+        env.print(styled("[bold]{kind}[/bold] ({n})", kind=C.term(PLURAL[k], lang), n=len(cs)))  # a list: plural
+        for _slug, c in sorted(cs.items()):
+            env.print(styled("  {card}", card=C.describe(c, lang)))  # typed by its name, as shown (ё and all)

@@ -17,7 +17,7 @@ from companion.games.dark_tower.rules import items as rules_items
 from companion.games.dark_tower.rules import lookup
 from companion.games.dark_tower.rules import setup as rules_setup
 from companion.games.dark_tower.rules.lookup import game
-from companion.i18n import _, ngettext, owned
+from companion.i18n import _, ngettext, owned, pgettext
 
 if TYPE_CHECKING:
     from companion.session.state import State
@@ -29,9 +29,10 @@ def setup(state: State) -> Flow:
         if state.meta.lang is None:  # a session started with no language chosen asks here (as it always did)
             lang = yield choice(
                 "setup.lang",
-                _("Show the rules' terms in"),
+                # Asked before there is a language: both languages in one line, each option in its own.
+                _("Show the rules' terms in (язык игры)"),
                 ("en", _("English")),
-                ("ru", _("Russian, the rule text's own terms (Этаж, Здоровье, ...)")),
+                ("ru", _("Русский: слова из правил (Этаж, Здоровье, ...)")),
             )
             rules_setup.set_lang(state, lang)
         g.cards = yield choice(
@@ -45,7 +46,7 @@ def setup(state: State) -> Flow:
         if g.heroes:
             more = yield choice(
                 "setup.more",
-                _("{n} at the table: {players}").format(n=len(g.heroes), players=", ".join(h.player for h in g.heroes)),
+                seated(len(g.heroes)).format(n=len(g.heroes), players=", ".join(h.player for h in g.heroes)),
                 ("add", _("Add a player")),
                 ("done", _("Everyone is here")),
                 info=problem,
@@ -145,3 +146,17 @@ def random_card(state: State, kind: str, prompt: str, *, extra: tuple[tuple[str,
         )
         return (yield from pick_card(state, kind, prompt, extra=extra, info=info))
     return (yield from pick_card(state, kind, _("{what}: which card did you draw?").format(what=prompt), extra=extra))
+
+
+def seated(n: int) -> str:
+    """ "{n} at the table: {players}", with a message for each count a table can have: Russian counts people
+    with its own numerals («За столом двое: Аня, Борис»), which no plural form gives."""
+    if n == 1:
+        return pgettext("one", "{n} at the table: {players}")
+    if n == 2:
+        return pgettext("two", "{n} at the table: {players}")
+    if n == 3:
+        return pgettext("three", "{n} at the table: {players}")
+    if n == 4:
+        return pgettext("four", "{n} at the table: {players}")
+    return _("{n} at the table: {players}")

@@ -130,8 +130,13 @@ def hero_parts(
                 conditional.append((j, spell))
                 if C.slug(spell.name) not in conditions:
                     continue
-            source = "" if j == i else _(" from {player}").format(player=g.heroes[j].player)
-            parts.append((_spell_label(state, spell) + source + tag, spell.bonus))
+            if j == i:
+                source = tag
+            elif tag:  # another hero's spell for a helper: «+1 Благословение леса (от Бориса, для Ани)»
+                source = _(" from {player} ({target})").format(player=g.heroes[j].player, target=hero.player)
+            else:
+                source = _(" from {player}").format(player=g.heroes[j].player)
+            parts.append((_spell_label(state, spell) + source, spell.bonus))
     for held, item in usable_items(state, i, ignores):
         if item.single and (i != g.turn or held.card not in use):
             continue  # single-use items only in their owner's own turn, when used

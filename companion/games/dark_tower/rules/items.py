@@ -163,11 +163,17 @@ def lose_item(state: State, who: int, index: int) -> str:
     held = hero.items.pop(index)
     g.owed.remove(who)
     g.step += 1
-    state.log.text(
-        _("{player} discards {item} (a random item the monster takes).").format(
-            player=hero.player, item=name_of(state, "item", held.card)
+    from companion.games.dark_tower.rules.lookup import monster_card
+
+    takers = [m for m in g.group if monster_card(state, m).takes_item]
+    item = name_of(state, "item", held.card)
+    if takers:  # the monster on the table that takes it: «Желатиновый Куб забирает у Саши случайный предмет»
+        said = _("{monster} takes a random item from {player}: {item}.").format(
+            monster=name_of(state, "monster", takers[0]), player=hero.player, item=item
         )
-    )
+    else:
+        said = _("{player} discards {item} (a random item the monster takes).").format(player=hero.player, item=item)
+    state.log.text(said)
     settle_owed(state)
     return held.card
 
