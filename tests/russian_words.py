@@ -37,6 +37,8 @@ NOTATION = [
     re.compile(r"(?<![\w])--?[a-z][a-z-]*"),  # options
     # Lonelog's own symbols (its tags and rounds), kept in every language: [PC:Аня|HP-2|HP 8], [COMBAT], Rd1
     re.compile(r"\[/?(?:PC|N|F|R|Inv|Wealth|COMBAT|DUNGEON STATUS|RESOURCES)(?=[:\]])|\bRd\d+\b|\bHP[+-]\d+"),
+    # a menu option's key made of the letters of the name it is (a player's name typed in Latin: 2. bo  Bo)
+    re.compile(r"(?i)(?<=\d\. )([a-z]{2,4})(?=\s+\1)"),
 ]
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 

@@ -289,3 +289,32 @@ def test_entering_a_known_card_by_its_russian_name_corrects_it():
     run("dark", "card", "monster", "Желатиновый Куб", "--floor", "1", "--strength", "5", "--takes-item")
     cards = js("dark", "cards", "monster")["monster"]
     assert list(cards) == ["gelatinous-cube"] and cards["gelatinous-cube"]["strength"] == 5
+
+
+def test_a_card_entered_and_undone_leaves_the_catalogue_as_it_was():
+    """A mistyped card taken back with undo is not offered in the next game; redo enters it again."""
+    run("new", "dark-tower", "--name", "d")
+    run("dark", "card", "obstacle", "Pit", "--check", "20", "--damage", "51")
+    home = Path(os.environ["COMPANION_HOME"])
+    assert C.key("obstacle", "pit") in catalogue.load(home, "dark-tower")
+    run("undo")
+    assert C.key("obstacle", "pit") not in catalogue.load(home, "dark-tower")
+    run("redo")
+    assert catalogue.load(home, "dark-tower")[C.key("obstacle", "pit")]["check"] == 20
+    # A correction undone puts the card back as it was before it.
+    run("dark", "card", "obstacle", "Pit", "--check", "5", "--damage", "2")
+    assert catalogue.load(home, "dark-tower")[C.key("obstacle", "pit")]["check"] == 5
+    run("undo")
+    assert catalogue.load(home, "dark-tower")[C.key("obstacle", "pit")]["check"] == 20
+
+
+def test_undo_to_takes_the_cards_it_takes_back_out_of_the_catalogue():
+    """``undo --to`` (#39) takes back several actions at once: a card among them leaves the catalogue, a
+    correction after it is put back first (newest first, as undo after undo)."""
+    run("new", "dark-tower", "--name", "d")
+    run("dark", "card", "obstacle", "Pit", "--check", "20", "--damage", "51")
+    run("dark", "card", "obstacle", "Pit", "--check", "5", "--damage", "2")
+    home = Path(os.environ["COMPANION_HOME"])
+    assert catalogue.load(home, "dark-tower")[C.key("obstacle", "pit")]["check"] == 5
+    run("undo", "--to", "0", "--yes")
+    assert C.key("obstacle", "pit") not in catalogue.load(home, "dark-tower")

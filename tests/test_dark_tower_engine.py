@@ -247,3 +247,21 @@ def test_a_card_name_without_a_letter_is_asked_again():
     req = s.run(("turn.card", "monster"), ("card.monster", "+new"), ("card.monster.name", "!!!"))
     assert req.key == "card.monster.name" and "needs a letter" in req.prompt
     assert s.run(("card.monster.name", "Ogre")).key == "card.monster.floor"
+
+
+def test_no_spell_is_offered_once_the_dice_have_won():
+    """A roll that already beats the monsters asks for no ★ spell (sessions made at contract revision 2
+    on); an older session replays as it was played, asking."""
+    from companion.games.dark_tower.engine.fights import SPELLS_ONLY_TO_WIN
+
+    for revision, asked in ((SPELLS_ONLY_TO_WIN, False), (0, True)):
+        state = table([("Ann", "clan-champion", []), ("Bo", "rogue", [])], floor=2)
+        state.meta.revision = revision
+        s = Script(state)
+        s.run(("turn.card", "monster"), ("card.monster", "troll"), ("fight.help", "1"))
+        req = s.answer((3, 3, 6, 6))  # 6 + 6 = 12 against 9: won, with two stars to spend
+        assert (req.key == "fight.cast") == asked, (revision, req.key)
+        if asked:
+            assert req.prompt.startswith("12 beats 9")
+            req = s.run(("fight.cast", "done"))
+        assert req.key == "end.menu" and lookup.game(state).beaten == 1

@@ -216,7 +216,7 @@ def test_a_session_answered_russian_at_setup_prints_no_english_anywhere(tmp_path
         assert declined in text, declined
     # undo names the step in the game's words; the exports and the audit in Russian
     assert re.search(r"Отменено действие №\d+: Аня: здоровье [−-]1\. Вернуть: companion redo\.", text), text
-    assert "## Сессия 1" in text and "(настоящие)" in text and "[N:Аня|здоровье" in text
+    assert "## Сессия 1" in text and "(настоящие)" in text and "[PC:Аня|здоровье" in text
     assert "Кубик Тёмной Башни, настоящий" in text and "бросков Кубика Тёмной Башни" in text
     assert "Монстр Скелет: 1 Этаж, Сила 6" in text  # gamedata: the card's strength changed by its name
     single = next(p for a, p in runs if a == ["gamedata", "кольчуга.разовый=нет"])  # ...and a no typed in Russian

@@ -230,6 +230,15 @@ def test_dt_sum_odds_match_icepool(count):
         ("2d6>7", 0, "more than 7"),
         ("2d6<7", 0, "less than 7"),
         ("2d6==7", 0, "exactly 7"),
+        # A target no roll meets keeps the number asked (not the most the dice show); one every roll
+        # meets reads as the least the dice show.
+        ("3dt>20", 0, "more than 20"),
+        ("2d6>=14", 0, "14+"),
+        ("2d6<=1", 0, "1 or less"),
+        ("2d6<1", 0, "less than 1"),
+        ("2d6>=1", 0, "2+"),
+        ("2d6<=13", 0, "12 or less"),
+        ("3dt>-4", 0, "more than -1"),
         ("2d6", 0, None),
         ("SR", 0, None),
     ],

@@ -5,6 +5,7 @@ compared with what ``companion odds fight`` says for the position the page names
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from fractions import Fraction
 from pathlib import Path
@@ -49,30 +50,64 @@ def exported(tmp_path: Path):
     return doc.find(f".//{XHTML}main")
 
 
-def positions(section) -> list[tuple[Fraction, str]]:
-    """Every chance the section shows, exactly (its data value), with the odds command under it."""
+def positions(section) -> list[tuple[Fraction, str, str, str]]:
+    """Every chance the section shows, exactly (its data value), with the odds command under it, what
+    it is a chance of (``win``; ``stand``: a hero's, shown as the chance to fall; ``pass``: a check's)
+    and the title of what it is read in."""
     out = []
-    for span in section.iter(f"{XHTML}span"):
-        if "at" not in (span.get("class") or "").split():
+    for li in section.iter(f"{XHTML}li"):
+        of = li.get("data-of")
+        if of is None:
             continue
-        value = span.find(f"{XHTML}data").get("value")
-        shown = text(span.find(f"{XHTML}data"))
-        command = text(span.find(f"{XHTML}code"))
-        x = Fraction(value)
-        assert shown == chance_text(x), (value, shown)  # the fraction where it is short, else a percentage
-        out.append((x, command))
+        title = text(li.find(f"{XHTML}h3"))
+        for span in li.iter(f"{XHTML}span"):
+            if "at" not in (span.get("class") or "").split():
+                continue
+            value = span.find(f"{XHTML}data").get("value")
+            shown = text(span.find(f"{XHTML}data"))
+            command = text(span.find(f"{XHTML}code"))
+            x = Fraction(value)
+            assert shown == chance_text(x), (value, shown)  # the fraction where it is short, else a percentage
+            out.append((x, command, of, title))
     return out
 
 
 def same_as_the_odds_command(section) -> int:
-    """Run each named position's odds command; its exact chance to win is the page's. Returns how many."""
+    """Run each named position's odds command; its exact chance is the page's (a fight's chance to win, a
+    hero's chance to fall as the command lists it, a check's chance to pass). Returns how many."""
     found = positions(section)
-    for chance, command in found:
+    for chance, command, of, title in found:
         words = shlex.split(command)
-        assert words[:3] == ["companion", "odds", "fight"], command
         said = js(*words[1:])
-        assert Fraction(said["win"]) == chance, (command, said["win"], chance)
+        if of == "pass":
+            assert words[:2] == ["companion", "odds"], command
+            assert Fraction(said["success"]) == chance, (command, said["success"], chance)
+            continue
+        if of == "stand" and words[2] != "fight":  # a save: its chance to pass is the chance to stand
+            assert Fraction(said["success"]) == 1 - chance, (command, said["success"], chance)
+            continue
+        assert words[:3] == ["companion", "odds", "fight"], command
+        if of == "stand":
+            hero = title.split(" against ")[0]
+            assert Fraction(said["more"][f"{hero} falls"]) == chance, (command, said["more"], chance)
+        else:
+            assert Fraction(said["win"]) == chance, (command, said["win"], chance)
     return len(found)
+
+
+def lowest_first(page) -> list[Fraction]:
+    """The big moments' lowest chances (a hero's chance to come through standing, for a fall), checked to
+    be listed lowest first; returned in the order shown."""
+    moments = page.find(f".//{XHTML}section[@id='moments']")
+    lows = []
+    for li in moments.iter(f"{XHTML}li"):
+        if li.get("data-of") is None:
+            continue
+        data = next(li.iter(f"{XHTML}data"))  # the first chance of an item is its lowest point
+        x = Fraction(data.get("value"))
+        lows.append(1 - x if li.get("data-of") == "stand" else x)
+    assert lows == sorted(lows), f"the big moments lowest first: {lows}"
+    return lows
 
 
 def fights(page) -> list[tuple[str, str]]:
@@ -116,7 +151,9 @@ def test_the_inverted_tower(tmp_path):
     listed = fights(section)
     assert len(listed) >= 5 and {r for _, r in listed} <= {"won", "lost", "not over"}
     assert all(title.startswith("Floor ") and ", room " in title for title, _ in listed)
-    assert "fights; the 3 with the lowest chance to win (every fight is listed after the log)" in text(section)
+    assert "fights; where the chance was lowest or changed most, lowest first (every one is listed after" in text(
+        section
+    )
     assert "What turned it:" in text(section)
     assert same_as_the_odds_command(section) >= 2 * len(listed) - 1
 
@@ -150,7 +187,11 @@ def test_the_adventure_in_the_dungeon_in_play(tmp_path):
     assert not step["done"]
     section = exported(tmp_path)
     listed = fights(section)
-    assert listed and all(title.startswith("Area ") and ": the " in title for title, _ in listed)
+    areas = [title for title, _ in listed if title.startswith("Area ")]
+    heroes = [title for title, _ in listed if not title.startswith("Area ")]
+    assert areas and all(": the " in title for title in areas)
+    # Each hero standing in a fight is followed too (his chance to fall, as the odds command lists it).
+    assert heroes and all(" against the " in title and "(area " in title for title in heroes)
     assert same_as_the_odds_command(section) >= len(listed)
 
 
@@ -185,8 +226,10 @@ def test_the_haunted_tower(tmp_path):
         ok("haunted", "attack", "--got", "1")
     section = exported(tmp_path)
     listed = fights(section)
-    assert listed[0] == ("Fight 1: Aria vs the Ghoul (blue chit)", "won")
-    assert listed[1] == ("Fight 2: Cael vs the Giant Rats (blue chit)", "lost")
+    # Two fights: both shown, the lowest chance to win first (Cael's, lost).
+    assert listed[0] == ("Fight 2: Cael vs the Giant Rats (blue chit)", "lost")
+    assert listed[1] == ("Fight 1: Aria vs the Ghoul (blue chit)", "won")
+    assert lowest_first(section)
     assert "What turned it:" in text(section)
     assert same_as_the_odds_command(section) >= 4
 
@@ -228,5 +271,75 @@ def test_the_dark_tower(tmp_path):
     play("en", tmp_path)
     section = exported(tmp_path)
     listed = fights(section)
-    assert listed == [("Turn 2 · Bo: fight Skeleton (5)", "won"), ("Turn 3 · Аня: fight Шаман (3) + Тролль (9)", "won")]
+    assert sorted(listed) == [
+        ("Turn 2 · Bo: fight Skeleton (5)", "won"),
+        ("Turn 3 · Аня: fight Шаман (3) + Тролль (9)", "won"),
+    ]
+    assert lowest_first(section)
     assert same_as_the_odds_command(section) >= 2
+
+
+def test_a_dark_tower_tie_is_a_tie_not_a_loss(tmp_path):
+    """Equal totals: the monster is not beaten and deals no damage; the page's badge says a tie."""
+    from tests.dark_tower_session import run_steps, steps
+
+    commands = steps("en")
+    upto = commands.index(["dark", "draw", "monster", "Skeleton"]) + 1
+    done = run_steps([*commands[:upto], ["dark", "fight", "--got", "1,1,h,h"]], tmp_path)
+    assert "[exit 0]" in done[-1][1] and "ties 5" in done[-1][1], done[-1][1]
+    page = Path(tmp_path / "logs" / "page.html")
+    run_steps([["export", str(page), "--format", "html"]], tmp_path)
+    doc = html5lib.HTMLParser(namespaceHTMLElements=True).parse(page.read_text(encoding="utf-8"))
+    listed = fights(doc.find(f".//{XHTML}main"))
+    assert ("Turn 2 · Bo: fight Skeleton (5)", "a tie") in listed, listed
+
+
+def test_a_table_pack_s_fights_and_checks(tmp_path):
+    """A freeform session with a table pack: its fights (read before each round) and its checks are big
+    moments, each chance the one its odds command gives; its trackers are charted by their names."""
+    keep = str(Path(__file__).resolve().parent.parent / "examples" / "tables" / "ashen-keep.toml")
+    ok("new", "freeform", "--name", "keep", "--seed", "4", "--tables", keep, "--got", "3/3,3/4")
+    ok("fight", "start", "sword", "--foe", "ghoul")
+    for _ in range(30):
+        if js("status")["state"]["trackers"]["fight"] is None:
+            break
+        ok("fight", "round")
+    ok("roll", "check", "luck")
+    ok("roll", "check", "skill")
+    section = exported(tmp_path)
+    listed = fights(section)
+    assert ("Test your LUCK", "passed") in listed or ("Test your LUCK", "failed") in listed
+    assert any(title.startswith("Sword against claw: you against Cinder ghoul") for title, _ in listed), listed
+    assert lowest_first(section)
+    assert same_as_the_odds_command(section) >= 3
+    titles = {"".join(t.itertext()) for t in section.iter("{http://www.w3.org/2000/svg}title")}
+    assert "STAMINA over the session" in titles and any("LUCK" in t for t in titles), titles
+
+
+def test_a_dragon_s_den_hero_under_a_greater_breath_is_a_chance_to_fall(tmp_path):
+    """Before a hero's save against a greater breath at health 2 or less: his chance to stand is the
+    save's (a save takes 1, a failed one 2), as ``companion odds 1d6<=N`` gives it; a fall ends it."""
+    from companion.dice.expr import parse
+    from companion.engine.requests import RollRequest
+    from companion.export.moments import probe_for
+    from companion.games.dragons_den.model import SLAIN
+    from tests.helpers import open_session
+
+    ok("new", "dragons-den", "--name", "den", "--seed", "7")
+    ok("dragon", "setup", "sam", "talina", "--chits", "physical", "--dragon", "2", "--discard", "1", "--discard", "3")
+    session = open_session(Path(os.environ["COMPANION_HOME"]), "den")
+    den = session.state.game
+    probe = probe_for("dragons-den")
+    request = RollRequest("dd.save.sam", parse("1d6<=2"), "Sam Barleyman's save against the acid breath")
+    assert probe.before(session.state, RollRequest("dd.save.sam", parse("1d6<=6"), ""), None) is None  # unhurt
+    den.figure("sam").health = 2
+    reading = probe.before(session.state, request, None)
+    assert reading is not None and reading.of == "stand" and reading.chance == Fraction(1, 3)
+    said = js(*shlex.split(reading.position.command())[1:])
+    assert Fraction(said["success"]) == reading.chance  # companion odds 1d6<=2: the chance to stand
+    assert probe.after(reading, session.state, None) is None
+    den.figure("sam").status = SLAIN
+    assert probe.result(reading, session.state) == "lost"
+    den.figure("sam").health = 1
+    den.figure("sam").status = "in"
+    assert probe.before(session.state, request, None).chance == 0, "at health 1 he falls, save or not"

@@ -47,9 +47,12 @@ frame.addEventListener("load", () => {
     const m = t.getScreenCTM();
     texts.push([t.textContent.trim(), parseFloat(w.getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)]);
   }
-  const tables = [...d.querySelectorAll("table")].map(t => [
-    t.parentElement.className, t.parentElement.clientWidth, t.scrollWidth, w.getComputedStyle(t.parentElement).overflowX
-  ]);
+  const tables = [...d.querySelectorAll("table")].map(t => {
+    const box = t.parentElement, cue = box.nextElementSibling;
+    const said = !!cue && cue.classList.contains("cue") && w.getComputedStyle(cue).display !== "none";
+    return [box.className.split(" ")[0], box.clientWidth, t.scrollWidth, w.getComputedStyle(box).overflowX, said,
+            Math.round(t.getBoundingClientRect().height / Math.max(1, t.rows.length))];
+  });
   const edge = d.documentElement.clientWidth + 0.5;
   const wide = [...d.body.querySelectorAll("*")]
     .filter(e => e.getBoundingClientRect().right > edge && !e.closest(".scroll")).slice(0, 10)
@@ -115,20 +118,30 @@ def _page(name: str) -> str:
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_page_reads_at_the_width(tmp_path, game, width):
     m, png = laid_out(tmp_path, PAGES[game](), width, game)
+    reads(m, png, width)
+    if width == 390 and game == "inverted-tower":
+        assert all(inner <= box + 1 for _, box, inner, *_ in m["tables"]), "the d6 table fits a phone"
+
+
+def reads(m: dict, png: Path, width: int, texts: int = 30) -> None:
+    """What the harness measured of a page at ``width``: it reads there (tests/test_export_pages.py too)."""
     where = f"(screenshot: {png})"
     assert png.exists(), "a screenshot to look at"
     assert m["scroll"] <= m["client"], f"the page scrolls sideways: {m['scroll']} > {m['client']} px {where}"
     assert not m["wide"], f"wider than the screen outside a scrolling box: {m['wide']} {where}"
-    assert len(m["texts"]) >= 30, f"the charts' text is shown ({len(m['texts'])} pieces) {where}"
+    assert len(m["texts"]) >= texts, f"the charts' text is shown ({len(m['texts'])} pieces) {where}"
     small = [(t, round(size, 1)) for t, size in m["texts"] if size < 10]
     assert not small, f"chart text under 10 CSS px at {width} px: {small[:8]} {where}"
-    assert m["tables"] and all(box == "scroll" and overflow == "auto" for box, _, _, overflow in m["tables"]), m[
+    assert m["tables"] and all(box == "scroll" and overflow == "auto" for box, _, _, overflow, *_ in m["tables"]), m[
         "tables"
     ]
+    # Each table fits the screen, or scrolls in its box with the cue said beside it on a phone; no row is
+    # taller than two lines of text.
+    cut = [(box, inner) for _, box, inner, _, said, _ in m["tables"] if inner > box + 1 and not (said or width > 799)]
+    assert not cut, f"a table wider than the screen with no sign that it scrolls: {cut} {where}"
+    assert all(row <= 60 for *_, row in m["tables"]), f"rows too tall: {m['tables']} {where}"
     assert m["print"], "the print stylesheet is kept"
     assert not m["broken"], f"words broken across lines: {m['broken'][:10]} {where}"
-    if width == 390 and game == "inverted-tower":
-        assert any(inner > box for _, box, inner, _ in m["tables"]), "the dice table is wider than a phone: it scrolls"
 
 
 def test_the_index_reads_on_a_phone(tmp_path):

@@ -224,7 +224,7 @@ def test_the_exports_keep_the_ways_tried(isolated_home, tmp_path):
     text = page.read_text(encoding="utf-8")
     assert "from §1: §52 → §7, went back" in text and "from §60: §61, taken back by undo" in text
     lonelog = ok("export", "-", "-f", "lonelog").stdout
-    assert "=> tried: §52 → §7, went back" in lonelog and "=> tried: §61, went back" in lonelog
+    assert "=> tried: §52 -> §7, went back" in lonelog and "=> tried: §61, went back" in lonelog
     assert "tried: §61, went back" in ok("export", "-", "-f", "md").stdout
 
 

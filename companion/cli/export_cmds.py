@@ -60,7 +60,8 @@ def _make(fmt: str, source: Source) -> str:
     from companion.export.html import page
     from companion.export.moments import probe_for
 
-    return source.shown(page(source, replay(source.meta, played, probe_for(source.meta.game), view=source.view)))
+    probe = probe_for(source.meta.game, source.packs)
+    return source.shown(page(source, replay(source.meta, played, probe, view=source.view)))
 
 
 def _check_format(fmt: str) -> str:
@@ -106,7 +107,9 @@ def _write(env: Env, target: Path, text: str, force: bool = False) -> None:
     write_export(target, text, store(env).data, force=force, ask=_asker(env))
 
 
-def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None, force: bool = False) -> dict[str, Any]:
+def _export_one(
+    env: Env, fmt: str, path: Path | None, name: str | None = None, force: bool = False, reveal: bool = False
+) -> dict[str, Any]:
     from companion.cli.kit import opened
     from companion.export import EXTENSIONS
     from companion.export.source import Source
@@ -120,7 +123,7 @@ def _export_one(env: Env, fmt: str, path: Path | None, name: str | None = None, 
             session.rebuild()
             target = session.write_log(path, force=force, ask=_asker(env))
             return {"session": session.files.slug, "format": fmt, "file": str(target)}
-        source = Source.of(session)
+        source = Source.of(session, reveal=reveal)
         text = source.markdown if fmt == "md" else _make(fmt, source)
         slug = session.files.slug
         default = Path(session.meta.log_path).with_name(slug + EXTENSIONS[fmt])
@@ -161,10 +164,22 @@ def export(
             "refused, or asked at a terminal). Never a link, a save or a system file.",
         ),
     ] = False,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal-secrets",
+            help="With --format json: keep what the rules still hide (the Dragon's Den's face-down dragon) in "
+            "the file, for your own backup. Do not share that file.",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     env: Env = ctx.obj
     fmt = _check_format(fmt)
+    if reveal and (fmt != "json" or every):
+        from companion.errors import InputError
+
+        raise InputError(_("--reveal-secrets is for one session's --format json (your own backup)"))
     if every:
         if session is not None or path is not None:
             from companion.errors import InputError
@@ -173,7 +188,7 @@ def export(
         _export_all(env, fmt, Path(target) if target is not None else None, json_out, force)
         return
     name, where = _target(env, fmt, target, path, session)
-    done = _export_one(env, fmt, where, name, force)
+    done = _export_one(env, fmt, where, name, force, reveal)
     done.pop("source", None)
     if json_out:
         env.print_json(done)
@@ -339,7 +354,7 @@ def audit(
     from companion.errors import InputError
     from companion.export.audit import audit as run_audit
     from companion.export.audit import die_label, die_order, needed
-    from companion.export.rolls import Rolls, collect
+    from companion.export.rolls import Rolls, session_rolls
 
     if every and session:
         raise InputError(_("give --session NAME or --all, not both"))
@@ -347,10 +362,11 @@ def audit(
     names = st.slugs() if every else [session or require_name(env)]
     rolls = Rolls()
     for name in names:
-        part = collect(_public_events(env, name))
+        part = session_rolls(str(st.open(name).read_meta()["meta"]["game"]), _public_events(env, name))
         rolls.faces += part.faces
         rolls.unknown += part.unknown
         rolls.amended += part.amended
+        rolls.draws += part.draws
     results = run_audit(rolls.faces)
     scope = _("all sessions") if every else names[0]
     if json_out:
@@ -360,11 +376,13 @@ def audit(
                 "dice": [r.to_json() for r in results],
                 "unknown": rolls.unknown,
                 "amended": rolls.amended,
+                "draws": len(rolls.draws),
             }
         )
         return
     if not results:
         env.echo(_("Dice audit of {scope}: no dice rolled yet.").format(scope=scope))
+        _drawn(functools.partial(_say, env, _width(env)), len(rolls.draws))
         return
     width = _width(env)
     say = functools.partial(_say, env, width)
@@ -399,6 +417,19 @@ def audit(
                 "{unknown} rolls left out: their event does not say which dice they were.",
                 rolls.unknown,
             ).format(unknown=rolls.unknown)
+        )
+    _drawn(say, len(rolls.draws))
+
+
+def _drawn(say: Any, n: int) -> None:
+    """The draws left out of the audit: chits and cards from a cup or a deck are no dice."""
+    if n:
+        say(
+            ngettext(
+                "{n} draw from a cup or a deck left out: a chit or a card drawn is no die.",
+                "{n} draws from a cup or a deck left out: a chit or a card drawn is no die.",
+                n,
+            ).format(n=n)
         )
 
 

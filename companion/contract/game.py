@@ -96,7 +96,8 @@ class Need:
 #: The contract's revision a new session is made with (``Meta.revision``). A session keeps the revision
 #: it was made with, so its events replay as they were played: 1 rebuilds the pending step after a
 #: hand command in every game that declares ``Refresh(since=1)`` (sessions made before replay as they were);
-#: 2 does it in the Adventure in the Dungeon too, whose hand commands then work beside guided play.
+#: 2 does it in the Adventure in the Dungeon too, whose hand commands then work beside guided play, and
+#: the Dark Tower asks for no ★ spell once the dice have won the fight.
 REVISION = 2
 
 

@@ -42,12 +42,14 @@ def target_text(expr: Expr, modifier: int = 0) -> str | None:
         return None
     need = expr.target - mod
     lo, hi = dice_range(expr)
+    # A target every roll meets reads as the lowest the dice show; one no roll meets keeps its number
+    # (``3dt>20`` passes on more than 20, never: not "more than 9", a target the player never wrote).
     if expr.op == ">=":
-        return f"{min(max(lo, need), hi + 1)}+"
+        return f"{max(lo, need)}+"
     if expr.op == "<=":
-        return _("{n} or less").format(n=max(min(hi, need), lo - 1))
+        return _("{n} or less").format(n=min(hi, need))
     if expr.op == ">":
-        return _("more than {n}").format(n=min(max(lo - 1, need), hi))
+        return _("more than {n}").format(n=max(lo - 1, need))
     if expr.op == "<":
-        return _("less than {n}").format(n=max(min(hi + 1, need), lo))
+        return _("less than {n}").format(n=min(hi + 1, need))
     return _("exactly {n}").format(n=need)

@@ -79,6 +79,11 @@ def parse_choice(request: Choice, text: str) -> str:
         return by_key[0]
     if t in values:
         return t
+    if low in ("roll", _("roll")):  # the word that rolls the dice at a roll: a menu has no dice to roll
+        listed = "; ".join(f"{i}. {o.label}" for i, o in enumerate(request.options, 1))
+        raise InputError(
+            _("this step is a choice, not a roll: answer with its number or its words ({listed})").format(listed=listed)
+        )
     matches = [
         o.value
         for o, k in zip(request.options, keys, strict=True)

@@ -213,16 +213,19 @@ def option_words(option: Option) -> tuple[list[str], bool]:
     return words(option.label), False
 
 
-#: The keys of the values every game's menus share: Back is always ``ba``, Done ``do``.
+#: The keys of the values every game's menus share, in English: Back is always ``ba``, Done ``do``.
 SHARED = {"back": "ba", "__back__": "ba", "done": "do"}
 
 
 def keys_of(options: Sequence[Option]) -> tuple[str, ...]:
     """Each option's key: its own where it gives one, else made from its words (see the module)."""
+    from companion.i18n import language
+
+    english = language() == "en"  # Back and Done keep ba and do in English; else their words' letters
     taken: set[str] = set()
     out: list[str] = [""] * len(options)
     for i, o in enumerate(options):  # the game's own keys first: they keep them
-        own = getattr(o, "key", "") or SHARED.get(o.value, "")
+        own = getattr(o, "key", "") or (SHARED.get(o.value, "") if english else "")
         if own and usable(own, taken):
             out[i] = own
             taken.add(own)

@@ -19,6 +19,7 @@ narrow one.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -118,7 +119,7 @@ def _marks(chart: Any, replay: Replay, top: float) -> None:
     if band:
         chart.add(_("Fight"), band, fill=True, show_dots=False, stroke_style={"width": 0})
     points: list[tuple[float, float] | None] = []
-    for step, _text in replay.headings():
+    for step, _text in replay.headings(top=True):
         points += [(step + 1, 0), (step + 1, top), None]
     if points:
         chart.add(_("Floor or area"), points, stroke_style={"width": 1.2, "dasharray": "5, 4"}, show_dots=False)
@@ -133,7 +134,7 @@ def _timeline(
     narrow: bool = False,
     **extra: Any,
 ) -> str:
-    colors = (*([FIGHT] if replay.fights() else []), *([MARK] if replay.headings() else []), *PALETTE)
+    colors = (*([FIGHT] if replay.fights() else []), *([MARK] if replay.headings(top=True) else []), *PALETTE)
     chart = pygal.XY(
         **_config(
             narrow,
@@ -145,6 +146,9 @@ def _timeline(
             range=(0, top),
             y_labels=_ticks(top),
             xrange=(1, max(2, len(replay.steps))),
+            # Whole labels, never cut to "1…": fewer of them on a phone, where each has less room.
+            x_labels=[t for t in _ticks(len(replay.steps), most=5 if narrow else 10) if 0 < t <= len(replay.steps)],
+            truncate_label=-1,
             style=style(colors, opacity=".55", narrow=narrow),
             **extra,
         )
@@ -155,27 +159,80 @@ def _timeline(
     return _svg(chart, name, narrow)
 
 
-def health_chart(replay: Replay, narrow: bool = False) -> str | None:
-    """HP, each hero's hits left, each figure's health, over the session's actions."""
+def _health_series(replay: Replay) -> dict[str, list[int | None]]:
     series: dict[str, list[int | None]] = {}
-    hp_or_hits = False
-    for kind in ("hp", "hits", "health"):
-        found = {n: v for n, v in replay.series(kind).items() if any(x is not None for x in v)}
-        hp_or_hits = hp_or_hits or (kind in ("hp", "hits") and bool(found))
-        series.update(found)
+    for kind in ("hp", "hits", "hero", "health"):
+        series.update(replay.series(kind))
+    return {n: v for n, v in series.items() if any(x is not None for x in v)}
+
+
+def _what(replay: Replay) -> tuple[list[str], bool, bool]:
+    """What the health chart draws: the names of the game's HP trackers (HP, a pack's STAMINA), and
+    whether it has heroes' hits left and figures' health."""
+    shown = _health_series(replay)
+    hp = [n for n in shown if replay.kinds[n] == "hp"]
+    return hp, any(replay.kinds[n] == "hits" for n in shown), any(replay.kinds[n] in ("hero", "health") for n in shown)
+
+
+def health_title(replay: Replay) -> str:
+    """The health chart's title, by what the game has (``HP over the session``, ``STAMINA ...``)."""
+    hp, hits, health = _what(replay)
+    name = ", ".join(hp)
+    if hp and hits and health:
+        return _("{hp}, hits left and health over the session").format(hp=name)
+    if hp and hits:
+        return _("{hp} and hits left over the session").format(hp=name)
+    if hp and health:
+        return _("{hp} and health over the session").format(hp=name)
+    if hits and health:
+        return _("Hits left and health over the session")
+    if hits:
+        return _("Each hero's hits left over the session")
+    if health:
+        return _("Each figure's health over the session")
+    return _("{hp} over the session").format(hp=name)
+
+
+def health_caption(replay: Replay) -> str:
+    """What each line of the health chart is."""
+    hp, hits, health = _what(replay)
+    parts = [*hp, *([_("each hero's hits left")] if hits else []), *([_("each figure's health")] if health else [])]
+    return _("Each line is a value after each recorded action: {what}.").format(what=", ".join(parts))
+
+
+def health_chart(replay: Replay, narrow: bool = False) -> str | None:
+    """HP (by the tracker's name), each hero's hits left, each figure's health, over the session's actions."""
+    series = _health_series(replay)
     if not series:
         return None
     top = max([x for v in series.values() for x in v if x is not None] + list(replay.maxima.values()) + [1])
-    # a game that counts only its figures' health (the Dark Tower) is not told of HP or hits it never has
-    title = _("HP and hits left over the session") if hp_or_hits else _("Health over the session")
-    return _timeline(title, replay, series, top, "health", narrow)
+    return _timeline(health_title(replay), replay, series, top, "health", narrow)
 
 
-def _ticks(top: float) -> list[int]:
-    """Whole-number marks up the axis, at most about ten (a level of 1 to 3 gets 0, 1, 2, 3, not
+def _trackers(replay: Replay) -> dict[str, list[int | None]]:
+    """A game's or a pack's own counters (SKILL, LUCK, provisions) that change over the session; not its
+    money (a sum of treasure, no figure of the run)."""
+    from companion.export.sheet import WEALTH
+
+    series = replay.series("counter")
+    return {n: v for n, v in series.items() if n.lower() not in WEALTH and len({x for x in v if x is not None}) > 1}
+
+
+def trackers_chart(replay: Replay, narrow: bool = False) -> str | None:
+    """The session's other counters, each by its own name, where any changed."""
+    series = _trackers(replay)
+    if not series:
+        return None
+    top = max([x for v in series.values() for x in v if x is not None] + [1])
+    title = _("{names} over the session").format(names=", ".join(series))
+    return _timeline(title, replay, series, top, "trackers", narrow, height=300)
+
+
+def _ticks(top: float, most: int = 10) -> list[int]:
+    """Whole-number marks up the axis, at most about ``most`` (a level of 1 to 3 gets 0, 1, 2, 3, not
     fractions of a level)."""
     top = int(top) if top == top and top not in (float("inf"), float("-inf")) else 1  # NaN, infinity: 1
-    step = next(s for s in _nice_steps() if top / s <= 10)
+    step = next(s for s in _nice_steps() if top / s <= most)
     return list(range(0, top + step, step))
 
 
@@ -242,6 +299,11 @@ def dice_chart(die: str, results: list[DieAudit], narrow: bool = False) -> str:
         )
     )
     chart.x_labels = list(cats.labels)
+    shares = [100 * r.counts[face] / r.rolls for r in results if r.rolls for face in cats.labels]
+    shares += [100 * p for p in cats.probabilities]
+    top = _ticks(math.ceil(max([*shares, 1])))[-1]  # the highest bar inside the axis, not above its last mark
+    chart.config.range = (0, top)
+    chart.config.y_labels = _ticks(top)
     colors = []
     for r in results:
         if r.rolls:

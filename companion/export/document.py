@@ -11,7 +11,7 @@ from typing import Any
 
 from companion import __version__
 from companion.export.audit import audit
-from companion.export.rolls import collect
+from companion.export.rolls import session_rolls
 from companion.export.source import Source
 from companion.session import codec
 
@@ -25,9 +25,9 @@ def document(source: Source) -> dict[str, Any]:
     log = folded.get("log")
     if isinstance(log, dict):  # keep the entries; the key index and flags are the store's business
         folded["log"] = {"entries": log.get("entries", [])}
-    rolls = collect(source.events)
+    rolls = session_rolls(source.meta.game, source.events)
     shown = state.seed_shown
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "companion": __version__,
         "session": {
@@ -53,3 +53,6 @@ def document(source: Source) -> dict[str, Any]:
         "state": folded,
         "dice_audit": [a.to_json() for a in audit(rolls.faces)],
     }
+    if source.revealed:  # the owner's own backup (export --reveal-secrets): what is in it that the rules hide
+        out["revealed_secrets"] = list(source.revealed)
+    return out

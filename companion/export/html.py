@@ -24,13 +24,16 @@ from companion import __version__, i18n
 from companion.dice import seal
 from companion.export import charts, when
 from companion.export.audit import DieAudit, audit, die_label, needed
-from companion.export.moments import At, Fight, Moments, moments, outcome
+from companion.export.moments import At, Fight, Moments, moments, outcome, shown
 from companion.export.replay import Replay
-from companion.export.rolls import collect
+from companion.export.rolls import session_rolls
 from companion.export.source import Source
+from companion.i18n import N_, count
+from companion.sim.fights import PASS, STAND, WIN
 
 TEMPLATES = Path(__file__).parent / "templates"
-#: The big moments shown first: the fights with the lowest chance to win (every fight is listed after the log).
+#: The big moments shown first: where the player's chance was lowest (and where it changed most, if that
+#: is not among them); every one is listed after the log.
 CLOSEST = 3
 #: At most this many rolls and choices are named for what turned a fight (a round can hold a dozen).
 SHOWN_DONE = 4
@@ -72,11 +75,13 @@ def code(text: str) -> Markup:
     return Markup("<code>{}</code>").format(text)
 
 
-def source_word(source: str) -> str:
-    """Where a die's faces came from, as the page says it."""
+def source_word(source: str, short: bool = False) -> str:
+    """Where a die's faces came from, as the page says it (``short``: in the table's narrow column)."""
     if source == "physical":
         return i18n._("physical")
-    return i18n._("virtual (control)") if source == "virtual" else source
+    if source == "virtual":
+        return i18n._("virtual") if short else i18n._("virtual (control)")
+    return source
 
 
 def _odds(x: Fraction) -> str:
@@ -132,9 +137,48 @@ def _dice(results: list[DieAudit]) -> list[dict[str, Any]]:
     return out
 
 
-def _at(at: At) -> dict[str, Any]:
-    """A chance on the page: its exact value, as read, where, and the odds command that gives it."""
-    x = at.chance
+_COUNT_LEFT = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def draws(entries: list[Any]) -> list[dict[str, Any]]:
+    """The draws the log shows (a chit or a card from a cup or a deck, not a die), grouped by what was
+    drawn from (the roll's reason without its count of what was left), each with what it drew, in order."""
+    from companion.log.markdown import draw_place
+
+    groups: dict[str, dict[str, Any]] = {}
+    for e in entries:
+        if e is None or e.get("k") != "roll" or not e["r"].get("draw"):
+            continue
+        r = e["r"]
+        what = _COUNT_LEFT.sub("", str(r.get("why", ""))) or i18n._("a draw")
+        group = groups.setdefault(what, {"what": what, "drawn": [], "sources": set()})
+        group["drawn"].append(r.get("drew") or draw_place(r))
+        group["sources"].add(r.get("source", ""))
+    return [{"what": g["what"], "drawn": g["drawn"], "source": i18n._(min(g["sources"]))} for g in groups.values()]
+
+
+def _read_said(fights: list[Fight]) -> str:
+    """``12 fights, 8 heroes in them, 3 checks``: what the big moments followed."""
+    wins, stands, passes = (sum(1 for f in fights if f.of == of) for of in (WIN, STAND, PASS))
+    parts = [count(wins, "{n} fight", "{n} fights")] if wins else []
+    if stands:
+        parts.append(count(stands, "{n} hero's chance to fall", "{n} heroes' chances to fall"))
+    if passes:
+        parts.append(count(passes, "{n} check", "{n} checks"))
+    return ", ".join(parts)
+
+
+def _some(names: list[str], most: int = 6) -> str:
+    """``a, b, c``; past ``most`` names, the first and the last few around an ellipsis."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return ", ".join([*names[: most // 2], "…", *names[-(most // 2) :]])
+
+
+def _at(at: At, of: str = WIN) -> dict[str, Any]:
+    """A chance on the page: its exact value, as read, where, and the odds command that gives it (a
+    hero's chance to come through standing is shown as the chance to fall)."""
+    x = 1 - at.chance if of == STAND else at.chance
     return {
         "value": f"{x.numerator}/{x.denominator}",
         "text": _odds(x),
@@ -144,7 +188,20 @@ def _at(at: At) -> dict[str, Any]:
     }
 
 
+#: How the page says each kind of chance (companion.sim.fights: WIN, STAND, PASS): its lowest point
+#: (a hero's: the highest chance to fall), a rise and a fall of the player's chance, and the ends.
+_SAID = {
+    WIN: (N_("Lowest chance to win:"), N_("The chance to win went up from"), N_("The chance to win went down from"),
+          N_("a win."), N_("a loss.")),
+    STAND: (N_("Highest chance to fall:"), N_("The chance to fall went down from"),
+            N_("The chance to fall went up from"), N_("coming through standing."), N_("a fall.")),
+    PASS: (N_("Chance to pass:"), N_("The chance to pass went up from"), N_("The chance to pass went down from"),
+           N_("a pass."), N_("a fail.")),
+}  # fmt: skip
+
+
 def _fight(f: Fight) -> dict[str, Any]:
+    low, rise, drop, good, bad = (i18n._(s) for s in _SAID.get(f.of, _SAID[WIN]))
     turn = None
     if f.turn is not None:
         t = f.turn
@@ -156,28 +213,24 @@ def _fight(f: Fight) -> dict[str, Any]:
             "last": t.last + 1,
             "what": what,
             "rolls": len(t.rolls),
-            "before": _at(t.before),
+            "before": _at(t.before, f.of),
             "same": t.before == f.lowest,
-            "after": _at(t.after) if t.after is not None else None,
+            "after": _at(t.after, f.of) if t.after is not None else None,
             "end": t.end,
             "up": t.change > 0,
+            "moved": rise if t.change > 0 else drop,
+            "ended": good if t.end == "won" else bad,
         }
-    return {"title": f.title, "result": f.result, "lowest": _at(f.lowest), "turn": turn}
-
-
-def _closest(fights: list[Fight]) -> list[Fight]:
-    """The big moments shown first: every fight in the order fought, or the CLOSEST lowest, lowest first."""
-    if len(fights) <= CLOSEST:
-        return fights
-    return sorted(fights, key=lambda f: f.lowest.chance)[:CLOSEST]
+    return {"title": f.title, "result": f.result, "of": f.of, "low": low, "lowest": _at(f.lowest, f.of), "turn": turn}
 
 
 def context(source: Source, replay: Replay, zone: tzinfo | None = None) -> dict[str, Any]:
     state = source.state
-    rolls = collect(source.events)
+    rolls = session_rolls(source.meta.game, source.events)
     results = audit(rolls.faces)
     health = _both(charts.health_chart, replay)
     progress = _both(charts.progress_chart, replay)
+    trackers = _both(charts.trackers_chart, replay)
     found: Moments = moments(replay)
     physical = sum(1 for f in rolls.faces if f.source == "physical")
     virtual = sum(1 for f in rolls.faces if f.source == "virtual")
@@ -197,17 +250,23 @@ def context(source: Source, replay: Replay, zone: tzinfo | None = None) -> dict[
         "dice_mode_word": i18n._(state.dice),
         "variants": source.meta.variants,
         "actions": len(source.events),
-        "rolls": state.rolls,
+        "rolls": max(0, state.rolls - len(rolls.draws)),
+        "draws": draws(state.log.entries),
+        "drawn": len(rolls.draws),
         "physical_dice": physical,
         "virtual_dice": virtual,
-        "floors": [text for _, text in replay.headings()],
+        "floors": [text for _, text in replay.headings(top=True)],
+        "floors_said": _some([text for _, text in replay.headings(top=True)]),
         "fights": len(replay.fights()),
         "health_chart": health,
+        "health_caption": charts.health_caption(replay) if health else "",
+        "trackers_chart": trackers,
         "progress_chart": progress,
         "progress_caption": charts.progress_caption(replay),
         "probed": found.probed,
         "fights_read": [_fight(f) for f in found.fights],
-        "closest": [_fight(f) for f in _closest(found.fights)],
+        "closest": [_fight(f) for f in shown(found.fights, CLOSEST)],
+        "read_said": _read_said(found.fights),
         "dice": _dice(results),
         "amended": rolls.amended,
         "unknown": rolls.unknown,

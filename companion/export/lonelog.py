@@ -25,12 +25,13 @@ The mapping (docs/log-format.md, "Lonelog"), in the spec's own symbols:
 from __future__ import annotations
 
 import json
+import re
 
 from companion.engine.requests import Choice, Number, Text
 from companion.export import sheet as tags
 from companion.export.replay import Replay, Step
 from companion.export.source import Source
-from companion.i18n import N_
+from companion.i18n import N_, pgettext
 from companion.log.model import Entry
 
 #: How a lonelog line may start (besides a header, a blank line and the player's own notes).
@@ -42,6 +43,29 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+#: The widest a roll's line may be: a phone's code block (the detail goes on the line after it).
+WIDTH = 80
+#: The arrows the games write in their own words: Lonelog has one, ``->`` (and the resource add-on's
+#: ``→`` inside its tags, which is left alone).
+_ARROWS = ("⟶", "→")
+
+
+def one_arrow(text: str) -> str:
+    """``text`` with every arrow outside a tag written as Lonelog's ``->``."""
+    out, depth = [], 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        depth += ch == "["
+        depth -= ch == "]" and depth > 0
+        if ch in _ARROWS and not depth:
+            out.append("->")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def _source(r: dict, seed: int | None) -> str:
     """``physical``, ``virtual, seed 17``: in the session's language (``настоящие``, ``виртуальные, зерно 17``)."""
     from companion.i18n import _, pgettext
@@ -51,43 +75,122 @@ def _source(r: dict, seed: int | None) -> str:
     return _(r["source"])
 
 
-def table_line(r: dict, seed: int | None = None) -> str:
+_MODIFIER = re.compile(r"(?:^|\s)([+−-])(\d+)\b")
+
+
+def _summed(mods: str) -> str:
+    """``+1 Level 1 +2 Battle Cry −1 penalty`` as one number, ``+2`` (the parts go in the detail)."""
+    total = sum(int(n) * (-1 if sign in "−-" else 1) for sign, n in _MODIFIER.findall(mods))
+    return f"{total:+d}".replace("-", "−")
+
+
+def _fit(
+    symbol: str,
+    why: str,
+    source: str,
+    expr: str,
+    rest: str,
+    outcome: str,
+    mods: str = "",
+    tail: str = "",
+    aside: str = "",
+) -> list[str]:
+    """A roll as Lonelog writes it: ``d: why: EXPR MODS REST ASIDE -> OUTCOME TAIL (source)`` on one
+    line where it fits ``WIDTH``; else the roll on its line and the detail (why, source, and an
+    ``aside`` such as an amendment) on the next, as a note; where the roll alone is still too wide, its
+    modifiers summed (each one in the detail), then an outcome's words after its first colon in the
+    detail too. Nothing is lost: the detail holds it."""
+    why = _one_line(why)
+
+    def roll(mod: str, said: str, more: str = "") -> str:
+        return " ".join(p for p in (expr, mod, rest, more) if p) + f" -> {said}{tail}"
+
+    whole = roll(mods, outcome, aside)
+    if len(f"{symbol} {why}: {whole} ({source})" if why else f"{symbol} {whole} ({source})") <= WIDTH:
+        return [f"{symbol} {why}: {whole} ({source})" if why else f"{symbol} {whole} ({source})"]
+    detail = [p for p in (aside.strip("()"), why) if p]
+    line = f"{symbol} {roll(mods, outcome)}"
+    if len(line) > WIDTH and mods:
+        detail.insert(0, mods)
+        mods = _summed(mods)
+        line = f"{symbol} {roll(mods, outcome)}"
+    head, colon, more = outcome.partition(": ")
+    if len(line) > WIDTH and colon:
+        detail.insert(0, more)
+        line = f"{symbol} {roll(mods, head)}"
+    from companion.i18n import pgettext
+
+    return [line, pgettext("lonelog", "(note: {text})").format(text=" · ".join([*detail, source]))]
+
+
+def table_lines(r: dict, seed: int | None = None) -> list[str]:
     """``tbl: Forest Encounter [5] = 5 -> Traveler on the road (physical)``: a roll on a table, with its row."""
     table = r["expr"][3:].strip()
-    head = f"{_one_line(r['why'])}: " if r.get("why") and r["why"] != table else ""
+    why = r["why"] if r.get("why") and r["why"] != table else ""
     row = str(r["outcome"])
     total = str(r["total"])
     if row.startswith(total + ": "):
         row = row[len(total) + 2 :]
-    return f"tbl: {head}{_one_line(table)} {_one_line(r['dice'])} = {total} -> {_one_line(row)} ({_source(r, seed)})"
+    rest = f"{_one_line(r['dice'])} = {total}"
+    return _fit("tbl:", why, _source(r, seed), _one_line(table), rest, one_arrow(_one_line(row)))
 
 
-def roll_line(r: dict, seed: int | None = None) -> str:
-    """``d: why: DC +1 STR [4] = 5 vs 5+ -> pass (physical)``; a table's roll as ``tbl:``."""
+def table_line(r: dict, seed: int | None = None) -> str:
+    return "\n".join(table_lines(r, seed))
+
+
+def draw_lines(r: dict, seed: int | None = None) -> list[str]:
+    """A chit or a card drawn (the cards add-on: ``d: draw=8 of 9 -> dragon chit 4``), not a die."""
+    from companion.log.markdown import draw_place
+
+    place = draw_place(r)
+    drawn = _one_line(r["drew"]) if r.get("drew") else place
+    from companion.i18n import pgettext
+
+    amended = ""
+    if r.get("amended_from"):
+        amended = pgettext("lonelog", " (amended from {dice}{reason})").format(dice=r["amended_from"], reason="")
+    return _fit("d:", r.get("why", ""), _source(r, seed), f"draw={place}", "", one_arrow(drawn), tail=amended)
+
+
+def roll_lines(r: dict, seed: int | None = None) -> list[str]:
+    """``d: why: DC +1 STR [4] = 5 vs 5+ -> pass (physical)`` (two lines where one does not fit): a
+    table's roll as ``tbl:``, a draw as ``d: draw=...``. A game's outcome that reads its dice first and
+    its verdict after an arrow (the Dark Tower's ``1, ♥1 ★1 → fail``) is the roll's result ``=`` and
+    its outcome ``->``: one arrow."""
+    if r.get("draw"):
+        return draw_lines(r, seed)
     if str(r["expr"]).startswith("DR ") and len(str(r["expr"]).split()) > 1 and not r.get("target"):
-        return table_line(r, seed)
-    head = f"{_one_line(r['why'])}: " if r.get("why") else ""
+        return table_lines(r, seed)
     from companion.i18n import _, pgettext
 
     dice = r["dice"] if r["dice"] != "(total only)" else _("total only")
+    amended = ""
     if r.get("amended_from"):
         reason = f": {_one_line(r['reason'])}" if r.get("reason") else ""
-        dice += pgettext("lonelog", " (amended from {dice}{reason})").format(dice=r["amended_from"], reason=reason)
-    parts = [r["expr"]]
-    if r.get("mods"):
-        parts.append(r["mods"])
-    parts.append(dice)
-    text = " ".join(parts)
+        amended = pgettext("lonelog", " (amended from {dice}{reason})").format(dice=r["amended_from"], reason=reason)
+        amended = amended.strip()
+    text = dice
+    outcome = _one_line(r["outcome"] if r["outcome"] else str(r["total"]))
+    read, arrow, verdict = next(
+        (outcome.partition(f" {a} ") for a in _ARROWS if f" {a} " in outcome), (outcome, "", "")
+    )
     several = r["dice"].count("[") > 1 or r["dice"] == "(total only)"
-    if (several or (r.get("mods") and not r.get("target"))) and not str(r["outcome"]).startswith(f"{r['total']},"):
+    if arrow:  # the game's reading of its dice, then its verdict
+        text += f" = {read}"
+    elif (several or (r.get("mods") and not r.get("target"))) and not outcome.startswith(f"{r['total']},"):
         text += f" = {r['total']}"
     if r.get("target"):
         text += pgettext("lonelog", " vs {target}").format(target=r["target"])
-    outcome = r["outcome"] if r["outcome"] else str(r["total"])
-    text += f" -> {_one_line(outcome)}"
-    if r.get("natural"):
-        text += f", {r['natural']}"
-    return f"d: {head}{text} ({_source(r, seed)})"
+    natural = f", {r['natural']}" if r.get("natural") else ""
+    said = one_arrow(verdict if arrow else outcome)
+    why = r.get("why", "")
+    return _fit("d:", why, _source(r, seed), r["expr"], text, said, r.get("mods", ""), natural, aside=amended)
+
+
+def roll_line(r: dict, seed: int | None = None) -> str:
+    """:func:`roll_lines` joined (one line where it fits)."""
+    return "\n".join(roll_lines(r, seed))
 
 
 def choice_line(request: object, event: dict) -> str | None:
@@ -95,7 +198,7 @@ def choice_line(request: object, event: dict) -> str | None:
     v = event.get("v") or {}
     if isinstance(request, Choice):
         label = next((o.label for o in request.options if o.value == v.get("choice")), str(v.get("choice")))
-        label = _one_line(label)
+        label = one_arrow(_one_line(label))
         return f"@ {label}" if len(label.split()) >= 3 else f"@ {_asked(request.prompt)} {label}"
     if isinstance(request, Number) and not request.secret:
         return f"@ {_asked(request.prompt)} {v.get('n')}"
@@ -122,10 +225,10 @@ def _meta_prefixes() -> tuple[str, ...]:
 def _entry(e: Entry, seed: int | None = None) -> list[str]:
     kind = e["k"]
     if kind == "roll":
-        return [roll_line(e["r"], seed)]
+        return roll_lines(e["r"], seed)
     if kind == "note":
         return [line.rstrip() for line in str(e.get("t", "")).splitlines() if line.strip()]
-    text = _one_line(e.get("t", ""))
+    text = one_arrow(_one_line(e.get("t", "")))
     if not text:
         return []
     if text.startswith(_meta_prefixes()):
@@ -173,9 +276,9 @@ def _header(source: Source, scenes: int) -> list[str]:
 
 
 def _tags(source: Source) -> list[str]:
-    """The monsters (and heroes by their hits) as Lonelog tags, the way the sheet keeps them."""
-    from companion.export.replay import figures
-    from companion.i18n import pgettext
+    """The heroes (``[PC:]``) and the monsters (``[N:]``) at the end, the way the sheet keeps them."""
+    from companion.export.replay import cast
+    from companion.i18n import _, pgettext
 
     t = source.state.trackers
     out = []
@@ -186,11 +289,15 @@ def _tags(source: Source) -> list[str]:
             else pgettext("lonelog", "{left} of {most} hits left").format(left=tally.left, most=tally.max_hits)
         )
         out.append(f"[{'N' if tally.monster else 'PC'}:{tags.one_line(tally.name)}|{state}]")
-    for name, health, most, level in figures(source.state.game):
-        shown = pgettext("lonelog", "health {health}").format(health=f"{health}/{most}" if most is not None else health)
+    for name, health, most, level, hero, status in cast(source.state.game):
+        fields = [f"{'PC' if hero else 'N'}:{tags.one_line(name)}"]
+        shown = f"{health}/{most}" if most is not None else str(health)
+        fields.append(pgettext("lonelog", "HP {health}").format(health=shown))
         if level is not None:
-            shown += "|" + pgettext("lonelog", "level {n}").format(n=level)
-        out.append(f"[N:{tags.one_line(name)}|{shown}]")
+            fields.append(pgettext("lonelog", "level {n}").format(n=level))
+        if status:
+            fields.append(tags.one_line(_(status)))
+        out.append("[" + "|".join(fields) + "]")
     return out
 
 
@@ -212,6 +319,8 @@ class _Writer:
         self.round: int | None = None
         #: A fight begins with this step: [COMBAT] is written before its first line after a heading.
         self.opening: Step | None = None
+        #: The session's rooms are on several floors: every room's ID is ``F2.3``, from the first.
+        self.floors = len({r.floor for r in source.state.trackers.rooms} | {1}) > 1
 
     @property
     def body(self) -> list[str]:
@@ -219,7 +328,7 @@ class _Writer:
 
     def close(self) -> None:
         if self.open_line is not None:
-            self.body.append(f"=> {_one_line(self.open_line.get('t', ''))}")
+            self.body.append(f"=> {one_arrow(_one_line(self.open_line.get('t', '')))}")
             self.open_line = None
 
     def flush(self) -> None:
@@ -245,7 +354,7 @@ class _Writer:
             self.entry(e)
         self._open()
         self.flush()
-        shown = tags.changes(self.sheet, step.sheet, self.hero)
+        shown = tags.changes(self.sheet, step.sheet, self.hero, self.floors)
         if was_fighting and step.fight:  # a foe that joins the fight
             shown += tags.foe_tags(step.sheet, self.sheet, new_only=True)
         self.body.extend(shown)
@@ -287,6 +396,8 @@ class _Writer:
             if self.fighting:  # a scene ends the combat block (the spec: the next scene marker ends it)
                 self.body.append("[/COMBAT]")
                 self.fighting = False
+            if len(self.scenes) == 1:
+                self.set_up()
             self.scenes.append((_one_line(e.get("t", "")), []))
             self.flush()
             return
@@ -303,12 +414,36 @@ class _Writer:
         self.flush()
         self.body.extend(_entry(e, self.seed))
 
+    def set_up(self) -> None:
+        """The lines before the first scene are the game's setup: not play, so no ``@`` actions; what it
+        said stays as notes, its rolls as rolls, and the table it set up is one block of tags, a
+        ``[PC:]`` for each hero on the game's board."""
+        self.flush()
+        lines = self.scenes[0][1]
+        if not lines:
+            return
+        kept = []
+        for line in lines:
+            if line.startswith("@ "):
+                continue
+            kept.append(pgettext("lonelog", "(note: {text})").format(text=line[3:]) if line.startswith("=> ") else line)
+        for name, (health, extra) in self.sheet.party.items():
+            fields = [f"PC:{tags.one_line(name)}"]
+            if health:
+                shown = health.lstrip("♥")
+                hp = pgettext("lonelog", "HP {health}").format(health=tags.one_line(shown))
+                fields.append(hp if shown[:1].isdigit() else tags.one_line(shown))
+            if extra:
+                fields.append(tags.one_line(extra))
+            kept.append("[" + "|".join(fields) + "]")
+        lines[:] = kept
+
     def finish(self, source: Source, last: tags.Sheet) -> None:
         self.close()
         self.flush()
         if self.fighting:
             self.body.append("[/COMBAT]")
-        end = tags.dungeon_status(last) + tags.resources(last, self.hero) + _tags(source)
+        end = tags.dungeon_status(last, self.floors) + tags.resources(last, self.hero) + _tags(source)
         if end:
             if self.body:
                 self.body.append("")

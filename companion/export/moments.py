@@ -1,10 +1,12 @@
-"""The big moments of a session: each fight's lowest chance to win, and the roll or choice that turned it.
+"""The big moments of a session: where the player's chance was lowest or changed most, and what turned it.
 
-A game plugs in a *probe* (its contract's ``moments``, :class:`companion.contract.game.Game`): the replay asks
-it before and after every event for the chance to win the fight under way, from the game's own
-exact odds (never sampled), as a :class:`~companion.sim.fights.Reading` that names the position
-(its words, and the ``companion odds fight`` arguments that give the same fraction), and whether a
-fight is over (won, lost or fled). For every fight this module finds:
+A game plugs in a *probe* (its contract's ``moments``, :class:`companion.contract.game.Game`): the
+replay asks it before and after every event for the player's chances under way, from the game's own
+exact odds (never sampled), as :class:`~companion.sim.fights.Reading` s that name the position (its
+words, and the ``companion odds`` arguments that give the same fraction), and whether each is over
+(won, lost or fled). A reading's chance is of winning a fight, of a hero coming through one standing
+(the page shows its chance to fall), or of a check passing: each is a timeline of its own. For every
+timeline (a "fight" below) this module finds:
 
 - **the lowest chance** met in it, where, and in what position;
 - **what turned it**: between two readings of the fight, the stretch of play (one roll or choice,
@@ -24,14 +26,18 @@ from fractions import Fraction
 from typing import Any
 
 from companion.export.replay import Replay, Step
-from companion.sim.fights import Position, Reading
+from companion.sim.fights import WIN, Position, Reading
 
 
-def probe_for(game: str) -> Any:
-    """A fresh probe for one replay of ``game``'s session, or None (a game with no fight odds)."""
+def probe_for(game: str, packs: list[Any] | None = None) -> Any:
+    """A fresh probe for one replay of ``game``'s session, or None (a game with no fight odds); a
+    probe that reads a table pack's fights (freeform's) is given the session's copies (``packs``)."""
     from companion.contract.registry import load
 
-    return load(game).probe()
+    probe = load(game).probe()
+    if probe is not None and hasattr(probe, "packs"):
+        probe.packs = list(packs or [])
+    return probe
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,8 @@ class Turn:
 
 @dataclass(frozen=True)
 class Fight:
+    """One timeline of the player's chance: a fight's chance to win, a hero's to stand, a check's."""
+
     title: str
     #: The first and last step of play the fight was read at.
     first: int
@@ -77,6 +85,29 @@ class Fight:
     result: str | None
     lowest: At
     turn: Turn | None
+    #: What the chance is of (companion.sim.fights: WIN, STAND, PASS).
+    of: str = WIN
+
+    @property
+    def swing(self) -> Fraction:
+        """How far the chance moved in what turned it (0 where nothing did)."""
+        return abs(self.turn.change) if self.turn is not None else Fraction(0)
+
+
+#: A change of the player's chance worth a big moment of its own: five points.
+MOVED = Fraction(1, 20)
+
+
+def shown(fights: list[Fight], most: int = 3) -> list[Fight]:
+    """The big moments a page shows first, lowest chance first: the ``most`` timelines where the
+    player's chance was lowest, and the one where it changed most (by five points or more) if that is
+    not among them."""
+    ranked = sorted(fights, key=lambda f: (f.lowest.chance, f.first))
+    out = ranked[:most]
+    swung = max(fights, key=lambda f: (f.swing, -f.first), default=None)
+    if swung is not None and swung.swing >= MOVED and swung not in out:
+        out.append(swung)
+    return sorted(out, key=lambda f: (f.lowest.chance, f.first))
 
 
 @dataclass(frozen=True)
@@ -134,21 +165,24 @@ def moments(replay: Replay) -> Moments:
     """Every fight the probe read in ``replay`` (in the order they began), with its big moments."""
     timelines: dict[Any, list[_Point]] = {}
     titles: dict[Any, str] = {}
+    kinds: dict[Any, str] = {}
     results: dict[Any, str] = {}
     read = False
     for i, step in enumerate(replay.steps):
-        for t, reading in ((2 * i, step.before), (2 * i + 1, step.after)):
-            if reading is not None:
+        for t, readings in ((2 * i, step.before), (2 * i + 1, step.after)):
+            for reading in readings:
                 read = True
                 timelines.setdefault(reading.fight, []).append(_Point(t, reading.chance, reading))
                 titles[reading.fight] = reading.title  # the last: a group of monsters may grow
+                kinds[reading.fight] = reading.of
         for key, how in step.ended.items():
             if key in timelines:
                 results[key] = how
                 if how in _END:
                     timelines[key].append(_Point(2 * i + 1, _END[how], None))
-    fights = [_fight(replay, titles[k], points, results.get(k)) for k, points in timelines.items()]
-    return Moments([f for f in fights if f is not None], probed=read or _probed(replay.meta.game))
+    fights = [_fight(replay, titles[k], points, results.get(k), kinds[k]) for k, points in timelines.items()]
+    probed = replay.probed if replay.probed is not None else _probed(replay.meta.game)
+    return Moments([f for f in fights if f is not None], probed=read or probed)
 
 
 def _probed(game: str) -> bool:
@@ -157,7 +191,7 @@ def _probed(game: str) -> bool:
     return load(game).provides("moments")
 
 
-def _fight(replay: Replay, title: str, points: list[_Point], result: str | None) -> Fight | None:
+def _fight(replay: Replay, title: str, points: list[_Point], result: str | None, of: str = WIN) -> Fight | None:
     readings = [p for p in points if p.reading is not None]
     if not readings:
         return None
@@ -190,7 +224,7 @@ def _fight(replay: Replay, title: str, points: list[_Point], result: str | None)
             result if q.reading is None else None,
             [d for s in steps for d in _done(s)],
         )
-    return Fight(title, readings[0].t // 2, points[-1].t // 2, result, _at(low), turn)
+    return Fight(title, readings[0].t // 2, points[-1].t // 2, result, _at(low), turn, of)
 
 
 def outcome(finished: str | None) -> str | None:

@@ -48,9 +48,10 @@ class Step:
     #: Tracked numbers after the event: series name → value.
     values: dict[str, int]
     fight: bool
-    #: The fight read just before this event and just after it (see export/moments.py).
-    before: Reading | None = None
-    after: Reading | None = None
+    #: What the probe read just before this event and just after it: each fight, or a hero in it, or a
+    #: check (see export/moments.py).
+    before: list[Reading] = field(default_factory=list)
+    after: list[Reading] = field(default_factory=list)
     #: The fights this event ended: their key → "won", "lost" or "fled".
     ended: dict[Any, str] = field(default_factory=dict)
     #: Rooms, resources and foes after the event (what Lonelog's add-ons tag: companion/export/sheet.py).
@@ -62,19 +63,24 @@ class Replay:
     meta: Meta
     state: State
     steps: list[Step] = field(default_factory=list)
-    #: Series name → its kind: "hp", "hits" (a hero's hits left), "health", "xp", "level", "counter".
+    #: Series name → its kind: "hp", "hits" (a hero's hits left), "hero" (a hero's health), "health" (a
+    #: foe's), "xp", "level", "counter".
     kinds: dict[str, str] = field(default_factory=dict)
     #: Series name → its maximum, where one is known (Max HP, a hero's hits).
     maxima: dict[str, int] = field(default_factory=dict)
     #: Rooms, resources and foes before the first event.
     start: Sheet = field(default_factory=Sheet)
+    #: Whether a probe read the session's chances (None: no probe was asked; False: it had no rules to
+    #: read by, a freeform session without a table pack).
+    probed: bool | None = None
 
-    def headings(self) -> list[tuple[int, str]]:
-        """(step index, text) of each floor or area heading the log opened."""
+    def headings(self, top: bool = False) -> list[tuple[int, str]]:
+        """(step index, text) of each heading the log opened; ``top``: only the floors and areas (a part
+        of one, such as the Dragon's Den's dragon player's turn in a round, is no new area)."""
         out = []
         for i, step in enumerate(self.steps):
             for e in step.entries:
-                if e["k"] == "heading":
+                if e["k"] == "heading" and (not top or e.get("lv", 2) <= 2):
                     out.append((i, e.get("t", "")))
         return out
 
@@ -115,8 +121,19 @@ def _health(obj: Any) -> tuple[int, int | None] | None:
     return None
 
 
+#: A game's fields that hold its heroes (the rest of its figures are foes: monsters, the dragon).
+HERO_FIELDS = ("hero", "player", "party")
+
+
 def figures(game: Any) -> list[tuple[str, int, int | None, int | None]]:
     """(name, health, max health, level) of every figure in a game's state."""
+    return [f[:4] for f in cast(game)]
+
+
+def cast(game: Any) -> list[tuple[str, int, int | None, int | None, bool, str]]:
+    """(name, health, max health, level, whether a hero, its status) of every figure in a game's
+    state: a hero is one its game keeps in a field named for heroes, players or the party; the status
+    is the game's word for a figure out of play (slain, escaped, trapped), else ""."""
     if game is None or not hasattr(game, "__dataclass_fields__"):
         return []
     out = []
@@ -129,7 +146,10 @@ def figures(game: Any) -> list[tuple[str, int, int | None, int | None]]:
             name, health = _name(item), _health(item)
             if name and health is not None and health[1] != 0:  # no health to chart: a face-down stand-in
                 level = getattr(item, "level", None)
-                out.append((name, health[0], health[1], level if isinstance(level, int) else None))
+                hero = fname.startswith(HERO_FIELDS)
+                status = getattr(item, "status", "")
+                status = status if isinstance(status, str) and status not in ("", "in", "hidden") else ""
+                out.append((name, health[0], health[1], level if isinstance(level, int) else None, hero, status))
     return out
 
 
@@ -147,7 +167,7 @@ def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict
     out: dict[str, int] = {}
     t = state.trackers
     for name, c in t.counters.items():
-        label = name.upper() if len(name) <= 3 else name.capitalize()
+        label = c.label or (name.upper() if len(name) <= 3 else name.capitalize())
         kind = "hp" if name == "hp" else "xp" if name == "xp" else "counter"
         kinds.setdefault(label, kind)
         out[label] = c.value
@@ -162,8 +182,8 @@ def _values(state: State, kinds: dict[str, str], maxima: dict[str, int]) -> dict
         kinds.setdefault(tally.name, "hits")
         out[tally.name] = tally.left
         maxima[tally.name] = max(maxima.get(tally.name, 0), tally.max_hits)
-    for name, health, most, level in figures(state.game):
-        kinds.setdefault(name, "health")
+    for name, health, most, level, hero, _status in cast(state.game):
+        kinds.setdefault(name, "hero" if hero else "health")
         out[name] = health
         if most is not None:
             maxima[name] = max(maxima.get(name, 0), most)
@@ -181,24 +201,29 @@ def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None, view: Vi
     secret kept at the end was kept at every step before it (a game reveals, it never hides again)."""
     spec = load(meta.game)
     fold = Fold(spec, new_state(spec, meta), amended=amendments(events))
-    result = Replay(meta, fold.state, start=sheet_of(view.state(fold.state)))
+    start = view.state(fold.state)
+    result = Replay(meta, fold.state, start=sheet_of(start, _board(spec, start)))
+    if probe is not None:
+        result.probed = bool(getattr(probe, "rules", True))
     fights: dict[Any, Reading] = {}  # every fight read and not over: its last reading
     for event in events:
         request = fold.pending
         if event.get("t") == "answer" and fold.engine is None and spec.guided:
             fold.start()
             request = fold.pending
-        before_reading = _read(probe.before, fold.state, request, event) if probe is not None else None
+        readings = _readings(_read(probe.before, fold.state, request, event)) if probe is not None else []
         before = len(fold.state.log.entries)
         fold.apply(event)
         state = fold.state
         shown = view.state(state)
-        after = None
+        after: list[Reading] = []
         ended: dict[Any, str] = {}
         if probe is not None:
-            if before_reading is not None:
-                after = _read(probe.after, before_reading, state, fold.pending)
-                fights[before_reading.fight] = after or before_reading
+            for reading in readings:
+                then = _read(probe.after, reading, state, fold.pending)
+                fights[reading.fight] = then or reading
+                if then is not None:
+                    after.append(then)
             for key, last in list(fights.items()):
                 how = _read(probe.result, last, state)
                 if how is not None:
@@ -211,14 +236,29 @@ def replay(meta: Meta, events: list[dict[str, Any]], probe: Any = None, view: Vi
                 entries=state.log.entries[before:],
                 values=_values(shown, result.kinds, result.maxima),
                 fight=fight_on(state.game) or state.trackers.fight is not None,  # a game's or a pack's fight
-                before=before_reading,
+                before=readings,
                 after=after,
                 ended=ended,
-                sheet=sheet_of(shown),
+                sheet=sheet_of(shown, _board(spec, shown)),
             )
         )
     _trim_figures(result)
     return result
+
+
+def _board(spec: Any, state: State) -> Any:
+    """The game's board for ``state`` (its own view of the table; ``state`` as the export may show
+    it), or None where it has none."""
+    if not spec.provides("board"):
+        return None
+    return _read(spec.board, state)
+
+
+def _readings(found: Any) -> list[Reading]:
+    """A probe's readings before an event: one, several (a fight and each hero in it), or none."""
+    if found is None:
+        return []
+    return list(found) if isinstance(found, (list, tuple)) else [found]
 
 
 def _read(method: Any, *args: Any) -> Any:
@@ -236,10 +276,13 @@ def _read(method: Any, *args: Any) -> Any:
 
 
 def _trim_figures(result: Replay) -> None:
-    """Keep the figures worth a line: those whose health changed, heroes first, at most MAX_FIGURES."""
-    health = [n for n, k in result.kinds.items() if k == "health"]
-    moved = [n for n in health if len({s.values.get(n) for s in result.steps} - {None}) > 1]
-    keep = set(moved[:MAX_FIGURES]) if moved else set(health[:MAX_FIGURES])
-    for n in health:
+    """Keep the figures worth a line: every hero (an unhurt one too), then the foes whose health
+    changed, at most MAX_FIGURES in all."""
+    heroes = [n for n, k in result.kinds.items() if k == "hero"]
+    foes = [n for n, k in result.kinds.items() if k == "health"]
+    moved = [n for n in foes if len({s.values.get(n) for s in result.steps} - {None}) > 1]
+    room = max(0, MAX_FIGURES - len(heroes))
+    keep = set(moved[:room]) if moved or heroes else set(foes[:MAX_FIGURES])
+    for n in foes:
         if n not in keep:
             del result.kinds[n]

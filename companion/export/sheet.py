@@ -5,14 +5,18 @@ A :class:`Sheet` is a snapshot of the numbers the add-ons of Lonelog v1.6 tag (d
 the add-ons' own symbols:
 
 - the dungeon add-on: ``[R:ID|status|description]`` for a room met or changed (the ID is the room's
-  number, ``F2.3`` for room 3 of floor 2 where a game has floors of rooms);
+  number, ``F2.3`` for room 3 of floor 2 where a game has floors of rooms: the same form all session
+  long); its status in the add-on's words, from what is in it (:func:`room_status`), and a room is
+  tagged once something is known of it;
 - the resource add-on: ``[Inv:Torch|3→2]`` for an item's count, ``[Wealth:Gold+15]`` for gold, and a
   ``[PC:Name|HP-2|HP 6]`` for the hero's other counters (HP, XP, level);
 - the combat add-on: ``[F:Name|HP-3|HP 3]`` for a foe's health, ``[F:Name|dead]`` when it is slain.
 
 Games are read by their shape, as the replay reads them: the trackers every game shares (counters,
-items, rooms, tallies), and a game's figures (a ``heroes`` field holds the heroes; any other figure
-with a health is a foe).
+items, rooms, tallies), a game's figures (a ``heroes`` field holds the heroes; any other figure with
+a health is a foe), and the fight on its board (the game's own view of the table: a foe that has no
+health of its own, an Inverted Tower's Skeleton Warrior, a Dark Tower's monster, is in the fight while
+the board shows it there, and slain when it leaves it and the game is not lost).
 """
 
 from __future__ import annotations
@@ -20,10 +24,43 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import pgettext
 from companion.session.state import State
 
 #: Counters that are money: the resource add-on's ``[Wealth:]``.
 WEALTH = ("gold", "silver", "copper", "coins", "treasure")
+
+#: A room tracker's state in the dungeon add-on's words (the add-on: unexplored, active, cleared,
+#: looted, locked, trapped, safe, collapsed; a state of a player's own is kept as written).
+STATUS = {
+    "unexplored": "unexplored",
+    "active": "active",  # foes stand in it
+    "cleared": "cleared",
+    "looted": "cleared, looted",
+    "trap": "trapped",
+    "event": "safe",  # a merchant, a bonfire: no threat in it
+    "stairs": "safe",
+    "boss": "active",  # the boss stands in its lair
+    "fled": "active",  # the foes are still there
+    "empty": "cleared",
+}
+#: A room's text that says nothing yet (the Inverted Tower's room as it is entered).
+UNKNOWN = ("", "…")
+
+
+def room_status(state: str, content: str) -> str | None:
+    """A room's status in the dungeon add-on's words, from what is in it; None while nothing is known
+    of a room just entered (its first tag waits for what is in it)."""
+    if state == "unexplored" and content.strip() in UNKNOWN:
+        return None
+    if "(alive)" in content:  # the fight in it was lost: its foes stand
+        return "active"
+    return STATUS.get(state, state or "active")
+
+
+def room_id(floor: int, number: int, floors: bool) -> str:
+    """``3``, or ``F2.3`` (room 3 of floor 2) in a game of floors."""
+    return f"F{floor}.{number}" if floors else str(number)
 
 
 def one_line(text: object) -> str:
@@ -36,14 +73,20 @@ class Sheet:
     #: Counter name → (label, value, max).
     counters: dict[str, tuple[str, int, int | None]] = field(default_factory=dict)
     items: dict[str, int] = field(default_factory=dict)
-    #: Room ID → (status, description).
-    rooms: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: (floor, room number) → (status, description): rooms something is known of.
+    rooms: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
     #: Foe name → its health (None: no health known, only whether it stands) and whether it is down.
     foes: dict[str, tuple[int | None, bool]] = field(default_factory=dict)
     #: Hero name → health.
     heroes: dict[str, int] = field(default_factory=dict)
     #: The round of the fight under way, where the game counts rounds.
     round: int | None = None
+    #: The foes in the fight on the game's board (its view of the table): name → health, if it has one.
+    fighting: dict[str, int | None] = field(default_factory=dict)
+    #: The game is over and lost (a foe that leaves the board then was not slain).
+    lost: bool = False
+    #: The heroes on the game's board: name → (health as shown, what matters most in the game).
+    party: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def _health(obj: Any) -> int | None:
@@ -89,7 +132,13 @@ def _round(state: State) -> int | None:
     return pack.rounds if pack is not None else None
 
 
-def sheet_of(state: State) -> Sheet:
+def _number(text: str) -> int | None:
+    head = text.strip().lstrip("♥").split("/")[0]
+    return int(head) if head.isdigit() and "/" in text else None
+
+
+def sheet_of(state: State, board: Any = None) -> Sheet:
+    """The sheet of ``state``; ``board``: the game's board for it (its fight's foes, its heroes)."""
     t = state.trackers
     counters = {
         name: (c.label or (name.upper() if len(name) <= 3 else name.capitalize()), c.value, c.max)
@@ -97,11 +146,11 @@ def sheet_of(state: State) -> Sheet:
     }
     if "xp" in t.counters:
         counters["level"] = ("Level", t.level, None)
-    floors = {r.floor for r in t.rooms}
-    rooms = {
-        (f"F{r.floor}.{r.number}" if len(floors) > 1 or r.floor != 1 else str(r.number)): (r.state, r.content)
-        for r in t.rooms
-    }
+    rooms = {}
+    for r in t.rooms:
+        status = room_status(r.state, r.content)
+        if status is not None:
+            rooms[(r.floor, r.number)] = (status, "" if r.content.strip() in UNKNOWN else r.content)
     heroes, foes = _figures(state.game)
     for tally in t.tallies.values():
         if tally.monster:
@@ -112,20 +161,34 @@ def sheet_of(state: State) -> Sheet:
         foe = t.fight.foe
         hp = next((v for k, v in t.fight.values.items() if k.lower() in ("stamina", "hp", "health")), None)
         foes.setdefault(foe, (hp, False))
-    return Sheet(counters, dict(t.items), rooms, foes, heroes, _round(state))
+    fighting: dict[str, int | None] = {}
+    party: dict[str, tuple[str, str]] = {}
+    if board is not None and t.fight is None:  # a table pack's fight: its foe is the tracker's (above)
+        names = {f.name for f in board.heroes}
+        fighting = {f.name: _number(f.health) for f in board.fight if f.name not in names and not f.out}
+        party = {f.name: (f.health, f.extra) for f in board.heroes}
+    lost = bool(state.finished) and str(state.finished).lower().startswith(("lost", "dead", "died", "defeat"))
+    return Sheet(counters, dict(t.items), rooms, foes, heroes, _round(state), fighting, lost, party)
 
 
 def _delta(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def changes(before: Sheet, after: Sheet, hero: str) -> list[str]:
-    """The add-on tags for what changed from ``before`` to ``after`` (none when nothing did)."""
+def room_tag(key: tuple[int, int], status: str, desc: str, floors: bool) -> str:
+    """``[R:F1.2|cleared|Mob 1 (killed) -> Wandering: No]``: Lonelog's one arrow in a room's words too."""
+    desc = desc.replace("⟶", "->").replace("→", "->")
+    fields = [f"R:{room_id(*key, floors)}", one_line(status)] + ([one_line(desc)] if desc else [])
+    return "[" + "|".join(fields) + "]"
+
+
+def changes(before: Sheet, after: Sheet, hero: str, floors: bool = False) -> list[str]:
+    """The add-on tags for what changed from ``before`` to ``after`` (none when nothing did); ``floors``:
+    the session's rooms are on several floors (their IDs are ``F2.3`` all along)."""
     out: list[str] = []
-    for rid, (status, desc) in after.rooms.items():
-        if before.rooms.get(rid) != (status, desc):
-            fields = [f"R:{rid}", one_line(status or "active")] + ([one_line(desc)] if desc else [])
-            out.append("[" + "|".join(fields) + "]")
+    for key, (status, desc) in after.rooms.items():
+        if before.rooms.get(key) != (status, desc):
+            out.append(room_tag(key, status, desc, floors))
     for name in dict.fromkeys([*before.items, *after.items]):
         was, now = before.items.get(name, 0), after.items.get(name, 0)
         if was != now:
@@ -156,30 +219,44 @@ def changes(before: Sheet, after: Sheet, hero: str) -> list[str]:
         if was is None or was == (health, down):
             continue
         if down and not was[1]:
-            out.append(f"[F:{one_line(name)}|dead]")
+            out.append(f"[F:{one_line(name)}|{_dead()}]")
         elif health is not None and was[0] is not None and health != was[0]:
             out.append(f"[F:{one_line(name)}|HP{_delta(health - was[0])}|HP {health}]")
+    for name, health in after.fighting.items():  # a foe the board shows, with no figure of its own
+        was_hp = before.fighting.get(name)
+        if name not in after.foes and health is not None and was_hp is not None and health != was_hp:
+            out.append(f"[F:{one_line(name)}|HP{_delta(health - was_hp)}|HP {health}]")
+    for name in before.fighting:
+        if name not in after.fighting and name not in after.foes and not after.lost:
+            out.append(f"[F:{one_line(name)}|{_dead()}]")
     return out
 
 
+def _dead() -> str:
+    """A foe slain, as the combat add-on says it (in the session's language)."""
+    return pgettext("lonelog", "dead")
+
+
 def foe_tags(sheet: Sheet, before: Sheet | None = None, new_only: bool = False) -> list[str]:
-    """``[F:Name|HP 6]`` for every foe standing when a fight opens (``new_only``: those not in ``before``)."""
+    """``[F:Name|HP 6]`` for every foe standing when a fight opens (``new_only``: those not in ``before``):
+    the game's figures with a health, and the foes its board shows in the fight."""
     out = []
     for name, (health, down) in sheet.foes.items():
         if down or (new_only and before is not None and name in before.foes):
             continue
         out.append(f"[F:{one_line(name)}" + (f"|HP {health}" if health is not None else "") + "]")
+    for name, health in sheet.fighting.items():
+        if name in sheet.foes or (new_only and before is not None and name in before.fighting):
+            continue
+        out.append(f"[F:{one_line(name)}" + (f"|HP {health}" if health is not None else "") + "]")
     return out
 
 
-def dungeon_status(sheet: Sheet) -> list[str]:
+def dungeon_status(sheet: Sheet, floors: bool = False) -> list[str]:
     """The dungeon add-on's ``[DUNGEON STATUS]`` block: every room as the session left it."""
     if not sheet.rooms:
         return []
-    rows = [
-        "[" + "|".join([f"R:{rid}", one_line(status or "active")] + ([one_line(desc)] if desc else [])) + "]"
-        for rid, (status, desc) in sheet.rooms.items()
-    ]
+    rows = [room_tag(key, status, desc, floors) for key, (status, desc) in sheet.rooms.items()]
     return ["[DUNGEON STATUS]", *rows, "[/DUNGEON STATUS]"]
 
 

@@ -40,14 +40,22 @@ class Source:
     #: What undo took back, kept for the record (companion.store.undone): one record per undo, its
     #: events as the public may see them.
     undone: list[dict[str, Any]] = field(default_factory=list)
+    #: The session's own copies of its table packs (their fights give the page its big moments).
+    packs: list[Any] = field(default_factory=list)
+    #: What the rules still hide, kept in this export at its owner's request (``--reveal-secrets``).
+    revealed: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, session: Session) -> Source:
-        """Read an open session (its lock held): its events and the log regenerated from them."""
+    def of(cls, session: Session, *, reveal: bool = False) -> Source:
+        """Read an open session (its lock held): its events and the log regenerated from them; with
+        ``reveal``, as recorded, its secrets too (the owner's own backup: ``export --reveal-secrets``)."""
         events = session.files.read_events()
         session.rebuild(events)
         state = session.state
         view = session.spec.view(state)
+        revealed = [s.what for s in view.withheld] if reveal else []
+        if reveal:
+            view = OPEN
         return cls(
             meta=session.meta,
             events=view.events(events),
@@ -58,6 +66,8 @@ class Source:
             view=view,
             played=events,
             undone=[{**r, "events": view.events(r["events"])} for r in session.files.undone.read()],
+            packs=_packs(session),
+            revealed=revealed,
         )
 
     @property
@@ -68,3 +78,11 @@ class Source:
     def shown(self, text: str) -> str:
         """A finished export's text as the public may see it (the last guard of the one filter)."""
         return self.view.text(text)
+
+
+def _packs(session: Session) -> list[Any]:
+    """The table packs a session keeps a copy of (none for most games)."""
+    from companion.packs.find import scan, session_dir
+
+    folder = session_dir(session.files.dir)
+    return list(scan(folder).packs) if folder.is_dir() else []

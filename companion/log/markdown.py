@@ -91,13 +91,38 @@ def front_matter(state: State, title: str, hero: str | None) -> str:
     return f"---\n{body}\n---"
 
 
+def draw_place(r: dict[str, Any]) -> str:
+    """Where in the cup or deck a draw was: ``8 of 9`` (the 1dN over the N left picked the 8th)."""
+    sides = str(r.get("expr", "")).partition("d")[2]
+    return _("{n} of {of}").format(n=r["total"], of=sides) if sides.isdigit() else str(r["total"])
+
+
+def draw_text(r: dict[str, Any]) -> str:
+    """``drew **dragon chit 4** (8 of 9) · virtual — why``: a chit or a card drawn, not a die rolled."""
+    place = draw_place(r)
+    what = f"**{escape(r['drew'])}** ({place})" if r.get("drew") else f"**{place}**"
+    text = _("drew {what}").format(what=what)
+    if r.get("amended_from") is not None:
+        text += _(" (amended from {dice}").format(dice=f"`{r['amended_from']}`") + ")"
+    text += f" · {_(r['source'])}"
+    if r.get("why"):
+        text += f" — {escape(r['why'])}"
+    return text
+
+
 def roll_text(r: dict[str, Any]) -> str:
-    """A roll's line in the log: ``d: `2d6` → `[3] [4]` = 7 · virtual``; in Russian ``🎲 `2d6` → ...``."""
+    """A roll's line in the log: ``d: `2d6` → `[3] [4]` = 7 · virtual`` (in Russian ``🎲 `2d6` → ...``); a
+    draw as :func:`draw_text`, with no die's mark."""
+    if r.get("draw"):
+        return draw_text(r)
     return pgettext("log", "d: ") + roll_body(r)
 
 
 def roll_body(r: dict[str, Any]) -> str:
-    """```DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — why``: a roll's line without its mark."""
+    """```DC` +1 STR → `[4]` = 5 vs 5+ → **pass** · physical — why``: a roll's line without its mark; a
+    draw as :func:`draw_text`."""
+    if r.get("draw"):
+        return draw_text(r)
     dice_shown = r["dice"]
     mods = r.get("mods", "")
     parts = [f"`{r['expr']}`"]

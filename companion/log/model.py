@@ -183,6 +183,14 @@ class Log:
             entry["r"] = roll
             self._add(entry)
 
+    def drew(self, what: str) -> None:
+        """Name what the draw just logged drew (``dragon chit 4``): the last entry, when it is a draw
+        (a secret draw is not logged, and is named by nothing)."""
+        if self.enabled and self.entries:
+            last = self.entries[-1]
+            if last is not None and last.get("k") == "roll" and last["r"].get("draw"):
+                last["r"]["drew"] = what
+
     def line_text(self, key: str) -> str | None:
         index = self.lines.get(key)
         return None if index is None else self.entries[index]["t"]

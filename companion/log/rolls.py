@@ -34,3 +34,12 @@ def roll_line(
         amended_from=amended_from,
         reason=reason,
     )
+
+
+def draw_line(line: dict[str, Any]) -> dict[str, Any]:
+    """A roll's log data as a draw from a cup or a deck: the 1dN over the N chits or cards left picked
+    the ``total``-th (no natural face, no outcome of its own; the game names what was drawn with
+    :meth:`companion.log.model.Log.drew`)."""
+    out = {k: v for k, v in line.items() if k not in ("natural", "target", "mods")}
+    out["draw"] = True
+    return out

@@ -78,6 +78,27 @@ def merge(data_dir: Path, game: str, values: dict[str, Any]) -> None:
     save(data_dir, game, current)
 
 
+#: An event that changed the catalogue says so (``"catalogue": {"key": ..., "was": ..., "now": ...}``):
+#: undoing it puts back what was there (nothing, if it was new), redoing it sets it again.
+MARK = "catalogue"
+
+
+def follow(data_dir: Path, game: str, event: dict[str, Any], *, back: bool) -> None:
+    """Undo (``back``) or redo what ``event`` did to the catalogue, if it did anything."""
+    mark = event.get(MARK)
+    if not isinstance(mark, dict) or not isinstance(mark.get("key"), str):
+        return
+    current = load(data_dir, game)
+    value = mark.get("was") if back else mark.get("now")
+    if value is None:
+        if mark["key"] not in current:
+            return
+        current.pop(mark["key"])
+    else:
+        current[mark["key"]] = value
+    save(data_dir, game, current)
+
+
 def take_back(data_dir: Path, game: str, before: dict[str, Any], after: dict[str, Any]) -> None:
     """An undone action's game data out of the catalogue again: each value the session had ``before`` the
     undo and not ``after`` it goes back to what the session has now (or away), unless the catalogue

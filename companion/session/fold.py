@@ -21,7 +21,7 @@ from companion.engine.requests import REFRESH, Choice, Number, Request, RollRequ
 from companion.errors import CompanionError, InputError
 from companion.i18n import N_, _, ngettext, quote
 from companion.log.corrections import corrected
-from companion.log.rolls import roll_line
+from companion.log.rolls import draw_line, roll_line
 from companion.session.labels import keep
 from companion.session.state import State
 from companion.session.trackers import Room, Tally
@@ -259,10 +259,10 @@ class Fold:
             answer = self.decode(request, used)
             if not request.secret:  # a secret roll is logged by the game when it may be revealed
                 row = self._row(request.expr, answer)
-                self.state.log.roll(
-                    roll_line(answer, request.why, row=row, amended_from=original, reason=reason),
-                    event=event.get("id"),
-                )
+                line = roll_line(answer, request.why, row=row, amended_from=original, reason=reason)
+                if self.spec.is_draw(event, payload):  # a chit or a card (Game.draws): the game names it (Log.drew)
+                    line = draw_line(line)
+                self.state.log.roll(line, event=event.get("id"))
             self.state.rolls += 1
         else:
             answer = self.decode(request, payload)

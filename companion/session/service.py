@@ -406,6 +406,7 @@ class Session(Folded):
         acts.begin("undo")
         last = undo(self)
         acts.end()
+        self._follow_catalogue(last, back=True)
         return last
 
     def undo_to(self, target: int) -> list[dict[str, Any]]:
@@ -413,6 +414,8 @@ class Session(Folded):
         acts.begin("undo")
         taken = undo_to(self, target)
         acts.end()
+        for event in reversed(taken):  # newest first, as one undo after another would
+            self._follow_catalogue(event, back=True)
         return taken
 
     def redo(self) -> dict[str, Any]:
@@ -430,8 +433,17 @@ class Session(Folded):
             with suppress(OSError, CompanionError):
                 catalogue.merge(self.data_dir, self.meta.game, added)
         acts.end()
+        self._follow_catalogue(event, back=False)
         self._reveal_at_the_end()
         return event
+
+    def _follow_catalogue(self, event: dict[str, Any], *, back: bool) -> None:
+        """An action undone or redone takes what it put in the player's catalogue with it (a card
+        mistyped and undone is not offered in the next game)."""
+        try:
+            catalogue.follow(self.data_dir, self.meta.game, event, back=back)
+        except (OSError, CompanionError) as exc:
+            self.warn(_("the catalogue was not changed back ({why})").format(why=exc))
 
     # ---- saving ------------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:

@@ -112,8 +112,9 @@ def entry_renderable(entry: Entry) -> Text:
     text = entry.get("t", "")
     if kind == "heading":
         return Text(f"\n{text}", style="bold underline")
-    if kind == "roll":
-        return Text("  🎲 " + roll_body(entry["r"]).replace("`", "").replace("**", ""))
+    if kind == "roll":  # a die rolled; a chit or a card drawn (no die) has a hand
+        mark = "✋ " if entry["r"].get("draw") else "🎲 "
+        return Text("  " + mark + roll_body(entry["r"]).replace("`", "").replace("**", ""))
     if kind == "note":
         return Text(f"  ✎ {text}", style="italic")
     if kind == "line":
@@ -190,13 +191,13 @@ def _indented(text: Text, indent: int) -> Text:
 def hanging(text: Text, extra: int = 0) -> RenderableType:
     """``text`` with its wrapped lines under its first word, not at the screen's edge.
 
-    The lead (leading spaces, and a ``🎲``/``✎`` mark) stays in a column of its own, and the rest
+    The lead (leading spaces, and a ``🎲``/``✋``/``✎`` mark) stays in a column of its own, and the rest
     wraps beside it (``extra`` more columns in), so a long log line or odds line reads as one block.
     """
     plain = text.plain
     body = plain.lstrip(" ")
     lead = len(plain) - len(body)
-    for mark in ("🎲 ", "✎ "):
+    for mark in ("🎲 ", "✋ ", "✎ "):
         if body.startswith(mark):
             lead += len(mark)
             break

@@ -72,25 +72,34 @@ _WORDS = {"win": "win", "lose": "lose", "flee": "flee", "draw": "draw", "death":
 @dataclass(frozen=True)
 class Position:
     """A fight as it stood at one moment: in words, and as the arguments of ``companion odds fight``
-    that give its chance to win (the same fraction the moment shows)."""
+    that give its chance to win (the same fraction the moment shows); a check's, of ``companion odds``
+    (``odds=""``)."""
 
     words: str
     #: What follows ``companion odds fight``: the game, then its options.
     args: tuple[str, ...]
+    #: The ``companion odds`` subcommand the arguments follow ("": none, a roll's own odds).
+    odds: str = "fight"
 
     def command(self) -> str:
         import shlex
 
-        return "companion odds fight " + shlex.join(self.args)
+        return " ".join(["companion", "odds", *([self.odds] if self.odds else []), shlex.join(self.args)])
+
+
+#: What a :class:`Reading`'s chance is of: the player's side winning a fight, a hero coming through it
+#: standing (the page shows the chance to fall), a check passing.
+WIN, STAND, PASS = "win", "stand", "pass"
 
 
 @dataclass(frozen=True)
 class Reading:
-    """The chance to win a fight at one moment of a session (the exports' big moments read these).
+    """The player's chance at one moment of a session (the exports' big moments read these): to win
+    a fight, for a hero to come through it standing, for a check to pass (``of``). Low is bad.
 
-    ``fight`` tells fights apart (the same key from its first moment to its last); ``title`` names
-    the fight; ``chance`` is exact, or a float where exact counting is slow, and then ``exact``
-    counts the fraction (only for the moments a page shows).
+    ``fight`` tells timelines apart (the same key from its first moment to its last: a fight, or one
+    hero in it); ``title`` names it; ``chance`` is exact, or a float where exact counting is slow, and
+    then ``exact`` counts the fraction (only for the moments a page shows).
     """
 
     fight: Any
@@ -98,6 +107,7 @@ class Reading:
     chance: Fraction | float
     position: Position
     exact: Callable[[], Fraction] | None = field(default=None, compare=False)
+    of: str = WIN
 
     def fraction(self) -> Fraction:
         if isinstance(self.chance, Fraction):

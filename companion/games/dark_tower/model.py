@@ -98,6 +98,8 @@ class DarkTower:
     lang: str = "en"
     #: Bumped on every change of phase, so a guided step overtaken by a one-shot command notices.
     step: int = 0
+    #: How the last fight's roll ended: "beaten", "tie" (equal totals: not beaten, no damage), "damage".
+    last: str = ""
 
     def current(self) -> Hero:
         return self.heroes[self.turn]

@@ -4,8 +4,9 @@ A fight is one roll against the monsters on the table: it is read from the momen
 until the roll, with what the players chose before it (a helper, single-use items, the conditions
 of permanent spells that hold), as the odds lines of the fight show it (:func:`.odds.fight_odds`:
 beaten when the total is more than the strength, the leader's ★ spells counted). It is won when the
-monsters are beaten. Each reading names the position as ``companion odds fight dark-tower`` takes
-it, so that command gives the same fraction.
+monsters are beaten, a tie when the totals are equal (not beaten, and no damage), else lost. Each
+reading names the position as ``companion odds fight dark-tower`` takes it, so that command gives
+the same fraction.
 """
 
 from __future__ import annotations
@@ -125,4 +126,6 @@ class Probe:
         g = lookup.game(state)
         if self._track(state) and self.fights == reading.fight:
             return None
-        return "won" if g.beaten > self.beaten[reading.fight] else "lost"
+        if g.beaten > self.beaten[reading.fight]:
+            return "won"
+        return "tie" if g.last == "tie" else "lost"  # a tie: not beaten, and no damage dealt

@@ -82,12 +82,14 @@ ROOM_TITLES: dict[str, str] = {
     EMPTY: "Empty",
 }
 #: What the generic room tracker calls each kind (``companion rooms`` shows it).
+#: The generic room tracker's state of a room while foes stand in it (its fight is on, or lost).
+FIGHTING = "active"
 TRACKER_STATE: dict[str, str] = {
     TRAP: "trap",
     MERCHANT: "event",
     BONFIRE: "event",
     STAIRS: "stairs",
-    ENCOUNTER: "cleared",
+    ENCOUNTER: FIGHTING,  # cleared once every foe in it is slain
     LAIR: "boss",
     EMPTY: "empty",
 }

@@ -439,6 +439,8 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
     log = state.log.enabled
     f = Fight(normal, strong, prefix=prefix, sep=sep)
     g.fight = f
+    room = rules.tracker_room(state, g.floor, number)
+    was, room.state = room.state, d.FIGHTING  # foes stand in it: the room is what is in it
     if log:
         rules.set_room(state, number, content=rules.fight_text(f))
     f.attribute = yield from ask(state, fight_attribute_choice)
@@ -492,6 +494,9 @@ def fight(state: State, flags: Flags, number: int, normal: int, strong: str, pre
             break
     won = f.killed >= foes
     g.fight = None
+    if won:  # every foe slain: an encounter's room is cleared; a room met before keeps what it was
+        room = rules.tracker_room(state, g.floor, number)
+        room.state = "cleared" if was in (d.FIGHTING, "unexplored", d.TRACKER_STATE[d.LAIR]) else was
     if not won:
         rules.set_room(state, number, content=rules.fight_text(f, dead=True))
         rules.die(state)

@@ -178,7 +178,9 @@ def card_cmd(
     if active_game(env) == "dark-tower":
         with _session(ctx) as session:
             card_slug = C.slug_for({**values, **session.state.data}, k, card)
-            recorded = _record(session, {"op": "card", "kind": k, "card": stored, "slug": card_slug})
+            key = C.key(k, card_slug)
+            mark = {catalogue.MARK: {"key": key, "was": values.get(key), "now": stored}}  # undone with the event
+            recorded = _record(session, {"op": "card", "kind": k, "card": stored, "slug": card_slug, **mark})
     else:
         card_slug = C.slug_for(values, k, card)
     path = catalogue.path(data_dir(env.data_dir), "dark-tower")

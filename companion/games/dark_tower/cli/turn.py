@@ -355,7 +355,7 @@ def lose_cmd(
                 got,
                 owned(_("{player}'s random item").format(player=hero.player), hero.player),
             )
-            event["roll"] = payload
+            event["roll"] = {**payload, "draw": True}  # an item picked at random: a draw, not a die
             event["why"] = _("{player} discards a random item").format(player=hero.player)
         _record(session, event)
         _show(ctx, session, before, json_out)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.dice.expr import Expr, parse
 from companion.engine.requests import Choice, RollRequest, choice
+from companion.games.dark_tower.rules.lookup import name_of
 from companion.i18n import _
 
 if TYPE_CHECKING:
@@ -43,4 +44,6 @@ def random_pick(state: State, what: str, candidates: list[str], why: str) -> Flo
     if len(candidates) == 1:
         return candidates[0]
     roll = yield RollRequest(f"pick.{what}", pick_expr(len(candidates)), why)
-    return candidates[roll.total - 1]
+    picked = candidates[roll.total - 1]
+    state.log.drew(name_of(state, what, picked))
+    return picked

@@ -80,6 +80,8 @@ def draw_step(state: State) -> Flow:
             if roll_pos <= deck.monsters
             else ("obstacle" if roll_pos <= deck.monsters + deck.obstacles else "item")
         )
+        if deck.left > 1:
+            state.log.drew(t(state, kind))
         card = yield from companion_card(state, kind)
     else:
         kind = answer

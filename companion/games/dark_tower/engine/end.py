@@ -39,6 +39,7 @@ def end_step(state: State) -> Flow:
             )
             if g.step != step:
                 return
+            state.log.drew(names[roll.total - 1])
             rules_items.lose_item(state, who, roll.total - 1)
         else:
             rules_items.lose_item(state, who, 0)

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from companion.session.state import State
 
 
+#: Sessions made at this contract revision or later (``Meta.revision``) are asked for no ★ spell once
+#: the roll has already won; older ones replay as they were played.
+SPELLS_ONLY_TO_WIN = 2
+
+
 def check_step(state: State) -> Flow:
     g = game(state)
     step = g.step
@@ -212,8 +217,8 @@ def fight_step(state: State) -> Flow:
                     _verdict(after, bonus.strength),
                 )
             )
-        if not options:
-            break
+        if not options or (total > bonus.strength and state.meta.revision >= SPELLS_ONLY_TO_WIN):
+            break  # no spell to spend: none castable, or the dice have won already
         answer = yield Choice(
             "fight.cast",
             _("{verdict}. Spend ★ energy on a spell?").format(verdict=_verdict(total, bonus.strength)),

@@ -123,6 +123,7 @@ def setup(state: State) -> Flow:
         if answer == "roll":
             roll = yield RollRequest("pick.first", pick_expr(len(g.heroes)), _("who goes first"))
             first = roll.total - 1
+            state.log.drew(g.heroes[first].player)
         else:
             first = int(answer)
     rules_setup.start(state, first)

@@ -14,7 +14,7 @@ from companion.games.dark_tower.rules.draw import draw, join_group
 from companion.games.dark_tower.rules.fights import Plan, resolve_fight
 from companion.games.dark_tower.rules.health import change_health
 from companion.games.dark_tower.rules.items import discard, gain_item, lose_item, trade
-from companion.games.dark_tower.rules.lookup import game
+from companion.games.dark_tower.rules.lookup import game, name_of
 from companion.games.dark_tower.rules.setup import (
     add_hero,
     check_starting_items,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 def reduce(state: State, event: dict[str, Any]) -> None:
     """Apply a ``dark`` event recorded by a one-shot command (see ``cli/``): the same rules as guided play."""
     from companion.dice.expr import parse
-    from companion.log.rolls import roll_line
+    from companion.log.rolls import draw_line, roll_line
     from companion.session.fold import roll_from
 
     op = event.get("op")
@@ -49,10 +49,8 @@ def reduce(state: State, event: dict[str, Any]) -> None:
             from companion.dice.render import dice_text
 
             original = dice_text(roll_from(expr, payload["original"], int(payload.get("mod", 0))))
-        state.log.roll(
-            roll_line(roll, event.get("why", ""), amended_from=original, reason=payload.get("reason")),
-            event=event.get("id"),
-        )
+        line = roll_line(roll, event.get("why", ""), amended_from=original, reason=payload.get("reason"))
+        state.log.roll(draw_line(line) if payload.get("draw") else line, event=event.get("id"))
         state.rolls += 1
     if op == "card":
         card = C.from_json(event["kind"], event["card"])
@@ -83,6 +81,9 @@ def reduce(state: State, event: dict[str, Any]) -> None:
         resolve_fight(state, plan, roll, [(int(h), s) for h, s in event.get("cast", [])])
     elif op == "lose":
         index = int(event["index"]) if roll is None else (roll.total - 1)
+        items = game(state).heroes[int(event["hero"])].items
+        if roll is not None and 0 <= index < len(items):
+            state.log.drew(name_of(state, "item", items[index].card))
         lose_item(state, int(event["hero"]), index)
         pass_if_fallen(state)  # the random item a helper owed was the last thing of a fallen leader's turn
     elif op == "discard":

@@ -258,6 +258,7 @@ def resolve_fight(state: State, plan: Plan, roll: Roll, cast: list[tuple[int, st
     total = numbers + bonus.total + added
     strength = bonus.strength
     won = total > strength
+    g.last = "beaten" if won else ("tie" if total == strength else "damage")
     result = FightResult(total, strength, won, 0, healed, gained, cast_names, [], [])
     names = group_text(state)
     if won:

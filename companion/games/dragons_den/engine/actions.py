@@ -22,7 +22,7 @@ from companion.engine.requests import Choice, Number, Request, RollRequest, Text
 from companion.errors import InputError
 from companion.games.dragons_den.engine import common, steps
 from companion.i18n import ngettext
-from companion.log.rolls import roll_line
+from companion.log.rolls import draw_line, roll_line
 from companion.session.fold import ReplayError, roll_from, roll_payload
 from companion.session.state import State
 
@@ -46,7 +46,15 @@ def drive(state: State, do: str, args: dict[str, Any], answer: Answerer, *, even
         if isinstance(request, RollRequest):
             state.rolls += 1
             if not request.secret:
-                state.log.roll(roll_line(value, request.why), event=event_id)
+                line = roll_line(value, request.why)
+                state.log.roll(draw_line(line) if is_draw_key(request.key) else line, event=event_id)
+
+
+def is_draw_key(key: str) -> bool:
+    """Whether a request of ``key`` draws a chit from a cup, as the game declares its draws."""
+    from companion.contract.registry import load
+
+    return load("dragons-den").is_draw({"t": "answer", "key": key}, {})
 
 
 class Recorded:

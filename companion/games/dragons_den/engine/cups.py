@@ -29,12 +29,14 @@ def draw(
     ask: Callable[[str], Request],
     secret: bool = False,
     where: str = "in the cup",
+    name: Callable[[Any], str] | None = None,
 ) -> Generator[Request, Any, tuple[Any, str] | None]:
     """Draw one chit from ``cup()`` (re-read after every request); returns (chit, how it was drawn).
 
-    Virtual: a roll of 1dN over the N chits left, read as the N-th. Entered: the player types the
-    chit (``ask`` makes the request from a prompt; ``read`` turns the answer into a chit, or raises).
-    The caller removes the chit from its cup.
+    Virtual: a roll of 1dN over the N chits left, read as the N-th; the log keeps it as a draw and
+    names the chit it drew (``name(chit)``, default ``WHAT CHIT``), unless the draw is secret. Entered:
+    the player types the chit (``ask`` makes the request from a prompt; ``read`` turns the answer into
+    a chit, or raises). The caller removes the chit from its cup.
     """
     error = ""
     while True:
@@ -66,7 +68,10 @@ def draw(
         if not 1 <= roll.total <= len(chits):  # the cup changed while the roll was asked
             continue
         faces = " ".join(f"[{f}]" for f in roll.faces) if roll.faces else str(roll.total)
-        return chits[roll.total - 1], f"1d{len(chits)} → {faces} · {roll.source}"
+        chit = chits[roll.total - 1]
+        if not secret:
+            state.log.drew(name(chit) if name is not None else f"{what} {chit}")
+        return chit, f"1d{len(chits)} → {faces} · {roll.source}"
 
 
 def _number(key: str, lo: int, hi: int, where: str, secret: bool = False) -> Callable[[str], Request]:
@@ -88,6 +93,7 @@ def draw_number(
     entered: bool,
     secret: bool = False,
     where: str = "in the cup",
+    name: Callable[[Any], str] | None = None,
 ) -> Generator[Request, Any, tuple[Any, str] | None]:
     """:func:`draw` of a numbered chit (1 to ``highest``); ``typed`` says where its number is, when typed."""
     return (
@@ -101,6 +107,7 @@ def draw_number(
             ask=_number(key, 1, highest, typed, secret=secret),
             secret=secret,
             where=where,
+            name=name,
         )
     )
 
@@ -121,6 +128,7 @@ def draw_hoard(state: State, hero_key: str, count: int) -> Steps:
             "the number on the dragon treasure chit",
             entered=den.chits == "physical",
             where="in the lair",
+            name=lambda n: f"dragon treasure {n}",
         )
         if got is None:
             return

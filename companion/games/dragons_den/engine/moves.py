@@ -47,6 +47,7 @@ def reveal(state: State, args: dict[str, Any]) -> Steps:
             entered=entered,
             read=rules.parse_room_chit,
             ask=lambda prompt: Text("dd.draw.room", prompt + " (m1-m20 for a monster, t1-t20 for a treasure)"),
+            name=lambda chit: rules.chit_label(state.data, chit),
         )
         if got is None:
             break
@@ -54,7 +55,10 @@ def reveal(state: State, args: dict[str, Any]) -> Steps:
         den = den_of(state)
         den.room_cup.remove(chit)
         found.append(chit)
-        say(state, rules.chit_label(state.data, chit) + (f" ({how})" if entered else ""))
+        if entered:
+            say(state, f"{rules.chit_label(state.data, chit)} ({how})")
+        elif not how.startswith("1d"):  # the last chit in the cup: no draw logged to name it
+            say(state, rules.chit_label(state.data, chit))
     den = den_of(state)
     den.rooms[room] = found
     names = []

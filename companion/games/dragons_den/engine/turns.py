@@ -94,6 +94,7 @@ def dragon_turn(state: State) -> Steps:
         data.DRAGON_CHITS,
         "the number on the dragon chit drawn",
         entered=den.chits == "physical",
+        name=lambda n: f"dragon chit {n}",
     )
     if got is None:
         return

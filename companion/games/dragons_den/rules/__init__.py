@@ -119,10 +119,15 @@ def chit_text(values: dict[str, Any], chit: str) -> str:
     return f"{row.name} ({row.gp:,} gp{reading})"
 
 
+def chit_name(chit: str) -> str:
+    """``monster chit 3``, ``treasure chit 9``, ``dragon treasure 2``: a chit by its number."""
+    kind = {"M": "monster chit", "T": "treasure chit", "D": "dragon treasure"}[chit[0]]
+    return f"{kind} {chit[1:]}"
+
+
 def chit_label(values: dict[str, Any], chit: str) -> str:
     """``monster chit 3: Goblin``, ``treasure chit 9: Jade amulet (...)``, ``dragon treasure 2: ...``."""
-    kind = {"M": "monster chit", "T": "treasure chit", "D": "dragon treasure"}[chit[0]]
-    return f"{kind} {chit[1:]}: {chit_text(values, chit)}"
+    return f"{chit_name(chit)}: {chit_text(values, chit)}"
 
 
 _CHIT_RE = re.compile(r"^(m|monster|t|treasure)\s*#?\s*(\d{1,2})$")
