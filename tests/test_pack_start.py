@@ -62,7 +62,7 @@ def test_got_gives_the_rolls_in_tracker_order_and_totals_are_taken(isolated_home
         ("3/3,3,3/4", "--got 3,3,3 (STAMINA, 2d6+12): 2d6 needs 2 values, got 3"),
         ("7/3,3/4", "--got 7 (SKILL, 1d6+6): '7' is not a face of a d6"),
         ("3/3,3/4/5", "--got gives 4 rolls and the packs roll 3 trackers (SKILL, STAMINA, LUCK)"),
-        ("3/15/4", "--got 15 (STAMINA, 2d6+12): 15 cannot be rolled on 2d6"),
+        ("3/17/4", "--got 17 (STAMINA, 2d6+12): 17 cannot be rolled on 2d6"),  # 15 is the faces 1 and 5
     ],
 )
 def test_bad_starting_dice_are_refused_and_no_session_is_made(isolated_home, got, says):
