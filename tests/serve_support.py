@@ -3,6 +3,7 @@ talking to it over HTTP as a browser would, with every header in the test's hand
 
 from __future__ import annotations
 
+import atexit
 import http.client
 import json
 import os
@@ -110,6 +111,19 @@ class Served:
         return code, "".join(self.lines)
 
 
+#: Every server a test started: one a failed assertion left running is killed when the test process
+#: ends (a test stops its own with Served.stop; this only keeps a failure from leaving servers behind).
+_STARTED: list[subprocess.Popen] = []
+
+
+@atexit.register
+def _kill_left_running() -> None:
+    for proc in _STARTED:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
 def serve(home: Path, *args: str, cwd: str | None = None, port: str | None = "0", **extra: str) -> Served:
     """Start ``companion serve --port 0 ARGS`` (``port`` None: ARGS alone) and wait for its first line
     (the address)."""
@@ -122,6 +136,7 @@ def serve(home: Path, *args: str, cwd: str | None = None, port: str | None = "0"
         text=True,
         env=companion_env(home, **extra),
     )
+    _STARTED.append(proc)
     lines: list[str] = []
     got_first = threading.Event()
 
