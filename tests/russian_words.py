@@ -20,6 +20,7 @@ KEPT = {
     "md", "html", "json", "lonelog", "Lonelog", "markdown", "JSON", "toml",  # formats
     "UTC", "PID", "SHA-256", "QR", "HTTP",  # SHA-256: a sealed session's hash; QR-код; a protocol
     "SIGTERM", "SIGHUP", "SIGINT",  # signal names, as the system names them
+    "seat", "host", "read-only", "URL", "table", "my-run", "token",  # serve's door labels; examples' names
     "DR", "DC", "EC", "SR", "dt", "STR", "DEX", "INT", "heart", "star",  # dice expressions, faces typed
     "HP", "XP",  # the trackers' own names (their commands: hp, xp)
     "en", "ru", "virtual", "physical",  # values typed as such: --lang en|ru, mode virtual|physical
